@@ -1,0 +1,100 @@
+package env
+
+import "math/rand/v2"
+
+// Perft counts the states reached after exactly depth decisions from s, every decision a ply
+// (chance outcomes included, unweighted). A game that ends earlier contributes nothing, as a
+// checkmate does in chess perft. Every node is made, the leaves included: Play is called on
+// every action of the last ply (PerftBulk counts the last ply's actions without making them).
+//
+// bufs holds one action buffer per remaining ply, reused across calls; pass nil and Perft
+// makes them (see PerftBuffers).
+func Perft[S State[S]](s S, depth int, bufs [][]Action) uint64 {
+	return perft(s, depth, bufs, false)
+}
+
+// PerftBulk is Perft with bulk counting: the last ply's legal actions are counted, not played.
+func PerftBulk[S State[S]](s S, depth int, bufs [][]Action) uint64 {
+	return perft(s, depth, bufs, true)
+}
+
+// sink keeps the compiler from dropping the leaves Perft makes.
+var sink Player
+
+func perft[S State[S]](s S, depth int, bufs [][]Action, bulk bool) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	if len(bufs) < depth {
+		bufs = PerftBuffers(depth, 0)
+	}
+	legal := s.Legal(bufs[0][:0])
+	bufs[0] = legal
+	if depth == 1 {
+		if !bulk {
+			for _, a := range legal {
+				sink = s.Play(a).ToMove()
+			}
+		}
+		return uint64(len(legal))
+	}
+	var n uint64
+	for _, a := range legal {
+		n += perft(s.Play(a), depth-1, bufs[1:], bulk)
+	}
+	return n
+}
+
+// PerftBuffers makes the buffers Perft needs for depth plies, each with room for capacity
+// actions (it grows them when needed, so 0 works too).
+func PerftBuffers(depth, capacity int) [][]Action {
+	bufs := make([][]Action, depth)
+	for i := range bufs {
+		bufs[i] = make([]Action, 0, capacity)
+	}
+	return bufs
+}
+
+// SampleOutcome picks an outcome by its probability, with u uniform in [0, 1).
+func SampleOutcome(outcomes []Outcome, u float64) Action {
+	for _, o := range outcomes {
+		if u < o.Prob {
+			return o.Action
+		}
+		u -= o.Prob
+	}
+	return outcomes[len(outcomes)-1].Action
+}
+
+// Walker plays random games without allocating once warm: uniform among legal actions at a
+// player's decision, by probability at a chance node.
+type Walker[S State[S]] struct {
+	Rng      *rand.Rand
+	actions  []Action
+	outcomes []Outcome
+}
+
+// NewWalker returns a Walker drawing from rng, with buffers for numActions actions.
+func NewWalker[S State[S]](rng *rand.Rand, numActions int) *Walker[S] {
+	return &Walker[S]{Rng: rng, actions: make([]Action, 0, numActions), outcomes: make([]Outcome, 0, numActions)}
+}
+
+// Step returns a random legal action of s, which must not be terminal.
+func (w *Walker[S]) Step(s S) Action {
+	if s.ToMove() == Chance {
+		w.outcomes = s.Chances(w.outcomes[:0])
+		return SampleOutcome(w.outcomes, w.Rng.Float64())
+	}
+	w.actions = s.Legal(w.actions[:0])
+	return w.actions[w.Rng.IntN(len(w.actions))]
+}
+
+// Playout plays s to the end and returns the final state and the number of decisions made.
+func (w *Walker[S]) Playout(s S) (S, int) {
+	n := 0
+	for s.ToMove() != Terminal {
+		s = s.Play(w.Step(s))
+		n++
+	}
+	return s, n
+}

@@ -1,0 +1,47 @@
+// Package yinsh implements YINSH, normal and blitz, exactly as ../shared/rules/yinsh.md gives
+// it, behind the env contract.
+//
+// # Board and notation
+//
+// The 85 points are named by a column a–k and a row number (column a has rows 2–5, b 1–7, c 1–8,
+// d 1–9, e 1–10, f 2–10, g 2–11, h 3–11, i 4–11, j 5–11, k 7–10). Lines run along a column
+// (0,1), along a row (1,0) and along the diagonal (1,1). Actions print and parse as
+//
+//	place f6     put a ring on f6 (the opening: 5 rings each, white first)
+//	move f6-f9   put a marker in the ring on f6 and move the ring to f9
+//	row c4-c8    remove the 5 markers from c4 to c8, the lower end first (a<…<k, then row)
+//	ring e5      remove one's own ring on e5 after a row
+//	pass         only when no ring of the mover can move
+//
+// A position is the list of actions from the empty board (env.Replay).
+//
+// # Rulings (the ▶ of the spec), each tested in rules_test.go
+//
+// Row order. After a move the mover resolves his own rows first, one at a time: a row decision
+// (row …), then a ring decision (ring …), again while any row of his colour remains. Reaching
+// the winning number of removed rings (3, or 1 in blitz) wins at once, even if the move also
+// made rows for the opponent. Then the opponent resolves his rows the same way, before his
+// move; reaching the winning count wins. A row is removed even when it is the only choice: it
+// is still an explicit decision. A line of 6 or more markers offers each 5 contiguous of them;
+// of two intersecting rows, removing one breaks the other, which is then no longer offered.
+//
+// Markers run out. The game ends when the player to move must take a marker and the pool of
+// 51 is empty, even if none of his rings could move (the end comes before a pass). Rows made
+// by the last move are resolved first, both players' in the order above. Then the player who
+// removed more rings wins; equal is a draw.
+//
+// No legal ring move. A player with rings none of which can move plays pass (no marker used).
+// If both players pass in succession the game ends and is scored as when the markers run out.
+//
+// Illegal moves. A placement must be on an empty point, a move must start from one of the
+// mover's rings and follow the movement rule; anything else is refused by env.Apply with an
+// error saying why (State.Explain), never applied.
+//
+// # Encoding
+//
+// Points are indexed 0..84 column by column (a2, a3, a4, a5, b1, …, k10); the bitboards are an
+// 11×11 grid indexed [column][row] in two 64-bit words. The action space (NumActions = 5016) is
+// laid out in state.go; the observation is 14 planes over the same 11×11 grid (game.go), from
+// the view of the player to decide. The 12 symmetries of the hexagon about f6 map points,
+// directions and so actions (MapAction).
+package yinsh

@@ -1,0 +1,257 @@
+package yinsh
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/zerogames/zero/env"
+)
+
+// blocked: black's ring on a2 and white's on k10 can neither move (every line from them is
+// filled with markers up to the edge of the board), with colours mixed so that no row exists.
+const blocked = "W=k10 B=a2 " +
+	"w=a3,a5,b2,d2,f2,c4,e6,g8,i10,k8,g10,e10,j9,h7,f5,d3,b1 " +
+	"b=a4,c2,e2,g2,b3,d5,f7,h9,j11,k9,k7,j10,h10,f10,i8,g6,e4"
+
+// step plays one action; if legal is set it must first be the list of legal actions.
+type step struct {
+	legal string
+	play  string
+}
+
+func TestRulings(t *testing.T) {
+	tests := []struct {
+		name  string
+		spec  string
+		steps []step
+		end   string            // the status line after the steps
+		check func(State) error // more to check at the end
+	}{
+		{
+			name: "a row on the ring's line of travel",
+			spec: "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5 white",
+			steps: []step{{"", "move e1-e6"}, {"row e1-e5", "row e1-e5"},
+				{"ring e6;ring k7", "ring k7"}},
+			end: "black to move",
+			check: func(s State) error {
+				return expect(s.removed == [2]uint8{1, 0} && s.markers[0].empty() && s.pool == 51,
+					"one white ring removed, the 5 markers back in the pool")
+			},
+		},
+		{
+			name: "rows for both players in one move: the mover's first, then the opponent's before his move",
+			spec: "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5,b6,c6,d6,f6 w=e6 white",
+			steps: []step{{"", "move e1-e7"}, {"row e1-e5", "row e1-e5"},
+				{"ring e7;ring k7", "ring k7"}, {"row b6-f6", "row b6-f6"},
+				{"ring a2;ring k9", "ring a2"}},
+			end: "black to move",
+		},
+		{
+			name: "six in a row: the owner chooses which five",
+			spec: "W=e4,k7 B=a2,k9 w=e1,e2,e3,e5,e6 white",
+			steps: []step{{"", "move e4-d4"}, {"row e1-e5;row e2-e6", "row e2-e6"},
+				{"ring d4;ring k7", "ring d4"}},
+			end: "black to move",
+			check: func(s State) error {
+				e1, _ := ParsePoint("e1")
+				return expect(s.markers[0] == cellBit(int(pointCell[e1])), "e1 alone left")
+			},
+		},
+		{
+			name:  "seven in a row: three choices",
+			spec:  "W=e4,k7 B=a2,k9 w=e1,e2,e3,e5,e6,e7 white",
+			steps: []step{{"", "move e4-d4"}, {"row e1-e5;row e2-e6;row e3-e7", "row e3-e7"}},
+			end:   "white to remove a ring",
+		},
+		{
+			name: "intersecting rows: removing one breaks the other",
+			spec: "W=e5,k7 B=a2,k9 w=e1,e2,e3,e4,b5,c5,d5,f5 white",
+			steps: []step{{"", "move e5-e6"}, {"row b5-f5;row e1-e5", "row e1-e5"},
+				{"ring e6;ring k7", "ring k7"}},
+			end: "black to move",
+			check: func(s State) error {
+				return expect(s.removed == [2]uint8{1, 0} && s.markers[0].count() == 4, "one row, one ring")
+			},
+		},
+		{
+			name: "two separate rows: both removed, two rings",
+			spec: "W=e1,k7 B=a2,k9 b=e2,e3,e4 w=b2,c2,d2,f2,b4,c4,d4,f4 white",
+			steps: []step{{"", "move e1-e5"}, {"row b2-f2;row b4-f4", "row b2-f2"},
+				{"ring e5;ring k7", "ring e5"}, {"row b4-f4", "row b4-f4"}, {"ring k7", "ring k7"}},
+			end: "black to move",
+			check: func(s State) error {
+				return expect(s.removed == [2]uint8{2, 0}, "two white rings removed")
+			},
+		},
+		{
+			name: "the mover's third row wins at once, though he made the opponent's too",
+			spec: "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5,b6,c6,d6,f6 w=e6 removed=2,0 white",
+			steps: []step{{"", "move e1-e7"}, {"row e1-e5", "row e1-e5"},
+				{"ring e7;ring k7", "ring k7"}},
+			end: "game over: white wins",
+		},
+		{
+			name: "the opponent's third row, made by the mover, wins before the opponent moves",
+			spec: "W=e1,k7 B=a2,k9 b=b6,c6,d6,f6 w=e6 removed=0,2 white",
+			steps: []step{{"", "move e1-e7"}, {"row b6-f6", "row b6-f6"},
+				{"ring a2;ring k9", "ring k9"}},
+			end: "game over: black wins",
+		},
+		{
+			name:  "blitz: the first row wins",
+			spec:  "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5 white blitz",
+			steps: []step{{"", "move e1-e6"}, {"row e1-e5", "row e1-e5"}, {"", "ring k7"}},
+			end:   "game over: white wins",
+		},
+		{
+			name: "blitz: rows for both, the mover wins",
+			spec: "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5,b6,c6,d6,f6 w=e6 white blitz",
+			steps: []step{{"", "move e1-e7"}, {"row e1-e5", "row e1-e5"},
+				{"", "ring e7"}},
+			end: "game over: white wins",
+		},
+		{
+			name:  "markers run out: more rings removed wins",
+			spec:  "W=e1,k7 B=a2,k9 pool=1 removed=1,0 white",
+			steps: []step{{"", "move e1-e2"}},
+			end:   "game over: white wins",
+		},
+		{
+			name:  "markers run out: equal rings removed is a draw",
+			spec:  "W=e1,k7 B=a2,k9 pool=1 removed=1,1 white",
+			steps: []step{{"", "move e1-e2"}},
+			end:   "game over: draw",
+		},
+		{
+			name: "the last marker makes a row: it is resolved first, and the pool refills",
+			spec: "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5 pool=1 white",
+			steps: []step{{"", "move e1-e6"}, {"row e1-e5", "row e1-e5"},
+				{"ring e6;ring k7", "ring k7"}},
+			end: "black to move",
+			check: func(s State) error {
+				return expect(s.pool == 5 && s.removed == [2]uint8{1, 0}, "5 markers back in the pool")
+			},
+		},
+		{
+			name: "the last marker makes the winning row",
+			spec: "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5 pool=1 removed=2,2 white",
+			steps: []step{{"", "move e1-e6"}, {"row e1-e5", "row e1-e5"},
+				{"ring e6;ring k7", "ring e6"}},
+			end: "game over: white wins",
+		},
+		{
+			name:  "the end comes before a pass: no marker left and no ring able to move",
+			spec:  blocked + " W=f6 pool=1 removed=0,1 white",
+			steps: []step{{"", "move f6-f8"}},
+			end:   "game over: black wins",
+		},
+		{
+			name: "pass: a player none of whose rings can move passes, then play goes on",
+			spec: blocked + " W=f6 white",
+			steps: []step{{"", "move f6-f8"}, {"pass", "pass"}, {"", "move f8-f9"},
+				{"pass", "pass"}},
+			end: "white to move",
+			check: func(s State) error {
+				return expect(s.pool == 51-34-2, "no marker used by a pass")
+			},
+		},
+		{
+			name:  "two passes in succession end the game, scored by rings removed",
+			spec:  blocked + " removed=0,1 white",
+			steps: []step{{"pass", "pass"}, {"pass", "pass"}},
+			end:   "game over: black wins",
+		},
+		{
+			name:  "two passes in succession: a draw on equal rings",
+			spec:  blocked + " black",
+			steps: []step{{"pass", "pass"}, {"pass", "pass"}},
+			end:   "game over: draw",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := position(t, tt.spec)
+			for i, st := range tt.steps {
+				if st.legal != "" {
+					if got := legalText(s); got != st.legal {
+						t.Fatalf("before step %d (%s): legal = %q, want %q\n%v", i+1, st.play, got, st.legal, s)
+					}
+				}
+				next, _, err := env.PlayText(s, st.play)
+				if err != nil {
+					t.Fatalf("step %d: %v\n%v", i+1, err, s)
+				}
+				s = next
+			}
+			if got := s.status(); got != tt.end {
+				t.Fatalf("after the steps: %q, want %q\n%v", got, tt.end, s)
+			}
+			if tt.check != nil {
+				if err := tt.check(s); err != nil {
+					t.Fatalf("%v\n%v", err, s)
+				}
+			}
+		})
+	}
+}
+
+func expect(ok bool, what string) error {
+	if ok {
+		return nil
+	}
+	return errorString("expected: " + what)
+}
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+func TestIllegal(t *testing.T) {
+	opening := newState(false).Play(env.Action(placeBase + 40))
+	tests := []struct {
+		name string
+		s    State
+		move string
+		want string // a part of the error
+	}{
+		{"placing on a ring", opening, "place " + PointName(40), "the point is taken"},
+		{"moving in the opening", opening, "move e1-e2", "must place a ring"},
+		{"the opponent's ring", position(t, "W=e1 B=a2 white"), "move a2-a3", "no white ring on a2"},
+		{"an empty point", position(t, "W=e1 B=a2 white"), "move f6-f7", "no white ring on f6"},
+		{"over a ring", position(t, "W=e1 B=e3 white"), "move e1-e4", "cannot go there"},
+		{"beyond the first empty point after markers", position(t, "W=e1 B=a2 b=e2 white"), "move e1-e4", "cannot go there"},
+		{"a row when none is due", position(t, "W=e1 B=a2 white"), "row e1-e5", "must move a ring"},
+		{"a ring removal when none is due", position(t, "W=e1 B=a2 white"), "ring e1", "must move a ring"},
+		{"pass while a ring can move", position(t, "W=e1 B=a2 white"), "pass", "has a ring that can move"},
+		{"a move when pass is forced", position(t, blocked+" white"), "move k10-k9", "pass"},
+		{"a ring instead of the row", position(t, "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5 white").Play(env.Action(moveAction(mustPoint("e1"), 0, 5))), "ring k7", "must remove a row"},
+		{"not on one line", position(t, "W=e1 B=a2 white"), "move e1-f3", "not on one line"},
+		{"a row given from its upper end", position(t, "W=e1 B=a2 white"), "row c8-c4", "lower end of a row first"},
+		{"a row of four", position(t, "W=e1 B=a2 white"), "row c4-c7", "a row is 5 markers"},
+		{"no such point", position(t, "W=e1 B=a2 white"), "place a1", "no point a1"},
+		{"upper case", position(t, "W=e1 B=a2 white"), "MOVE e1-e2", "want place P"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := tt.s
+			got, _, err := env.PlayText(tt.s, tt.move)
+			if err == nil {
+				t.Fatalf("%q was accepted", tt.move)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("%q: error %q, want it to say %q", tt.move, err, tt.want)
+			}
+			if got != before {
+				t.Fatalf("%q: refused, but the state changed", tt.move)
+			}
+		})
+	}
+}
+
+func mustPoint(name string) int {
+	p, err := ParsePoint(name)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}

@@ -1,0 +1,337 @@
+package yinsh
+
+import "github.com/zerogames/zero/env"
+
+// The action space: 5016 indices, laid out so that generating the legal actions in their natural
+// order (by point, then direction, then distance) lists them in ascending order.
+//
+//	   0 ..   84  place p                     p = point index 0..84 (a2, a3, …, k10)
+//	  85 .. 4674  move  p + dir·9 + dist-1    dir 0..5 = (0,1) (1,0) (1,1) (0,-1) (-1,0) (-1,-1)
+//	4675 .. 4929  row   p·3 + dir             the 5 markers from p along a positive direction
+//	4930 .. 5014  ring  p                     remove one's ring on p
+//	5015          pass
+//
+// Moves that would leave the board and rows that do not fit are holes: never legal.
+const (
+	placeBase  = 0
+	moveBase   = placeBase + numPoints
+	rowBase    = moveBase + numPoints*6*maxRay
+	ringBase   = rowBase + numPoints*3
+	passAction = ringBase + numPoints
+	// NumActions is the size of YINSH's action space.
+	NumActions = passAction + 1
+)
+
+// The phases of a state: what kind of decision comes next.
+const (
+	phasePlace uint8 = iota // the opening: placing rings
+	phaseMove               // a turn: move a ring (or pass if none can move)
+	phaseRow                // toMove removes a row of his markers
+	phaseRing               // toMove removes one of his rings after a row
+	phaseOver
+)
+
+const (
+	poolSize  = 51
+	ringsEach = 5
+)
+
+// State is a YINSH position. It is a plain value: copy it to keep it.
+type State struct {
+	rings   [2]bitboard // by player: 0 white, 1 black
+	markers [2]bitboard // by colour showing
+	removed [2]uint8    // rings removed by each player
+	placed  uint8       // rings placed so far (the opening ends at 10)
+	pool    uint8       // markers left in the pool
+	phase   uint8
+	toMove  env.Player
+	mover   env.Player // whose move made the rows being resolved
+	passed  bool       // the previous turn was a pass
+	blitz   bool
+	result  env.Result
+}
+
+func newState(blitz bool) State {
+	return State{pool: poolSize, phase: phasePlace, toMove: 0, blitz: blitz}
+}
+
+// ToMove is the player to decide: 0 white, 1 black, or env.Terminal.
+func (s State) ToMove() env.Player { return s.toMove }
+
+// Result is env.Ongoing until the game ends.
+func (s State) Result() env.Result { return s.result }
+
+// Chances is empty: YINSH has no chance.
+func (s State) Chances(dst []env.Outcome) []env.Outcome { return dst }
+
+// Blitz tells whether the game is the blitz variant (one row wins).
+func (s State) Blitz() bool { return s.blitz }
+
+// RingsRemoved is the number of rings player p has removed (rows made).
+func (s State) RingsRemoved(p env.Player) int { return int(s.removed[p]) }
+
+// Pool is the number of markers left in the pool.
+func (s State) Pool() int { return int(s.pool) }
+
+func (s State) target() uint8 {
+	if s.blitz {
+		return 1
+	}
+	return 3
+}
+
+// Legal appends the legal actions in ascending order.
+func (s State) Legal(dst []env.Action) []env.Action {
+	switch s.phase {
+	case phasePlace:
+		free := board.andNot(s.rings[0].or(s.rings[1]))
+		for w := 0; w < 2; w++ {
+			for m := free[w]; m != 0; m &= m - 1 {
+				dst = append(dst, env.Action(placeBase+int(cellPoint[w<<6|trailing(m)])))
+			}
+		}
+	case phaseMove:
+		n := len(dst)
+		dst = s.appendMoves(dst)
+		if len(dst) == n {
+			dst = append(dst, passAction)
+		}
+	case phaseRow:
+		dst = appendRows(dst, s.markers[s.toMove])
+	case phaseRing:
+		r := s.rings[s.toMove]
+		for w := 0; w < 2; w++ {
+			for m := r[w]; m != 0; m &= m - 1 {
+				dst = append(dst, env.Action(ringBase+int(cellPoint[w<<6|trailing(m)])))
+			}
+		}
+	}
+	return dst
+}
+
+func (s State) appendMoves(dst []env.Action) []env.Action {
+	rings := s.rings[0].or(s.rings[1])
+	markers := s.markers[0].or(s.markers[1])
+	own := s.rings[s.toMove]
+	for w := 0; w < 2; w++ {
+		for m := own[w]; m != 0; m &= m - 1 {
+			p := int(cellPoint[w<<6|trailing(m)])
+			base := moveBase + p*54
+			for d := 0; d < 6; d++ {
+				ray := &rays[p][d]
+				jumped := false
+				for k, n := 0, int(rayLen[p][d]); k < n; k++ {
+					c := int(ray[k])
+					if rings.has(c) {
+						break
+					}
+					if markers.has(c) {
+						jumped = true
+						continue
+					}
+					dst = append(dst, env.Action(base+d*9+k))
+					if jumped {
+						break
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// rowStarts returns, for each positive direction, the cells that start 5 markers of m in a row:
+// m & m>>s & m>>2s & m>>3s & m>>4s for the direction's step s. The shifts are written out with
+// constant counts, which compile to plain shift instructions.
+func rowStarts(m bitboard) [3]bitboard {
+	lo, hi := m[0], m[1]
+	// Along a column, step 1.
+	a0 := lo & (lo>>1 | hi<<63)
+	a1 := hi & (hi >> 1)
+	b0 := a0 & (a0>>2 | a1<<62)
+	b1 := a1 & (a1 >> 2)
+	r0 := bitboard{b0 & (lo>>4 | hi<<60), b1 & (hi >> 4)}
+	// Along a row, step 11.
+	a0 = lo & (lo>>11 | hi<<53)
+	a1 = hi & (hi >> 11)
+	b0 = a0 & (a0>>22 | a1<<42)
+	b1 = a1 & (a1 >> 22)
+	r1 := bitboard{b0 & (lo>>44 | hi<<20), b1 & (hi >> 44)}
+	// Along the diagonal, step 12.
+	a0 = lo & (lo>>12 | hi<<52)
+	a1 = hi & (hi >> 12)
+	b0 = a0 & (a0>>24 | a1<<40)
+	b1 = a1 & (a1 >> 24)
+	r2 := bitboard{b0 & (lo>>48 | hi<<16), b1 & (hi >> 48)}
+	return [3]bitboard{r0, r1, r2}
+}
+
+// rowThrough tells whether the markers m hold 5 in a row through point p (which is in m).
+func rowThrough(m bitboard, p int) bool {
+	for d := 0; d < 3; d++ {
+		n := 1
+		for _, c := range rays[p][d][:rayLen[p][d]] {
+			if !m.has(int(c)) {
+				break
+			}
+			n++
+		}
+		for _, c := range rays[p][d+3][:rayLen[p][d+3]] {
+			if !m.has(int(c)) {
+				break
+			}
+			n++
+		}
+		if n >= 5 {
+			return true
+		}
+	}
+	return false
+}
+
+func hasRow(m bitboard) bool {
+	r := rowStarts(m)
+	return !r[0].or(r[1]).or(r[2]).empty()
+}
+
+func appendRows(dst []env.Action, m bitboard) []env.Action {
+	r := rowStarts(m)
+	all := r[0].or(r[1]).or(r[2])
+	for w := 0; w < 2; w++ {
+		for b := all[w]; b != 0; b &= b - 1 {
+			c := w<<6 | trailing(b)
+			p := int(cellPoint[c])
+			for d := 0; d < 3; d++ {
+				if r[d].has(c) {
+					dst = append(dst, env.Action(rowBase+p*3+d))
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Play returns the state after the legal action a.
+func (s State) Play(a env.Action) State {
+	switch {
+	case a < moveBase:
+		c := int(pointCell[a-placeBase])
+		s.rings[s.toMove].set(c)
+		s.placed++
+		if s.placed == 2*ringsEach {
+			s.startTurn(0) // white moves first
+		} else {
+			s.toMove = s.toMove.Other()
+		}
+	case a < rowBase:
+		i := int(a - moveBase)
+		p, d, dist := i/54, i%54/9, i%9+1
+		from := int(pointCell[p])
+		to := int(rays[p][d][dist-1])
+		jumped := rayMask[p][d].andNot(rayMask[cellPoint[to]][d]).andNot(cellBit(to))
+		jumped = jumped.and(s.markers[0].or(s.markers[1]))
+		s.markers[0] = s.markers[0].xor(jumped)
+		s.markers[1] = s.markers[1].xor(jumped)
+		s.markers[s.toMove].set(from)
+		s.pool--
+		s.rings[s.toMove].clear(from)
+		s.rings[s.toMove].set(to)
+		s.passed = false
+		s.mover = s.toMove
+		if jumped.empty() {
+			// No marker changed colour: a new row can only be the mover's, through the
+			// marker just put down. Checking the three lines through it is much cheaper than
+			// scanning the board.
+			if rowThrough(s.markers[s.toMove], p) {
+				s.phase = phaseRow
+			} else {
+				s.startTurn(s.toMove.Other())
+			}
+			break
+		}
+		s.resolve()
+	case a < ringBase:
+		i := int(a - rowBase)
+		s.markers[s.toMove] = s.markers[s.toMove].andNot(rowMask[i/3][i%3])
+		s.pool += 5
+		s.phase = phaseRing
+	case a < passAction:
+		s.rings[s.toMove].clear(int(pointCell[a-ringBase]))
+		s.removed[s.toMove]++
+		if s.removed[s.toMove] == s.target() {
+			s.finish(env.WinFor(s.toMove))
+			break
+		}
+		s.resolve()
+	default: // pass
+		if s.passed {
+			s.finishByScore()
+			break
+		}
+		s.passed = true
+		s.startTurn(s.toMove.Other())
+	}
+	return s
+}
+
+// resolve sets up the next decision after a move or a ring removal: the mover's rows first,
+// then the opponent's, then the opponent's turn.
+func (s *State) resolve() {
+	p := s.mover
+	switch {
+	case hasRow(s.markers[p]):
+		s.phase, s.toMove = phaseRow, p
+	case hasRow(s.markers[p.Other()]):
+		s.phase, s.toMove = phaseRow, p.Other()
+	default:
+		s.startTurn(p.Other())
+	}
+}
+
+// startTurn gives the turn to p, or ends the game when p must take a marker and the pool is
+// empty. Whether p has to pass is found out by Legal.
+func (s *State) startTurn(p env.Player) {
+	if s.pool == 0 {
+		s.finishByScore()
+		return
+	}
+	s.phase, s.toMove, s.mover = phaseMove, p, p
+}
+
+func (s *State) finishByScore() {
+	switch {
+	case s.removed[0] > s.removed[1]:
+		s.finish(env.Win0)
+	case s.removed[1] > s.removed[0]:
+		s.finish(env.Win1)
+	default:
+		s.finish(env.Draw)
+	}
+}
+
+func (s *State) finish(r env.Result) {
+	s.phase, s.toMove, s.result = phaseOver, env.Terminal, r
+}
+
+// Symmetry returns the position turned by symmetry k of the hexagon (see Game.MapAction).
+func (s State) Symmetry(k int) State {
+	if k == 0 {
+		return s
+	}
+	t := s
+	for i := 0; i < 2; i++ {
+		t.rings[i] = mapBoard(k, s.rings[i])
+		t.markers[i] = mapBoard(k, s.markers[i])
+	}
+	return t
+}
+
+func mapBoard(k int, b bitboard) bitboard {
+	var out bitboard
+	for w := 0; w < 2; w++ {
+		for m := b[w]; m != 0; m &= m - 1 {
+			out.set(int(pointCell[symPoint[k][cellPoint[w<<6|trailing(m)]]]))
+		}
+	}
+	return out
+}

@@ -1,0 +1,3 @@
+module github.com/zerogames/zero
+
+go 1.26
