@@ -24,15 +24,15 @@ func cellBit(c int) bitboard {
 	return b
 }
 
-func (b bitboard) has(c int) bool            { return b[c>>6]>>(c&63)&1 != 0 }
-func (b *bitboard) set(c int)                { b[c>>6] |= 1 << (c & 63) }
-func (b *bitboard) clear(c int)              { b[c>>6] &^= 1 << (c & 63) }
-func (b bitboard) and(o bitboard) bitboard   { return bitboard{b[0] & o[0], b[1] & o[1]} }
-func (b bitboard) or(o bitboard) bitboard    { return bitboard{b[0] | o[0], b[1] | o[1]} }
-func (b bitboard) xor(o bitboard) bitboard   { return bitboard{b[0] ^ o[0], b[1] ^ o[1]} }
+func (b bitboard) has(c int) bool             { return b[c>>6]>>(c&63)&1 != 0 }
+func (b *bitboard) set(c int)                 { b[c>>6] |= 1 << (c & 63) }
+func (b *bitboard) clear(c int)               { b[c>>6] &^= 1 << (c & 63) }
+func (b bitboard) and(o bitboard) bitboard    { return bitboard{b[0] & o[0], b[1] & o[1]} }
+func (b bitboard) or(o bitboard) bitboard     { return bitboard{b[0] | o[0], b[1] | o[1]} }
+func (b bitboard) xor(o bitboard) bitboard    { return bitboard{b[0] ^ o[0], b[1] ^ o[1]} }
 func (b bitboard) andNot(o bitboard) bitboard { return bitboard{b[0] &^ o[0], b[1] &^ o[1]} }
-func (b bitboard) empty() bool               { return b[0]|b[1] == 0 }
-func (b bitboard) count() int                { return bits.OnesCount64(b[0]) + bits.OnesCount64(b[1]) }
+func (b bitboard) empty() bool                { return b[0]|b[1] == 0 }
+func (b bitboard) count() int                 { return bits.OnesCount64(b[0]) + bits.OnesCount64(b[1]) }
 
 // shr shifts toward lower cells by n (0 < n < 64): bit c of the result is bit c+n of b.
 func (b bitboard) shr(n uint) bitboard {
@@ -61,9 +61,9 @@ const maxRay = 9 // the longest line has 10 points
 
 // Tables built once from the geometry.
 var (
-	board      bitboard          // the 85 valid cells
-	pointCell  [numPoints]uint8  // point index (column-major: a2, a3, …, k10) → cell
-	cellPoint  [numCells]int8    // cell → point index, or -1 off the board
+	board      bitboard         // the 85 valid cells
+	pointCell  [numPoints]uint8 // point index (column-major: a2, a3, …, k10) → cell
+	cellPoint  [numCells]int8   // cell → point index, or -1 off the board
 	rays       [numPoints][6][maxRay]uint8
 	rayLen     [numPoints][6]uint8
 	rayMask    [numPoints][6]bitboard // the cells of the ray, the start excluded
