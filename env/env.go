@@ -280,3 +280,13 @@ func ReplayFrom[S State[S]](s S, list string) (S, []Action, error) {
 	}
 	return s, actions, nil
 }
+
+// SpatialPolicy is implemented by games whose actions sit on the observation grid, so that a
+// network can compute the policy with a convolutional head: Planes() output planes over the
+// observation's Height × Width cells, action a read at (plane, cell), the cell indexed as in
+// Observe's planes (h·Width + w).
+// Actions that are not on the grid (a pass) report ok = false and take a dense output instead.
+type SpatialPolicy interface {
+	PolicyPlanes() int
+	PolicyCell(a Action) (plane, cell int, ok bool)
+}

@@ -194,3 +194,25 @@ func (s State) status() string {
 	}
 	return who + " to move"
 }
+
+// PolicyPlanes is the number of policy planes over the 11×11 grid: place (1), move (6
+// directions × 9 distances), row (3 directions), ring (1). Pass is off the grid.
+func (g *Game) PolicyPlanes() int { return 1 + 54 + 3 + 1 }
+
+// PolicyCell places action a on the policy planes, at the cell of its (starting) point.
+func (g *Game) PolicyCell(a env.Action) (plane, cell int, ok bool) {
+	i := int(a)
+	switch {
+	case i < 0 || i >= passAction:
+		return 0, 0, false
+	case i < moveBase:
+		return 0, int(pointCell[i]), true
+	case i < rowBase:
+		i -= moveBase
+		return 1 + i%54, int(pointCell[i/54]), true
+	case i < ringBase:
+		i -= rowBase
+		return 55 + i%3, int(pointCell[i/3]), true
+	}
+	return 58, int(pointCell[i-ringBase]), true
+}
