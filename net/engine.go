@@ -101,7 +101,8 @@ func (m *Model) dense(w *Weights, name string) dense {
 	return dense{in: p.Shape[0], out: p.Shape[1], w: clone(p.Data), b: clone(w.get(name + ".b"))}
 }
 
-func clone(x []float32) []float32 { return append([]float32(nil), x...)
+func clone(x []float32) []float32 {
+	return append([]float32(nil), x...)
 }
 
 // Spec is the game the model plays.

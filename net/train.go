@@ -1,0 +1,152 @@
+package net
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Trainer trains Weights with the gorgonia graph: one graph and machine per batch size, built
+// on first use and reused (inputs are written into the graph's own buffers, the machine is
+// reset), and an optimizer whose state is plain slices so that a checkpoint can save it for an
+// exact resume. A Trainer is for one goroutine.
+type Trainer struct {
+	w      *Weights
+	opt    *Optimizer
+	graphs map[int]*graph
+	grads  [][]float32 // scratch: the gradient of each trained parameter, in Weights order
+}
+
+// Loss is the loss of one training step, before the step, averaged over the batch.
+type Loss struct {
+	Policy float64 // cross-entropy of the policy against the target distribution
+	Value  float64 // squared error of the value
+	L2     float64 // L2 × the sum of squares of the penalised weights
+	Total  float64 // Policy + ValueWeight·Value + L2
+}
+
+// NewTrainer trains w (in place) with the optimizer cfg, from its state opt if not nil (a
+// resumed run), else from a fresh state.
+func NewTrainer(w *Weights, cfg OptimizerConfig, opt *Optimizer) (*Trainer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if opt == nil {
+		opt = NewOptimizer(w)
+	} else if err := opt.fits(w); err != nil {
+		return nil, err
+	}
+	opt.Config = cfg
+	t := &Trainer{w: w, opt: opt, graphs: map[int]*graph{}}
+	for _, p := range w.Params {
+		if p.Trained() {
+			t.grads = append(t.grads, make([]float32, len(p.Data)))
+		}
+	}
+	return t, nil
+}
+
+// Weights are the weights being trained.
+func (t *Trainer) Weights() *Weights { return t.w }
+
+// Optimizer is the optimizer's state (its step counts the steps taken).
+func (t *Trainer) Optimizer() *Optimizer { return t.opt }
+
+// Step takes one optimizer step on batch b, whose Policy holds the target distribution over each
+// position's legal actions (summing to 1) and Value the result for the player to decide. It
+// returns the batch's loss before the step.
+func (t *Trainer) Step(b *Batch) (Loss, error) {
+	loss, err := t.lossAndGrad(b)
+	if err != nil {
+		return loss, err
+	}
+	t.opt.apply(t.w, t.grads)
+	return loss, nil
+}
+
+// lossAndGrad runs the training graph on b: the loss, and its gradient into t.grads; the
+// batchnorm running statistics take the batch's in.
+func (t *Trainer) lossAndGrad(b *Batch) (Loss, error) {
+	s := t.w.Spec
+	if b.N < 1 {
+		return Loss{}, errors.New("net: training on an empty batch")
+	}
+	if err := b.check(s, b.N); err != nil {
+		return Loss{}, err
+	}
+	gr := t.graphs[b.N]
+	if gr == nil {
+		var err error
+		if gr, err = newGraph(t.w, b.N, &t.opt.Config); err != nil {
+			return Loss{}, err
+		}
+		t.graphs[b.N] = gr
+	}
+	// Inputs: observations as they come (position-major is gorgonia's layout); the target
+	// distribution and the mask scattered from the legal actions to the policy outputs.
+	copy(gr.xBuf, b.Obs[:len(gr.xBuf)])
+	fill(gr.maskBuf, maskedOut)
+	clear(gr.targetBuf)
+	out := s.Outputs()
+	start := int32(0)
+	for i := range b.N {
+		end := b.LegalEnd[i]
+		for j := start; j < end; j++ {
+			o := i*out + s.OutputOf(b.Legal[j])
+			gr.maskBuf[o] = 0
+			gr.targetBuf[o] = b.Policy[j]
+		}
+		start = end
+	}
+	copy(gr.zBuf, b.Value[:b.N])
+
+	gr.statsIn()
+	gr.machine.Reset()
+	if err := gr.machine.RunAll(); err != nil {
+		return Loss{}, fmt.Errorf("net: training step: %w", err)
+	}
+	gr.statsOut()
+	for i, n := range gr.nodes {
+		g, err := n.Grad()
+		if err != nil {
+			return Loss{}, fmt.Errorf("net: gradient of %s: %w", gr.params[i].Name, err)
+		}
+		copy(t.gradOf(gr.params[i]), g.Data().([]float32))
+	}
+	loss := Loss{
+		Policy: float64(gr.ceVal.Data().(float32)),
+		Value:  float64(gr.mseVal.Data().(float32)),
+		L2:     t.opt.l2(t.w),
+	}
+	loss.Total = loss.Policy + t.opt.Config.ValueWeight*loss.Value + loss.L2
+	if math.IsNaN(loss.Total) || math.IsInf(loss.Total, 0) {
+		return loss, fmt.Errorf("net: training step %d: loss is %v", t.opt.Step, loss.Total)
+	}
+	return loss, nil
+}
+
+// gradOf is the scratch gradient of trained parameter p.
+func (t *Trainer) gradOf(p *Param) []float32 {
+	k := 0
+	for _, q := range t.w.Params {
+		if q == p {
+			return t.grads[k]
+		}
+		if q.Trained() {
+			k++
+		}
+	}
+	panic("net: " + p.Name + " is not trained")
+}
+
+// Close releases the graphs' machines.
+func (t *Trainer) Close() error {
+	var errs []error
+	for _, gr := range t.graphs {
+		if c, ok := gr.machine.(interface{ Close() error }); ok {
+			errs = append(errs, c.Close())
+		}
+	}
+	t.graphs = map[int]*graph{}
+	return errors.Join(errs...)
+}
