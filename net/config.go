@@ -29,17 +29,17 @@ import (
 // board (KataGo's global pooling) instead of every cell.
 type Config struct {
 	// Blocks is the number of residual blocks (two convolutions each) after the first convolution.
-	Blocks int `yaml:"blocks"`
+	Blocks int `yaml:"blocks" json:"blocks"`
 	// Channels is the width of the tower.
-	Channels int `yaml:"channels"`
+	Channels int `yaml:"channels" json:"channels"`
 	// PolicyChannels is the number of planes the policy head starts from.
-	PolicyChannels int `yaml:"policy_channels"`
+	PolicyChannels int `yaml:"policy_channels" json:"policy_channels"`
 	// ValueChannels is the number of planes the value head starts from.
-	ValueChannels int `yaml:"value_channels"`
+	ValueChannels int `yaml:"value_channels" json:"value_channels"`
 	// ValueHidden is the width of the value head's hidden dense layer.
-	ValueHidden int `yaml:"value_hidden"`
+	ValueHidden int `yaml:"value_hidden" json:"value_hidden"`
 	// GlobalPool makes the value head pool its planes (mean and max) instead of flattening them.
-	GlobalPool bool `yaml:"global_pool"`
+	GlobalPool bool `yaml:"global_pool" json:"global_pool,omitempty"`
 }
 
 // defaults are the per-game default architectures, by game (the part of a game's name before
@@ -86,32 +86,32 @@ func (c *Config) Validate() error {
 // shifts, nor the biases).
 type OptimizerConfig struct {
 	// Method is "adam" or "sgd" (with momentum).
-	Method string `yaml:"method"`
+	Method string `yaml:"method" json:"method"`
 	// LearningRate is the base learning rate; Schedule scales it.
-	LearningRate float64 `yaml:"learning_rate"`
+	LearningRate float64 `yaml:"learning_rate" json:"learning_rate"`
 	// Momentum is SGD's momentum (Nesterov's is not used).
-	Momentum float64 `yaml:"momentum"`
+	Momentum float64 `yaml:"momentum" json:"momentum"`
 	// Beta1, Beta2 and Epsilon are Adam's.
-	Beta1   float64 `yaml:"beta1"`
-	Beta2   float64 `yaml:"beta2"`
-	Epsilon float64 `yaml:"epsilon"`
+	Beta1   float64 `yaml:"beta1" json:"beta1"`
+	Beta2   float64 `yaml:"beta2" json:"beta2"`
+	Epsilon float64 `yaml:"epsilon" json:"epsilon"`
 	// L2 is the weight of the L2 penalty in the loss.
-	L2 float64 `yaml:"l2"`
+	L2 float64 `yaml:"l2" json:"l2"`
 	// ValueWeight is the weight of the value's squared error in the loss.
-	ValueWeight float64 `yaml:"value_weight"`
+	ValueWeight float64 `yaml:"value_weight" json:"value_weight"`
 	// Warmup is the number of first steps over which the learning rate rises linearly to its value.
-	Warmup int `yaml:"warmup"`
+	Warmup int `yaml:"warmup" json:"warmup,omitempty"`
 	// Schedule multiplies the learning rate by Factor from step Step on: the entry with the
 	// largest Step ≤ the current step applies (none: 1). Steps strictly ascending.
-	Schedule []LRStep `yaml:"schedule"`
+	Schedule []LRStep `yaml:"schedule" json:"schedule,omitempty"`
 	// BatchNormMomentum is the weight of a batch's statistics in batchnorm's running averages.
-	BatchNormMomentum float64 `yaml:"batchnorm_momentum"`
+	BatchNormMomentum float64 `yaml:"batchnorm_momentum" json:"batchnorm_momentum"`
 }
 
 // LRStep is one step of a learning-rate schedule.
 type LRStep struct {
-	Step   int     `yaml:"step"`
-	Factor float64 `yaml:"factor"`
+	Step   int     `yaml:"step" json:"step"`
+	Factor float64 `yaml:"factor" json:"factor"`
 }
 
 // DefaultOptimizer is Adam at 1e-3 with a small L2 penalty.
@@ -188,9 +188,9 @@ func (o *OptimizerConfig) LearningRateAt(step int64) float64 {
 // File is the part of a configuration file the network reads: the game, the `net:` and the
 // `optimizer:` sections. Absent fields take the game's defaults.
 type File struct {
-	Game      string          `yaml:"game"`
-	Net       Config          `yaml:"net"`
-	Optimizer OptimizerConfig `yaml:"optimizer"`
+	Game      string          `yaml:"game" json:"game"`
+	Net       Config          `yaml:"net" json:"net"`
+	Optimizer OptimizerConfig `yaml:"optimizer" json:"optimizer"`
 }
 
 // LoadFile reads and checks a configuration file. Errors name the file, and the line or the

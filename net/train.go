@@ -101,6 +101,14 @@ func (t *Trainer) lossAndGrad(b *Batch) (Loss, error) {
 	copy(gr.zBuf, b.Value[:b.N])
 
 	gr.statsIn()
+	// The machine adds each run's gradient into the weights' dual values: start from zero.
+	for i, n := range gr.nodes {
+		if g, err := n.Grad(); err == nil && g != nil {
+			clear(g.Data().([]float32))
+		} else if err != nil {
+			return Loss{}, fmt.Errorf("net: gradient of %s: %w", gr.params[i].Name, err)
+		}
+	}
 	gr.machine.Reset()
 	if err := gr.machine.RunAll(); err != nil {
 		return Loss{}, fmt.Errorf("net: training step: %w", err)

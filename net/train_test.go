@@ -3,6 +3,7 @@ package net
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/zerogames/zero/env"
@@ -187,4 +188,41 @@ func entropy(b *Batch) float64 {
 		}
 	}
 	return h / float64(b.N)
+}
+
+// TestGradientDoesNotAccumulate: gorgonia adds each run's gradient into the weights' dual
+// values, so a reused training graph must clear them; the gradient of a batch after another
+// batch must be the gradient of a fresh graph.
+func TestGradientDoesNotAccumulate(t *testing.T) {
+	spec := synthetic(t, "six", 7, 6, 6, 300)
+	w, err := NewWeights(spec, smallConfig(), rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	b1, b2 := randomBatch(rng, 4, spec), randomBatch(rng, 4, spec)
+	reused, err := NewTrainer(w, testOptimizer("adam"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reused.Close()
+	fresh, err := NewTrainer(w, testOptimizer("adam"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	for _, step := range []func() error{
+		func() error { _, err := reused.lossAndGrad(b1); return err },
+		func() error { _, err := reused.lossAndGrad(b2); return err },
+		func() error { _, err := fresh.lossAndGrad(b2); return err },
+	} {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k := range reused.grads {
+		if !slices.Equal(reused.grads[k], fresh.grads[k]) {
+			t.Fatalf("gradient %d of a reused graph differs from a fresh graph's", k)
+		}
+	}
 }

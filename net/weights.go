@@ -37,7 +37,8 @@ type Weights struct {
 }
 
 // NewWeights lays out the parameters of cfg's network for the game spec, initialised as a fresh
-// network is: He-normal weights drawn from rng, zero biases, batchnorm as the identity.
+// network is: He-normal weights drawn from rng (zero if rng is nil), zero biases, batchnorm as
+// the identity.
 func NewWeights(spec *Spec, cfg Config, rng *rand.Rand) (*Weights, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -46,7 +47,7 @@ func NewWeights(spec *Spec, cfg Config, rng *rand.Rand) (*Weights, error) {
 	w.layout()
 	for _, p := range w.Params {
 		switch {
-		case p.kind == kindWeight:
+		case p.kind == kindWeight && rng != nil:
 			fanIn := 1
 			for _, d := range p.Shape[1:] {
 				fanIn *= d
