@@ -367,6 +367,9 @@ func (e *Engine) conv3(c *conv, n int, in, out, residual []float32) {
 
 // im2col writes the 3×3 neighbourhoods (zero outside the board) of positions p0..p0+nt of in
 // [channels][cols] into dst [channels·9][nt·h·w]: row (c, dy, dx), column (position, y, x).
+//
+// Row (c, dy, dx) is the channel's tile shifted by dy·w+dx: one memmove, then the cells whose
+// neighbour is off the board (and which the shift filled from the next row or position) zeroed.
 func im2col(dst, in []float32, channels, cols, p0, nt, h, w int) {
 	cells := h * w
 	tc := nt * cells
@@ -377,24 +380,29 @@ func im2col(dst, in []float32, channels, cols, p0, nt, h, w int) {
 			for dx := -1; dx <= 1; dx++ {
 				row := dst[r*tc : (r+1)*tc]
 				r++
+				if shift := dy*w + dx; shift >= 0 {
+					copy(row[:tc-shift], src[shift:])
+					clear(row[tc-shift:])
+				} else {
+					copy(row[-shift:], src[:tc+shift])
+					clear(row[:-shift])
+				}
 				for p := range nt {
-					for y := range h {
-						d := row[p*cells+y*w : p*cells+(y+1)*w]
-						sy := y + dy
-						if sy < 0 || sy >= h {
-							clear(d)
-							continue
+					pos := row[p*cells : (p+1)*cells]
+					switch dy {
+					case -1:
+						clear(pos[:w])
+					case 1:
+						clear(pos[cells-w:])
+					}
+					switch dx {
+					case -1:
+						for y := 0; y < cells; y += w {
+							pos[y] = 0
 						}
-						sr := src[p*cells+sy*w : p*cells+(sy+1)*w]
-						switch dx {
-						case 0:
-							copy(d, sr)
-						case -1:
-							d[0] = 0
-							copy(d[1:], sr[:w-1])
-						case 1:
-							copy(d[:w-1], sr[1:])
-							d[w-1] = 0
+					case 1:
+						for y := w - 1; y < cells; y += w {
+							pos[y] = 0
 						}
 					}
 				}

@@ -1,0 +1,91 @@
+package net
+
+import (
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/net/linalg"
+)
+
+// GEMMPeak measures the single-thread float32 GEMM speed of this build's BLAS, in GFLOP/s, on
+// 1024×1024 matrices for about d: the yardstick the engine is measured against.
+func GEMMPeak(d time.Duration) float64 {
+	const n = 1024
+	a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	rng := rand.New(rand.NewPCG(1, 1))
+	for i := range a {
+		a[i], b[i] = rng.Float32(), rng.Float32()
+	}
+	gemm := func() { linalg.Float32.Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a, n, b, n, 0, c, n) }
+	gemm() // warm up: page faults, OpenBLAS's buffers
+	calls := 0
+	start := time.Now()
+	for calls == 0 || time.Since(start) < d {
+		gemm()
+		calls++
+	}
+	return 2 * n * n * n * float64(calls) / time.Since(start).Seconds() / 1e9
+}
+
+// Speed is the measured speed of the inference engine.
+type Speed struct {
+	Batch, Workers int
+	// Positions is positions evaluated per second, all workers together.
+	Positions float64
+	// GFLOPS is the arithmetic rate, all workers together.
+	GFLOPS float64
+}
+
+// MeasureEngine runs workers engines of model on batches of batch random positions, each in its
+// own goroutine, for about d, and reports their speed.
+func MeasureEngine(m *Model, batch, workers int, d time.Duration) Speed {
+	s := m.spec
+	rng := rand.New(rand.NewPCG(uint64(batch), uint64(workers)))
+	b := &Batch{N: batch, Obs: make([]float32, batch*s.Observation.Size()), Value: make([]float32, batch), LegalEnd: make([]int32, batch)}
+	for i := range b.Obs {
+		b.Obs[i] = float32(rng.IntN(2))
+	}
+	// A policy over 30 legal actions per position, a typical count.
+	for i := range batch {
+		for range 30 {
+			b.Legal = append(b.Legal, 0)
+		}
+		b.LegalEnd[i] = int32(len(b.Legal))
+	}
+	for i := range b.Legal {
+		b.Legal[i] = env.Action(rng.IntN(s.NumActions))
+	}
+	b.Policy = make([]float32, len(b.Legal))
+
+	counts := make([]int, workers)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := NewEngine(m, batch)
+			mine := *b
+			mine.Policy = make([]float32, len(b.Legal))
+			mine.Value = make([]float32, batch)
+			e.Evaluate(&mine) // warm up
+			t0 := time.Now()
+			for counts[k] == 0 || time.Since(t0) < d {
+				e.Evaluate(&mine)
+				counts[k]++
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start).Seconds()
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	pos := float64(total*batch) / elapsed
+	return Speed{Batch: batch, Workers: workers, Positions: pos, GFLOPS: pos * m.flops / 1e9}
+}

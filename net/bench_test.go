@@ -1,0 +1,52 @@
+package net
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/zerogames/zero/net/linalg"
+)
+
+// BenchmarkEngine measures the inference engine on YINSH's default net at several batch sizes;
+// GFLOP/s compares with BenchmarkGEMM's.
+func BenchmarkEngine(b *testing.B) {
+	spec := yinshSpec(b)
+	w, err := NewWeights(spec, DefaultConfig("yinsh"), rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := NewModel(w)
+	for _, n := range []int{1, 32, 256} {
+		b.Run(fmt.Sprintf("yinsh/batch=%d", n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(2, 2))
+			batch := randomBatch(rng, n, spec)
+			e := NewEngine(m, n)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := e.Evaluate(batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			pos := float64(b.N*n) / b.Elapsed().Seconds()
+			b.ReportMetric(pos, "positions/s")
+			b.ReportMetric(pos*m.FLOPs()/1e9, "GFLOP/s")
+		})
+	}
+}
+
+// BenchmarkGEMM is the yardstick: single-thread float32 GEMM of 1024×1024 matrices.
+func BenchmarkGEMM(b *testing.B) {
+	const n = 1024
+	x, y, z := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	for i := range x {
+		x[i], y[i] = float32(i%7), float32(i%5)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		linalg.Float32.Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, x, n, y, n, 0, z, n)
+	}
+	b.ReportMetric(2*n*n*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
