@@ -50,3 +50,39 @@ func BenchmarkGEMM(b *testing.B) {
 	}
 	b.ReportMetric(2*n*n*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
+
+// BenchmarkTrainStep measures a training step of YINSH's default net on batches of 64: reusing
+// the graph and machine of the batch size (as Trainer does), and rebuilding them every step (a
+// naive use of gorgonia) for comparison of time and allocations.
+func BenchmarkTrainStep(b *testing.B) {
+	spec := yinshSpec(b)
+	const n = 64
+	for _, mode := range []string{"reuse", "rebuild"} {
+		b.Run("yinsh/"+mode, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			w, err := NewWeights(spec, DefaultConfig("yinsh"), rng)
+			if err != nil {
+				b.Fatal(err)
+			}
+			batch := randomBatch(rng, n, spec)
+			tr, err := NewTrainer(w, DefaultOptimizer(), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := tr.Step(batch); err != nil { // builds the graph
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if mode == "rebuild" {
+					tr.Close()
+				}
+				if _, err := tr.Step(batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			tr.Close()
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "samples/s")
+		})
+	}
+}
