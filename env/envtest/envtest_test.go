@@ -38,7 +38,7 @@ func (g raceGame) Info() *env.Info {
 	return &env.Info{Name: "race", PlayerNames: [2]string{"first", "second"}, NumActions: int(numActions),
 		Observation: env.Shape{Planes: 3, Height: 1, Width: 1}, MaxLength: 200, Symmetries: 1, HasChance: true}
 }
-func (g raceGame) New() race                              { return race{pile: 7, bug: g.bug} }
+func (g raceGame) New() race                                { return race{pile: 7, bug: g.bug} }
 func (g raceGame) MapAction(k int, a env.Action) env.Action { return a }
 
 func (s race) ToMove() env.Player {
