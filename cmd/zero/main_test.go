@@ -28,6 +28,8 @@ func TestRun(t *testing.T) {
 		{"perft of an unknown game", []string{"perft", "--game", "go"}, "", nil, `--game: unknown game "go"`},
 		{"a stray argument", []string{"perft", "extra"}, "", nil, `unexpected argument "extra"`},
 		{"a bad flag", []string{"perft", "--nope"}, "", nil, "usage"},
+		{"report without a run", []string{"report"}, "", nil, "--run: give the run folder"},
+		{"report of a run without metrics", []string{"report", "--run", "/nonexistent/run"}, "", nil, "reading the run's metrics"},
 		{"engine", []string{"engine", "--game", "yinsh-blitz"}, "game\nplay place f6\ntomove\nquit\n",
 			[]string{"= yinsh-blitz\n\n=\n\n= black\n\n=\n\n"}, ""},
 	}
