@@ -27,6 +27,8 @@ type Game interface {
 	Perft(pos *Position, depth int, bulk bool, report func(depth int, leaves uint64)) error
 	// Divide counts the leaves at depth below each legal action of pos.
 	Divide(pos *Position, depth int, bulk bool) ([]DivideLine, error)
+	// NewAgent builds a player from its spec string ("random", "uct:1000", …) and a seed.
+	NewAgent(spec string, seed uint64) (Agent, error)
 }
 
 // DivideLine is one legal action and the leaves below it.

@@ -1,6 +1,7 @@
 package games
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -59,5 +60,31 @@ func TestPerftAndDivideAgree(t *testing.T) {
 	other, _ := Lookup("yinsh-blitz")
 	if err := other.Perft(p, 1, false, func(int, uint64) {}); err == nil {
 		t.Fatalf("a yinsh position was accepted by yinsh-blitz")
+	}
+}
+
+func TestRandomAgent(t *testing.T) {
+	g, _ := Lookup("yinsh-blitz")
+	a, err := g.NewAgent("random", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.NewPosition()
+	for !p.Over() {
+		an, err := a.Analyze(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Play(an.Best()); err != nil {
+			t.Fatalf("the random agent chose an illegal move: %v", err)
+		}
+	}
+	if _, err := a.Analyze(context.Background(), p, nil); err == nil {
+		t.Fatal("an agent analyzed a finished game")
+	}
+	for _, bad := range []string{"random:3", "alphabeta:4", ""} {
+		if _, err := g.NewAgent(bad, 1); err == nil {
+			t.Errorf("agent %q accepted", bad)
+		}
 	}
 }
