@@ -14,6 +14,7 @@ import (
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/net"
 )
 
 // Game is a registered game and variant.
@@ -29,6 +30,8 @@ type Game interface {
 	Divide(pos *Position, depth int, bulk bool) ([]DivideLine, error)
 	// NewAgent builds a player from its spec string ("random", "uct:1000", …) and a seed.
 	NewAgent(spec string, seed uint64) (Agent, error)
+	// NetSpec describes the game to the network (net.Spec): its shapes and policy layout.
+	NetSpec() (*net.Spec, error)
 }
 
 // DivideLine is one legal action and the leaves below it.
