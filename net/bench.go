@@ -13,24 +13,45 @@ import (
 	"github.com/zerogames/zero/net/linalg"
 )
 
-// GEMMPeak measures the single-thread float32 GEMM speed of this build's BLAS, in GFLOP/s, on
-// 1024×1024 matrices for about d: the yardstick the engine is measured against.
-func GEMMPeak(d time.Duration) float64 {
+// GEMMPeak measures the float32 GEMM speed of this build's BLAS on 1024×1024 matrices, in
+// GFLOP/s, with workers goroutines each making single-threaded calls at once for about d: the
+// yardstick the engine is measured against (with OpenBLAS; gonum's GEMM spreads one call over
+// GOMAXPROCS goroutines itself).
+func GEMMPeak(workers int, d time.Duration) float64 {
 	const n = 1024
-	a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
-	rng := rand.New(rand.NewPCG(1, 1))
-	for i := range a {
-		a[i], b[i] = rng.Float32(), rng.Float32()
+	calls := make([]int, workers)
+	var wg sync.WaitGroup
+	var start time.Time
+	var ready sync.WaitGroup
+	ready.Add(workers)
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+			rng := rand.New(rand.NewPCG(1, uint64(k)))
+			for i := range a {
+				a[i], b[i] = rng.Float32(), rng.Float32()
+			}
+			gemm := func() { linalg.Float32.Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a, n, b, n, 0, c, n) }
+			gemm() // warm up: page faults, OpenBLAS's buffers
+			ready.Done()
+			ready.Wait()
+			t0 := time.Now()
+			for calls[k] == 0 || time.Since(t0) < d {
+				gemm()
+				calls[k]++
+			}
+		}()
 	}
-	gemm := func() { linalg.Float32.Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a, n, b, n, 0, c, n) }
-	gemm() // warm up: page faults, OpenBLAS's buffers
-	calls := 0
-	start := time.Now()
-	for calls == 0 || time.Since(start) < d {
-		gemm()
-		calls++
+	ready.Wait()
+	start = time.Now()
+	wg.Wait()
+	total := 0
+	for _, c := range calls {
+		total += c
 	}
-	return 2 * n * n * n * float64(calls) / time.Since(start).Seconds() / 1e9
+	return 2 * n * n * n * float64(total) / time.Since(start).Seconds() / 1e9
 }
 
 // Speed is the measured speed of the inference engine.

@@ -162,12 +162,16 @@ func (b *Batch) check(s *Spec, max int) error {
 // once: Evaluate allocates nothing. An Engine is for one goroutine; run one per worker (they
 // share the Model), each making single-threaded BLAS calls.
 //
-// Activations are laid out channel-major over the whole batch, [channel][position][cell], so
-// that a 3×3 convolution is one GEMM per tile of positions, weights [out][in·9] times the tile's
-// im2col [in·9][cells]: on small boards the batch is what makes the GEMM large.
+// The batch runs through the net in chunks of positions sized so that a chunk's im2col holds
+// about maxCols columns (8 YINSH positions, 28 of 6×6): each chunk's activations stay in cache
+// from layer to layer. Activations are laid out channel-major over the chunk,
+// [channel][position][cell], so that a 3×3 convolution is one GEMM, weights [out][in·9] times
+// the chunk's im2col [in·9][positions·cells]: on small boards the batch is what makes the GEMM
+// large.
 type Engine struct {
 	m      *Model
 	max    int
+	chunk  int // positions run through the net at once: one im2col tile
 	in     []float32 // [planes][n·cells]
 	act    [3][]float32
 	col    []float32 // one im2col tile
@@ -184,25 +188,24 @@ type Engine struct {
 func NewEngine(m *Model, capacity int) *Engine {
 	s, c := m.spec, m.cfg
 	cells := s.Cells()
-	cols := capacity * cells
-	e := &Engine{m: m, max: capacity}
+	e := &Engine{m: m, max: capacity, chunk: min(capacity, max(1, m.maxCols/cells))}
+	cols := e.chunk * cells
 	e.in = make([]float32, s.Observation.Planes*cols)
 	for i := range e.act {
 		e.act[i] = make([]float32, c.Channels*cols)
 	}
-	tile := min(cols, max(m.maxCols, cells)) / cells * cells
-	e.col = make([]float32, max(c.Channels, s.Observation.Planes)*9*tile)
+	e.col = make([]float32, max(c.Channels, s.Observation.Planes)*9*cols)
 	e.pfeat = make([]float32, c.PolicyChannels*cols)
 	if s.Spatial() {
 		e.pplane = make([]float32, s.PolicyPlanes*cols)
-		e.poff = make([]float32, capacity*s.OffGrid)
+		e.poff = make([]float32, e.chunk*s.OffGrid)
 	} else {
-		e.pplane = make([]float32, capacity*s.NumActions)
+		e.pplane = make([]float32, e.chunk*s.NumActions)
 	}
-	e.pooled = make([]float32, capacity*max(c.PolicyChannels, 2*c.ValueChannels))
+	e.pooled = make([]float32, e.chunk*max(c.PolicyChannels, 2*c.ValueChannels))
 	e.vfeat = make([]float32, c.ValueChannels*cols)
-	e.vhid = make([]float32, capacity*c.ValueHidden)
-	e.vout = make([]float32, capacity)
+	e.vhid = make([]float32, e.chunk*c.ValueHidden)
+	e.vout = make([]float32, e.chunk)
 	return e
 }
 
@@ -219,20 +222,21 @@ func (e *Engine) Evaluate(b *Batch) error {
 	if err := b.check(s, e.max); err != nil {
 		return err
 	}
-	if b.N == 0 {
-		return nil
-	}
-	e.forward(b.N, b.Obs)
-	copy(b.Value, e.vout[:b.N])
+	size := s.Observation.Size()
 	start := int32(0)
-	for i := range b.N {
-		end := b.LegalEnd[i]
-		legal, p := b.Legal[start:end], b.Policy[start:end]
-		for j, a := range legal {
-			p[j] = e.logit(b.N, i, a)
+	for c0 := 0; c0 < b.N; c0 += e.chunk {
+		n := min(e.chunk, b.N-c0)
+		e.forward(n, b.Obs[c0*size:])
+		copy(b.Value[c0:], e.vout[:n])
+		for i := range n {
+			end := b.LegalEnd[c0+i]
+			legal, p := b.Legal[start:end], b.Policy[start:end]
+			for j, a := range legal {
+				p[j] = e.logit(n, i, a)
+			}
+			softmax(p)
+			start = end
 		}
-		softmax(p)
-		start = end
 	}
 	return nil
 }
@@ -244,11 +248,15 @@ func (e *Engine) Logits(n int, obs, logits, value []float32) error {
 	if n < 0 || n > e.max || len(obs) < n*s.Observation.Size() || len(logits) < n*s.NumActions || len(value) < n {
 		return errors.New("net: Logits: batch does not fit the buffers")
 	}
-	e.forward(n, obs)
-	copy(value, e.vout[:n])
-	for i := range n {
-		for a := range s.NumActions {
-			logits[i*s.NumActions+a] = e.logit(n, i, env.Action(a))
+	size := s.Observation.Size()
+	for c0 := 0; c0 < n; c0 += e.chunk {
+		k := min(e.chunk, n-c0)
+		e.forward(k, obs[c0*size:])
+		copy(value[c0:], e.vout[:k])
+		for i := range k {
+			for a := range s.NumActions {
+				logits[(c0+i)*s.NumActions+a] = e.logit(k, i, env.Action(a))
+			}
 		}
 	}
 	return nil

@@ -79,13 +79,14 @@ func TestParity(t *testing.T) {
 				t.Fatal(err)
 			}
 			w.Randomize(rng)
-			const n = 5
+			// 37 positions: several chunks of the engine (8 YINSH positions, 28 of 6×6, 16 of 8×8).
+			const n = 37
 			obs := randomObs(rng, n, arch.spec)
 			wantOut, wantValue, err := forwardEval(w, n, obs)
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := NewEngine(NewModel(w), 8)
+			e := NewEngine(NewModel(w), 40)
 			s := arch.spec
 			logits := make([]float32, n*s.NumActions)
 			value := make([]float32, n)

@@ -9,9 +9,9 @@ import (
 	G "gorgonia.org/gorgonia"
 )
 
-// Float32 is the single-precision BLAS of this build: OpenBLAS with the tag openblas, gonum's
-// pure-Go implementation without it.
-var Float32 blas.Float32 = impl
+// Float32 is the single-precision BLAS the inference engine calls: OpenBLAS with the tag
+// openblas, gonum's pure-Go implementation without it; single-threaded, allocation-free calls.
+var Float32 blas.Float32 = engineImpl
 
 // Name names the BLAS of this build: "openblas" or "gonum".
 const Name = name

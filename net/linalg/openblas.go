@@ -16,6 +16,8 @@ const name = "openblas"
 
 var impl = netlib.Implementation{}
 
+var engineImpl = impl
+
 // SetThreads sets the number of threads OpenBLAS may use for one call (n ≥ 1). It applies to
 // the whole process.
 func SetThreads(n int) {
