@@ -171,7 +171,7 @@ func (b *Batch) check(s *Spec, max int) error {
 type Engine struct {
 	m      *Model
 	max    int
-	chunk  int // positions run through the net at once: one im2col tile
+	chunk  int       // positions run through the net at once: one im2col tile
 	in     []float32 // [planes][n·cells]
 	act    [3][]float32
 	col    []float32 // one im2col tile

@@ -23,6 +23,8 @@ type graph struct {
 	params []*Param // aligned with nodes: the trained parameters
 	bns    []bnLink
 	err    error
+	// scratch is the buffers of our convolution ops; nil: gorgonia's Conv2d
+	scratch *convScratch
 
 	// training graphs only
 	mask, target, z *G.Node // (batch, outputs) additive mask, (batch, outputs), (batch)
@@ -47,7 +49,10 @@ const maskedOut = -1e9
 // newGraph builds the network over w for batches of batch positions; with an optimizer
 // configuration (training), also the loss and its gradient with respect to every trained
 // parameter, and a machine to run them.
-func newGraph(w *Weights, batch int, opt *OptimizerConfig) (*graph, error) {
+//
+// With ownConv the convolutions are this package's ops (convop.go), else gorgonia's Conv2d: the
+// trainer uses ours (faster), the parity tests gorgonia's (an independent reference).
+func newGraph(w *Weights, batch int, opt *OptimizerConfig, ownConv bool) (*graph, error) {
 	train := opt != nil
 	bnMomentum := 0.1 // unused in evaluation mode
 	if train {
@@ -57,6 +62,9 @@ func newGraph(w *Weights, batch int, opt *OptimizerConfig) (*graph, error) {
 	obs := s.Observation
 	cells := s.Cells()
 	gr := &graph{g: G.NewGraph(), w: w, batch: batch}
+	if ownConv {
+		gr.scratch = &convScratch{}
+	}
 	if train {
 		gr.xBuf = make([]float32, batch*obs.Size())
 		gr.x = G.NewTensor(gr.g, tensor.Float32, 4, G.WithShape(batch, obs.Planes, obs.Height, obs.Width), G.WithName("x"),
@@ -146,6 +154,9 @@ func (gr *graph) param(name string, shape ...int) *G.Node {
 func (gr *graph) conv(x *G.Node, name string, k int) *G.Node {
 	if gr.err != nil {
 		return x
+	}
+	if gr.scratch != nil {
+		return gr.apply(conv2d(gr.scratch, x, gr.param(name+".w")))
 	}
 	pad := k / 2
 	return gr.apply(G.Conv2d(x, gr.param(name+".w"), tensor.Shape{k, k}, []int{pad, pad}, []int{1, 1}, []int{1, 1}))
@@ -237,7 +248,7 @@ func (gr *graph) addLoss(valueWeight float64) error {
 // statistics) on n observations: the reference the inference engine is held to. It returns the
 // policy outputs (n × Spec.Outputs()) and the values.
 func forwardEval(w *Weights, n int, obs []float32) (logits, value []float32, err error) {
-	gr, err := newGraph(w, n, nil)
+	gr, err := newGraph(w, n, nil, false)
 	if err != nil {
 		return nil, nil, err
 	}

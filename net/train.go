@@ -15,6 +15,9 @@ type Trainer struct {
 	opt    *Optimizer
 	graphs map[int]*graph
 	grads  [][]float32 // scratch: the gradient of each trained parameter, in Weights order
+	// ownConv: the graphs use this package's convolution ops (false only in tests, to compare
+	// with gorgonia's Conv2d)
+	ownConv bool
 }
 
 // Loss is the loss of one training step, before the step, averaged over the batch.
@@ -37,7 +40,7 @@ func NewTrainer(w *Weights, cfg OptimizerConfig, opt *Optimizer) (*Trainer, erro
 		return nil, err
 	}
 	opt.Config = cfg
-	t := &Trainer{w: w, opt: opt, graphs: map[int]*graph{}}
+	t := &Trainer{w: w, opt: opt, graphs: map[int]*graph{}, ownConv: true}
 	for _, p := range w.Params {
 		if p.Trained() {
 			t.grads = append(t.grads, make([]float32, len(p.Data)))
@@ -77,7 +80,7 @@ func (t *Trainer) lossAndGrad(b *Batch) (Loss, error) {
 	gr := t.graphs[b.N]
 	if gr == nil {
 		var err error
-		if gr, err = newGraph(t.w, b.N, &t.opt.Config); err != nil {
+		if gr, err = newGraph(t.w, b.N, &t.opt.Config, t.ownConv); err != nil {
 			return Loss{}, err
 		}
 		t.graphs[b.N] = gr

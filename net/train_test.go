@@ -226,3 +226,46 @@ func TestGradientDoesNotAccumulate(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnConvolutionMatchesGorgonias holds the training graph with this package's convolution
+// ops to the same graph with gorgonia's Conv2d: equal loss and gradients, on every architecture.
+func TestOwnConvolutionMatchesGorgonias(t *testing.T) {
+	for _, arch := range architectures(t) {
+		t.Run(arch.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(31, 32))
+			w, err := NewWeights(arch.spec, arch.cfg, rng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Randomize(rng)
+			b := randomBatch(rng, 11, arch.spec)
+			var losses [2]Loss
+			var grads [2][][]float32
+			for i, own := range []bool{true, false} {
+				tr, err := NewTrainer(w.Clone(), testOptimizer("adam"), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr.ownConv = own
+				if losses[i], err = tr.lossAndGrad(b); err != nil {
+					t.Fatal(err)
+				}
+				grads[i] = tr.grads
+				tr.Close()
+			}
+			if d := math.Abs(losses[0].Total - losses[1].Total); d > 1e-4*max(1, math.Abs(losses[1].Total)) {
+				t.Errorf("loss %v with our convolutions, %v with gorgonia's", losses[0], losses[1])
+			}
+			worst := 0.0
+			for k := range grads[0] {
+				for j := range grads[0][k] {
+					worst = max(worst, relErr(grads[0][k][j], grads[1][k][j]))
+				}
+			}
+			t.Logf("worst gradient difference %.2g", worst)
+			if worst > 1e-4 {
+				t.Errorf("gradients differ by %.2g", worst)
+			}
+		})
+	}
+}
