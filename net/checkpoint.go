@@ -135,6 +135,9 @@ func Save(path string, w *Weights, opt *Optimizer, step int64, now time.Time) er
 		if err := opt.fits(w); err != nil {
 			return err
 		}
+		if err := opt.Config.Validate(); err != nil {
+			return fmt.Errorf("net: saving an optimizer state: %w", err)
+		}
 		cfg := opt.Config
 		h.Optimizer, h.OptimizerStep = &cfg, opt.Step
 		h.Tensors = append(h.Tensors, optimizerTensors(w)...)

@@ -209,3 +209,29 @@ func TestCheckpointRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckpointRandomDamage flips random bytes of a good file, a thousand times: each damaged
+// file must be refused with an error (the checksum, or a check before it), never loaded, never
+// a panic.
+func TestCheckpointRandomDamage(t *testing.T) {
+	spec := synthetic(t, "six", 3, 6, 6, 40)
+	w, tr, rng := trained(t, spec, Config{Blocks: 1, Channels: 4, PolicyChannels: 1, ValueChannels: 1, ValueHidden: 4}, 1)
+	path := filepath.Join(t.TempDir(), "net.ckpt")
+	if err := Save(path, w, tr.Optimizer(), 1, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 1000 {
+		bad := slices.Clone(good)
+		for range 1 + rng.IntN(3) {
+			at := rng.IntN(len(bad))
+			bad[at] ^= byte(1 + rng.IntN(255))
+		}
+		if _, err := decode(bad, spec); err == nil {
+			t.Fatalf("damage %d loaded", i)
+		}
+	}
+}
