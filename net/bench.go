@@ -13,58 +13,22 @@ import (
 	"github.com/zerogames/zero/net/linalg"
 )
 
-// GEMMPeak measures the float32 GEMM speed of this build's BLAS on 1024×1024 matrices, in
-// GFLOP/s, with workers goroutines each making single-threaded calls at once for about d: the
-// yardstick the engine is measured against (with OpenBLAS; gonum's GEMM spreads one call over
-// GOMAXPROCS goroutines itself).
-func GEMMPeak(workers int, d time.Duration) float64 {
-	const n = 1024
-	calls := make([]int, workers)
-	var wg sync.WaitGroup
-	var start time.Time
-	var ready sync.WaitGroup
-	ready.Add(workers)
-	for k := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
-			rng := rand.New(rand.NewPCG(1, uint64(k)))
-			for i := range a {
-				a[i], b[i] = rng.Float32(), rng.Float32()
-			}
-			gemm := func() { linalg.Float32.Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a, n, b, n, 0, c, n) }
-			gemm() // warm up: page faults, OpenBLAS's buffers
-			ready.Done()
-			ready.Wait()
-			t0 := time.Now()
-			for calls[k] == 0 || time.Since(t0) < d {
-				gemm()
-				calls[k]++
-			}
-		}()
-	}
-	ready.Wait()
-	start = time.Now()
-	wg.Wait()
-	total := 0
-	for _, c := range calls {
-		total += c
-	}
-	return 2 * n * n * n * float64(total) / time.Since(start).Seconds() / 1e9
-}
-
 // Speed is the measured speed of the inference engine.
 type Speed struct {
 	Batch, Workers int
 	// Positions is positions evaluated per second, all workers together.
 	Positions float64
-	// GFLOPS is the arithmetic rate, all workers together.
+	// GFLOPS is the engine's arithmetic rate, all workers together.
 	GFLOPS float64
+	// GEMM is the rate of 1024×1024 GEMMs run interleaved with the engine's batches, in the
+	// same workers, all together: the yardstick, under the same load as the engine.
+	GEMM float64
 }
 
 // MeasureEngine runs workers engines of model on batches of batch random positions, each in its
-// own goroutine, for about d, and reports their speed.
+// own goroutine, for about d of engine time, and reports their speed. Each worker interleaves
+// its batches with 1024×1024 GEMMs (half as much time), so that the engine and its yardstick
+// see the same load on a shared machine.
 func MeasureEngine(m *Model, batch, workers int, d time.Duration) Speed {
 	s := m.spec
 	rng := rand.New(rand.NewPCG(uint64(batch), uint64(workers)))
@@ -83,9 +47,13 @@ func MeasureEngine(m *Model, batch, workers int, d time.Duration) Speed {
 	}
 	b.Policy = make([]float32, len(b.Legal))
 
-	counts := make([]int, workers)
+	const n = 1024
+	type tally struct {
+		batches, gemms   int
+		engine, gemmTime time.Duration
+	}
+	tallies := make([]tally, workers)
 	var wg sync.WaitGroup
-	start := time.Now()
 	for k := range workers {
 		wg.Add(1)
 		go func() {
@@ -94,22 +62,36 @@ func MeasureEngine(m *Model, batch, workers int, d time.Duration) Speed {
 			mine := *b
 			mine.Policy = make([]float32, len(b.Legal))
 			mine.Value = make([]float32, batch)
+			x, y, z := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+			for i := range x {
+				x[i], y[i] = float32(i%7)/7, float32(i%5)/5
+			}
+			gemm := func() { linalg.Float32.Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, x, n, y, n, 0, z, n) }
 			e.Evaluate(&mine) // warm up
-			t0 := time.Now()
-			for counts[k] == 0 || time.Since(t0) < d {
+			gemm()
+			t := &tallies[k]
+			for t.batches == 0 || t.engine < d {
+				t0 := time.Now()
 				e.Evaluate(&mine)
-				counts[k]++
+				t.engine += time.Since(t0)
+				t.batches++
+				for t.gemmTime < t.engine/2 {
+					t0 := time.Now()
+					gemm()
+					t.gemmTime += time.Since(t0)
+					t.gemms++
+				}
 			}
 		}()
 	}
 	wg.Wait()
-	elapsed := time.Since(start).Seconds()
-	total := 0
-	for _, c := range counts {
-		total += c
+	sp := Speed{Batch: batch, Workers: workers}
+	for _, t := range tallies {
+		sp.Positions += float64(t.batches*batch) / t.engine.Seconds()
+		sp.GEMM += 2 * n * n * n * float64(t.gemms) / t.gemmTime.Seconds() / 1e9
 	}
-	pos := float64(total*batch) / elapsed
-	return Speed{Batch: batch, Workers: workers, Positions: pos, GFLOPS: pos * m.flops / 1e9}
+	sp.GFLOPS = sp.Positions * m.flops / 1e9
+	return sp
 }
 
 // MeasureTraining runs steps training steps of a fresh net of cfg for spec on random batches of

@@ -51,14 +51,21 @@ func BenchmarkGEMM(b *testing.B) {
 	b.ReportMetric(2*n*n*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
 
-// BenchmarkTrainStep measures a training step of YINSH's default net on batches of 64: reusing
-// the graph and machine of the batch size (as Trainer does), and rebuilding them every step (a
-// naive use of gorgonia) for comparison of time and allocations.
+// BenchmarkTrainStep measures a training step of YINSH's default net on batches of 64, as the
+// Trainer runs it (our convolution ops, the graph and machine of the batch size reused) and, for
+// comparison, with gorgonia's Conv2d, reused or rebuilt every step (a naive use of gorgonia).
 func BenchmarkTrainStep(b *testing.B) {
 	spec := yinshSpec(b)
 	const n = 64
-	for _, mode := range []string{"reuse", "rebuild"} {
-		b.Run("yinsh/"+mode, func(b *testing.B) {
+	for _, mode := range []struct {
+		name             string
+		ownConv, rebuild bool
+	}{
+		{"trainer", true, false},
+		{"gorgonia-conv", false, false},
+		{"gorgonia-conv-rebuilt", false, true},
+	} {
+		b.Run("yinsh/"+mode.name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
 			w, err := NewWeights(spec, DefaultConfig("yinsh"), rng)
 			if err != nil {
@@ -69,12 +76,13 @@ func BenchmarkTrainStep(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			tr.ownConv = mode.ownConv
 			if _, err := tr.Step(batch); err != nil { // builds the graph
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				if mode == "rebuild" {
+				if mode.rebuild {
 					tr.Close()
 				}
 				if _, err := tr.Step(batch); err != nil {

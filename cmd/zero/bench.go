@@ -93,17 +93,16 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "net %s: observation %v, %d actions; %d blocks × %d channels, global pooling %v; %.1f MFLOP a position\n",
 		spec.Game, spec.Observation, spec.NumActions, cfg.Blocks, cfg.Channels, cfg.GlobalPool, m.FLOPs()/1e6)
 	fmt.Fprintf(stdout, "BLAS %s (%s kernels, OPENBLAS_CORETYPE=%q)\n", linalg.Name, linalg.Kernels(), linalg.CoreType())
-	// The machine may be shared: the yardstick is measured just before each line, with as many
-	// workers as the line.
-	fmt.Fprintf(stdout, "%6s %8s %12s %9s %11s %8s\n", "batch", "workers", "positions/s", "GFLOP/s", "GEMM GFLOP/s", "of GEMM")
+	// The machine may be shared: the yardstick is GEMMs interleaved with the engine's batches in
+	// the same workers (see net.MeasureEngine).
+	fmt.Fprintf(stdout, "%6s %8s %12s %9s %12s %8s\n", "batch", "workers", "positions/s", "GFLOP/s", "GEMM GFLOP/s", "of GEMM")
 	for _, nw := range ws {
 		for _, b := range bs {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			peak := net.GEMMPeak(nw, *per/2)
 			s := net.MeasureEngine(m, b, nw, *per)
-			fmt.Fprintf(stdout, "%6d %8d %12.0f %9.1f %11.1f %7.0f%%\n", b, nw, s.Positions, s.GFLOPS, peak, 100*s.GFLOPS/peak)
+			fmt.Fprintf(stdout, "%6d %8d %12.0f %9.1f %12.1f %7.0f%%\n", b, nw, s.Positions, s.GFLOPS, s.GEMM, 100*s.GFLOPS/s.GEMM)
 		}
 	}
 	if *trainBatch > 0 {

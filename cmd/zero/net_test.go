@@ -44,7 +44,7 @@ func TestNetCommands(t *testing.T) {
 		{"init without --out", []string{"net", "init", "--config", good}, nil, "--out: give"},
 		{"net without action", []string{"net"}, nil, "give an action"},
 		{"net unknown action", []string{"net", "frob"}, nil, `unknown action "frob"`},
-		{"bench net", []string{"bench", "net", "--batch", "2", "--workers", "1", "--time", "1ms"}, []string{"net yinsh", "GEMM peak", "     2        1"}, ""},
+		{"bench net", []string{"bench", "net", "--batch", "2", "--workers", "1", "--time", "1ms"}, []string{"net yinsh", "GEMM GFLOP/s", "     2        1"}, ""},
 		{"bench net, synthetic", []string{"bench", "net", "--shape", "7x6x6:300", "--batch", "4", "--workers", "2", "--time", "1ms", "--train", "2"}, []string{"observation 7×6×6, 300 actions", "     4        2", "training (gorgonia, adam), batch 2"}, ""},
 		{"bench net, bad shape", []string{"bench", "net", "--shape", "6x6"}, nil, `--shape "6x6"`},
 		{"bench net, bad batch", []string{"bench", "net", "--batch", "0"}, nil, `--batch: "0"`},
