@@ -15,6 +15,7 @@ type Trainer struct {
 	opt    *Optimizer
 	graphs map[int]*graph
 	grads  [][]float32 // scratch: the gradient of each trained parameter, in Weights order
+	gradOf map[*Param][]float32
 	// ownConv: the graphs use this package's convolution ops (false only in tests, to compare
 	// with gorgonia's Conv2d)
 	ownConv bool
@@ -41,9 +42,12 @@ func NewTrainer(w *Weights, cfg OptimizerConfig, opt *Optimizer) (*Trainer, erro
 	}
 	opt.Config = cfg
 	t := &Trainer{w: w, opt: opt, graphs: map[int]*graph{}, ownConv: true}
+	t.gradOf = map[*Param][]float32{}
 	for _, p := range w.Params {
 		if p.Trained() {
-			t.grads = append(t.grads, make([]float32, len(p.Data)))
+			g := make([]float32, len(p.Data))
+			t.grads = append(t.grads, g)
+			t.gradOf[p] = g
 		}
 	}
 	return t, nil
@@ -122,7 +126,7 @@ func (t *Trainer) lossAndGrad(b *Batch) (Loss, error) {
 		if err != nil {
 			return Loss{}, fmt.Errorf("net: gradient of %s: %w", gr.params[i].Name, err)
 		}
-		copy(t.gradOf(gr.params[i]), g.Data().([]float32))
+		copy(t.gradOf[gr.params[i]], g.Data().([]float32))
 	}
 	loss := Loss{
 		Policy: float64(gr.ceVal.Data().(float32)),
@@ -134,20 +138,6 @@ func (t *Trainer) lossAndGrad(b *Batch) (Loss, error) {
 		return loss, fmt.Errorf("net: training step %d: loss is %v", t.opt.Step, loss.Total)
 	}
 	return loss, nil
-}
-
-// gradOf is the scratch gradient of trained parameter p.
-func (t *Trainer) gradOf(p *Param) []float32 {
-	k := 0
-	for _, q := range t.w.Params {
-		if q == p {
-			return t.grads[k]
-		}
-		if q.Trained() {
-			k++
-		}
-	}
-	panic("net: " + p.Name + " is not trained")
 }
 
 // Close releases the graphs' machines.
