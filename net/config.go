@@ -44,8 +44,13 @@ type Config struct {
 
 // defaults are the per-game default architectures, by game (the part of a game's name before
 // its variant: "yinsh" for "yinsh-blitz"). A game without an entry gets genericDefault.
+//
+// They are first guesses sized for CPUs (a 6×64 tower is 110 MFLOP a YINSH position, about 700
+// positions/s on one core here): tune them with `zero bench net` and training runs.
 var defaults = map[string]Config{
-	"yinsh": {Blocks: 6, Channels: 64, PolicyChannels: 32, ValueChannels: 2, ValueHidden: 128},
+	"yinsh":    {Blocks: 6, Channels: 64, PolicyChannels: 32, ValueChannels: 2, ValueHidden: 128},
+	"gyges":    {Blocks: 6, Channels: 64, PolicyChannels: 32, ValueChannels: 2, ValueHidden: 128},
+	"imbriqua": {Blocks: 6, Channels: 64, PolicyChannels: 32, ValueChannels: 2, ValueHidden: 128},
 }
 
 // genericDefault is the architecture of a game that has no entry of its own: small, as the

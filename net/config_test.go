@@ -20,7 +20,7 @@ func TestParseFile(t *testing.T) {
 	}{
 		{"defaults of the game", "game: yinsh\n", func(f File) bool { return f.Net == yinshDefault && f.Optimizer.Method == "adam" }, ""},
 		{"variant takes its game's defaults", "game: yinsh-blitz\n", func(f File) bool { return f.Net == yinshDefault }, ""},
-		{"unknown game takes the generic defaults", "game: gyges\n", func(f File) bool { return f.Net == genericDefault }, ""},
+		{"unknown game takes the generic defaults", "game: chess\n", func(f File) bool { return f.Net == genericDefault }, ""},
 		{"override", "game: yinsh\nnet:\n  blocks: 3\n  global_pool: true\noptimizer:\n  method: sgd\n  learning_rate: 0.1\n  schedule:\n    - {step: 100, factor: 0.1}\n",
 			func(f File) bool {
 				return f.Net.Blocks == 3 && f.Net.Channels == yinshDefault.Channels && f.Net.GlobalPool &&
