@@ -215,6 +215,19 @@ func (e *Engine) Cap() int { return e.max }
 // Model is the model the engine runs.
 func (e *Engine) Model() *Model { return e.m }
 
+// Swap makes the engine run m from its next call on, keeping its buffers: the hot swap of new
+// weights during training. m must be of the same game and architecture.
+func (e *Engine) Swap(m *Model) error {
+	if m.spec.Game != e.m.spec.Game || m.cfg != e.m.cfg {
+		return fmt.Errorf("net: swapping a %s %+v engine to a %s %+v model", e.m.spec.Game, e.m.cfg, m.spec.Game, m.cfg)
+	}
+	if err := e.m.spec.sameShape(m.spec); err != nil {
+		return fmt.Errorf("net: swapping models of other shapes: %w", err)
+	}
+	e.m = m
+	return nil
+}
+
 // Evaluate computes the policy over the legal actions and the value of each position of b,
 // writing b.Policy and b.Value. It allocates nothing.
 func (e *Engine) Evaluate(b *Batch) error {

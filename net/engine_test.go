@@ -121,3 +121,44 @@ func TestEvaluateRefusesBadBatches(t *testing.T) {
 	}
 	_ = env.Action(0)
 }
+
+// TestSwap: an engine swapped to another model computes what a fresh engine of that model does;
+// a model of another architecture is refused.
+func TestSwap(t *testing.T) {
+	spec := synthetic(t, "six", 7, 6, 6, 300)
+	rng := rand.New(rand.NewPCG(4, 4))
+	w1, err := NewWeights(spec, smallConfig(), rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2 := w1.Clone()
+	w2.Randomize(rng)
+	b := randomBatch(rng, 6, spec)
+	e := NewEngine(NewModel(w1), 6)
+	if err := e.Swap(NewModel(w2)); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float32, 6*spec.NumActions)
+	want := make([]float32, 6*spec.NumActions)
+	v := make([]float32, 6)
+	if err := e.Logits(6, b.Obs, got, v); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewEngine(NewModel(w2), 6).Logits(6, b.Obs, want, v); err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("logit %d: %g after a swap, %g from a fresh engine", i, got[i], want[i])
+		}
+	}
+	bigger := smallConfig()
+	bigger.Channels++
+	w3, err := NewWeights(spec, bigger, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Swap(NewModel(w3)); err == nil {
+		t.Error("swapped to a model of more channels")
+	}
+}
