@@ -36,7 +36,7 @@ func TestNetSpec(t *testing.T) {
 			}
 			const n = 2
 			b := &net.Batch{N: n, Obs: make([]float32, n*spec.Observation.Size()), Value: make([]float32, n)}
-			for i := range n {
+			for range n {
 				for a := range env.Action(spec.NumActions) {
 					b.Legal = append(b.Legal, a)
 				}
