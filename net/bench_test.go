@@ -66,8 +66,8 @@ func BenchmarkTrainStep(b *testing.B) {
 	spec := yinshSpec(b)
 	const n = 64
 	for _, mode := range []struct {
-		name             string
-		ownConv, rebuild bool
+		name            string
+		ownOps, rebuild bool
 	}{
 		{"trainer", true, false},
 		{"gorgonia-conv", false, false},
@@ -84,7 +84,7 @@ func BenchmarkTrainStep(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			tr.ownConv = mode.ownConv
+			tr.ownOps = mode.ownOps
 			if _, err := tr.Step(batch); err != nil { // builds the graph
 				b.Fatal(err)
 			}

@@ -23,7 +23,7 @@ type graph struct {
 	params []*Param // aligned with nodes: the trained parameters
 	bns    []bnLink
 	err    error
-	// scratch is the buffers of our convolution ops; nil: gorgonia's Conv2d
+	// scratch is the buffers of our convolution ops; nil: gorgonia's Conv2d and BatchNorm
 	scratch *convScratch
 
 	// training graphs only
@@ -50,9 +50,10 @@ const maskedOut = -1e9
 // configuration (training), also the loss and its gradient with respect to every trained
 // parameter, and a machine to run them.
 //
-// With ownConv the convolutions are this package's ops (convop.go), else gorgonia's Conv2d: the
-// trainer uses ours (faster), the parity tests gorgonia's (an independent reference).
-func newGraph(w *Weights, batch int, opt *OptimizerConfig, ownConv bool) (*graph, error) {
+// With ownOps the convolutions and batchnorms are this package's ops (convop.go, bnop.go),
+// else gorgonia's Conv2d and BatchNorm: the trainer uses ours (faster, a third of the memory),
+// the parity tests gorgonia's (an independent reference).
+func newGraph(w *Weights, batch int, opt *OptimizerConfig, ownOps bool) (*graph, error) {
 	train := opt != nil
 	bnMomentum := 0.1 // unused in evaluation mode
 	if train {
@@ -62,7 +63,7 @@ func newGraph(w *Weights, batch int, opt *OptimizerConfig, ownConv bool) (*graph
 	obs := s.Observation
 	cells := s.Cells()
 	gr := &graph{g: G.NewGraph(), w: w, batch: batch}
-	if ownConv {
+	if ownOps {
 		gr.scratch = &convScratch{}
 	}
 	if train {
@@ -169,6 +170,9 @@ func (gr *graph) convBN(x *G.Node, name, bn string, k int, momentum float64) *G.
 		return y
 	}
 	ch := gr.w.byName[bn+".gamma"].Shape[0]
+	if gr.scratch != nil {
+		return gr.apply(batchNorm(y, gr.param(bn+".gamma"), gr.param(bn+".beta"), momentum, gr.w.get(bn+".mean"), gr.w.get(bn+".var")))
+	}
 	gamma := gr.param(bn+".gamma", 1, ch, 1, 1)
 	beta := gr.param(bn+".beta", 1, ch, 1, 1)
 	out, _, _, op, err := G.BatchNorm(y, gamma, beta, momentum, bnEpsilon)

@@ -16,9 +16,9 @@ type Trainer struct {
 	graphs map[int]*graph
 	grads  [][]float32 // scratch: the gradient of each trained parameter, in Weights order
 	gradOf map[*Param][]float32
-	// ownConv: the graphs use this package's convolution ops (false only in tests, to compare
+	// ownOps: the graphs use this package's convolution ops (false only in tests, to compare
 	// with gorgonia's Conv2d)
-	ownConv bool
+	ownOps bool
 }
 
 // Loss is the loss of one training step, before the step, averaged over the batch.
@@ -41,7 +41,7 @@ func NewTrainer(w *Weights, cfg OptimizerConfig, opt *Optimizer) (*Trainer, erro
 		return nil, err
 	}
 	opt.Config = cfg
-	t := &Trainer{w: w, opt: opt, graphs: map[int]*graph{}, ownConv: true}
+	t := &Trainer{w: w, opt: opt, graphs: map[int]*graph{}, ownOps: true}
 	t.gradOf = map[*Param][]float32{}
 	for _, p := range w.Params {
 		if p.Trained() {
@@ -84,7 +84,7 @@ func (t *Trainer) lossAndGrad(b *Batch) (Loss, error) {
 	gr := t.graphs[b.N]
 	if gr == nil {
 		var err error
-		if gr, err = newGraph(t.w, b.N, &t.opt.Config, t.ownConv); err != nil {
+		if gr, err = newGraph(t.w, b.N, &t.opt.Config, t.ownOps); err != nil {
 			return Loss{}, err
 		}
 		t.graphs[b.N] = gr

@@ -227,9 +227,10 @@ func TestGradientDoesNotAccumulate(t *testing.T) {
 	}
 }
 
-// TestOwnConvolutionMatchesGorgonias holds the training graph with this package's convolution
-// ops to the same graph with gorgonia's Conv2d: equal loss and gradients, on every architecture.
-func TestOwnConvolutionMatchesGorgonias(t *testing.T) {
+// TestOwnOpsMatchGorgonias holds the training graph with this package's convolution and
+// batchnorm ops to the same graph with gorgonia's Conv2d and BatchNorm: equal loss, gradients
+// and updated batchnorm statistics, on every architecture.
+func TestOwnOpsMatchGorgonias(t *testing.T) {
 	for _, arch := range architectures(t) {
 		t.Run(arch.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(31, 32))
@@ -241,12 +242,14 @@ func TestOwnConvolutionMatchesGorgonias(t *testing.T) {
 			b := randomBatch(rng, 11, arch.spec)
 			var losses [2]Loss
 			var grads [2][][]float32
+			var after [2]*Weights
 			for i, own := range []bool{true, false} {
-				tr, err := NewTrainer(w.Clone(), testOptimizer("adam"), nil)
+				after[i] = w.Clone()
+				tr, err := NewTrainer(after[i], testOptimizer("adam"), nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				tr.ownConv = own
+				tr.ownOps = own
 				if losses[i], err = tr.lossAndGrad(b); err != nil {
 					t.Fatal(err)
 				}
@@ -265,6 +268,19 @@ func TestOwnConvolutionMatchesGorgonias(t *testing.T) {
 			t.Logf("worst gradient difference %.2g", worst)
 			if worst > 1e-4 {
 				t.Errorf("gradients differ by %.2g", worst)
+			}
+			for i, p := range after[0].Params {
+				if p.Trained() {
+					continue
+				}
+				for j := range p.Data {
+					if d := relErr(p.Data[j], after[1].Params[i].Data[j]); d > 1e-5 {
+						t.Fatalf("%s[%d] = %g after a run, gorgonia's %g", p.Name, j, p.Data[j], after[1].Params[i].Data[j])
+					}
+				}
+				if slices.Equal(p.Data, w.Params[i].Data) {
+					t.Errorf("%s not updated by a training run", p.Name)
+				}
 			}
 		})
 	}
