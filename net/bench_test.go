@@ -60,8 +60,9 @@ func BenchmarkGEMM(b *testing.B) {
 }
 
 // BenchmarkTrainStep measures a training step of YINSH's default net on batches of 64, as the
-// Trainer runs it (our convolution ops, the graph and machine of the batch size reused) and, for
-// comparison, with gorgonia's Conv2d, reused or rebuilt every step (a naive use of gorgonia).
+// Trainer runs it (our convolution and batchnorm ops, the graph and machine of the batch size
+// reused) and, for comparison, with gorgonia's Conv2d and BatchNorm, reused or rebuilt every
+// step (a naive use of gorgonia).
 func BenchmarkTrainStep(b *testing.B) {
 	spec := yinshSpec(b)
 	const n = 64
@@ -70,8 +71,8 @@ func BenchmarkTrainStep(b *testing.B) {
 		ownOps, rebuild bool
 	}{
 		{"trainer", true, false},
-		{"gorgonia-conv", false, false},
-		{"gorgonia-conv-rebuilt", false, true},
+		{"gorgonia-ops", false, false},
+		{"gorgonia-ops-rebuilt", false, true},
 	} {
 		b.Run("yinsh/"+mode.name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
