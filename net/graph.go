@@ -33,7 +33,6 @@ type graph struct {
 	targetBuf, zBuf []float32
 	ceVal, mseVal   G.Value
 	machine         G.VM
-	gradNodes       []*G.Node
 }
 
 // bnLink ties a gorgonia batchnorm op to the parameters holding its statistics.
