@@ -10,8 +10,8 @@ import (
 // graph is the network as a gorgonia expression graph for one batch size: the training graph
 // (with the loss and its gradient) or the forward pass alone. Weight nodes are backed by the
 // Weights' own slices, so an optimizer step on the Weights is seen by the graph and the other
-// way round; batchnorm running statistics live in gorgonia's ops and are copied in before each
-// run and out after each training run (syncStats).
+// way round. Batchnorm running statistics: our op updates the Weights' directly; gorgonia's
+// keeps them in its ops, and statsIn/statsOut copy them.
 type graph struct {
 	g      *G.ExprGraph
 	w      *Weights
