@@ -9,15 +9,17 @@ import (
 // Trainer trains Weights with the gorgonia graph: one graph and machine per batch size, built
 // on first use and reused (inputs are written into the graph's own buffers, the machine is
 // reset), and an optimizer whose state is plain slices so that a checkpoint can save it for an
-// exact resume. A Trainer is for one goroutine.
+// exact resume. Each batch size holds its own graph (about 3 MB of values per YINSH position of
+// the batch for the default net), so train with one or few sizes. Between steps the Weights
+// may be read (NewModel, Save) but not written. A Trainer is for one goroutine.
 type Trainer struct {
 	w      *Weights
 	opt    *Optimizer
 	graphs map[int]*graph
 	grads  [][]float32 // scratch: the gradient of each trained parameter, in Weights order
 	gradOf map[*Param][]float32
-	// ownOps: the graphs use this package's convolution ops (false only in tests, to compare
-	// with gorgonia's Conv2d)
+	// ownOps: the graphs use this package's convolution and batchnorm ops (false only in tests,
+	// to compare with gorgonia's)
 	ownOps bool
 }
 
