@@ -191,6 +191,10 @@ func writeAtomic(path string, data []byte) (err error) {
 	if _, err = f.Write(data); err != nil {
 		return err
 	}
+	// CreateTemp makes the file private; a checkpoint is as readable as any file the user writes.
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
 	if err = f.Sync(); err != nil {
 		return err
 	}
