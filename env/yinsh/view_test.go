@@ -35,4 +35,3 @@ func TestViewAccessors(t *testing.T) {
 		t.Errorf("phase %d, mover %d", s.Phase(), s.Mover())
 	}
 }
-
