@@ -1,10 +1,6 @@
 package ui
 
-import (
-	"strings"
-
-	"github.com/zerogames/zero/internal/games"
-)
+import "github.com/zerogames/zero/internal/games"
 
 // Board draws one game's positions for people.
 type Board interface {
@@ -55,24 +51,4 @@ func (plainBoard) View(pos *games.Position) any {
 
 func (plainBoard) Group(pos *games.Position) []MoveGroup {
 	return []MoveGroup{{Label: "moves", Items: pos.Legal()}}
-}
-
-// wrap lays out words in lines of at most width runes after a first-line prefix; the
-// following lines are indented by indent spaces.
-func wrap(prefix string, words []string, width, indent int) string {
-	var sb strings.Builder
-	sb.WriteString(prefix)
-	n := len([]rune(prefix))
-	for i, w := range words {
-		if i > 0 && n+1+len([]rune(w)) > width {
-			sb.WriteString("\n" + strings.Repeat(" ", indent))
-			n = indent
-		} else if i > 0 {
-			sb.WriteByte(' ')
-			n++
-		}
-		sb.WriteString(w)
-		n += len([]rune(w))
-	}
-	return sb.String()
 }

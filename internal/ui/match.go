@@ -55,12 +55,17 @@ func NewMatch(game, opponent, side string, seed uint64) (*Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x9a3e))
-	human, err := ParseSide(g, side, rng)
+	agent, err := NewAgent(g, opponent, seed)
 	if err != nil {
 		return nil, err
 	}
-	agent, err := NewAgent(g, opponent, seed)
+	return NewMatchAgent(g, agent, side, seed)
+}
+
+// NewMatchAgent starts a game of g between a person playing side and agent.
+func NewMatchAgent(g games.Game, agent games.Agent, side string, seed uint64) (*Match, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x9a3e))
+	human, err := ParseSide(g, side, rng)
 	if err != nil {
 		return nil, err
 	}
