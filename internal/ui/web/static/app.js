@@ -150,8 +150,12 @@ function muted(text) {
 function showAnalysis(an, what) {
   const box = $("analysis");
   const win = (an.value + 1) / 2;
-  const head = muted(`${an.agent}, ${what}: ${an.work} simulations · value ${an.value >= 0 ? "+" : ""}${an.value.toFixed(2)} for ${an.for}`);
+  const known = an.work > 0 || an.moves.some((m) => m.win_prob >= 0);
+  const head = muted(known
+    ? `${an.agent}, ${what}: ${an.work} simulations · value ${an.value >= 0 ? "+" : ""}${an.value.toFixed(2)} for ${an.for}`
+    : `${an.agent}, ${what}: no evaluation (it does not search).`);
   const bar = document.createElement("div");
+  bar.hidden = !known;
   bar.className = "bar";
   const fill = document.createElement("div");
   fill.style.width = `${Math.round(win * 100)}%`;
