@@ -93,7 +93,7 @@ func (h *history[S]) playMoves(list string) error {
 	for i, text := range env.SplitMoves(list) {
 		if err := h.play(text); err != nil {
 			h.states, h.actions = h.states[:n+1], h.actions[:n]
-			return fmt.Errorf("move %d %q: %w", i+1, text, err)
+			return fmt.Errorf("move %d: %w", i+1, err)
 		}
 	}
 	return nil
