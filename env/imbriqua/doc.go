@@ -1,0 +1,2 @@
+// Package imbriqua implements Imbriqua exactly as ../shared/rules/imbriqua.md gives it.
+package imbriqua
