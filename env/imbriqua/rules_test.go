@@ -441,3 +441,32 @@ func TestIllegal(t *testing.T) {
 		})
 	}
 }
+
+// TestSymmetryTables: the bit tricks that map a board agree with the square map, and the
+// direction map agrees with both along every ray.
+func TestSymmetryTables(t *testing.T) {
+	for k := 0; k < numSymmetries; k++ {
+		seen := map[int]bool{}
+		for sq := 0; sq < numSquares; sq++ {
+			img := symSquare(k, sq)
+			if seen[img] {
+				t.Fatalf("symmetry %d maps two squares to %s", k, SquareName(img))
+			}
+			seen[img] = true
+			if symBoard(k, bit(sq)) != bit(img) {
+				t.Fatalf("symmetry %d: the board map takes %s elsewhere than %s", k, SquareName(sq), SquareName(img))
+			}
+			for d := 0; d < numDirs; d++ {
+				if rayLen[sq][d] > 0 && symSquare(k, int(rays[sq][d][0])) != int(rays[img][symDir(k, d)][0]) {
+					t.Fatalf("symmetry %d: direction %d from %s does not map to direction %d", k, d, SquareName(sq), symDir(k, d))
+				}
+			}
+		}
+	}
+	// Quarter turns: a1 → h1 → h8 → a8; the mirror takes a1 to h1.
+	for k, want := range []string{"a1", "h1", "h8", "a8", "h1", "h8", "a8", "a1"} {
+		if got := SquareName(symSquare(k, 0)); got != want {
+			t.Errorf("symmetry %d takes a1 to %s, want %s", k, got, want)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package imbriqua
 
-import "github.com/zerogames/zero/env"
+import (
+	"math/bits"
+
+	"github.com/zerogames/zero/env"
+)
 
 // The action space: 7307 indices. Within each kind, generating the legal actions by square,
 // then direction, then distance lists them in ascending order.
@@ -205,34 +209,78 @@ func appendSquares(dst []env.Action, base int, b bitboard) []env.Action {
 // are the odd ones, 1 (north-east) for the diagonal ones.
 func firstDir(card int) int { return (card + 1) & 1 }
 
-// appendActions appends the first actions of the turn's card (1..10) in ascending order.
+// appendActions appends the first actions of the turn's card (1..10) in ascending order: by
+// square, then direction, then distance.
 func (s *State) appendActions(dst []env.Action) []env.Action {
 	card := s.cardOf(int(s.turn))
-	me := s.mover()
 	if card >= 7 { // red: only the pawn placed this turn
 		return s.appendJumps(dst, int(s.placed), card)
 	}
-	if card >= 5 {
-		for b := s.pawns[me]; b != 0; b &= b - 1 {
-			dst = s.appendJumps(dst, first(b), card)
+	own, opp := s.pawns[s.mover()], s.pawns[1-s.mover()]
+	empty := ^(own | opp)
+	if card == 3 || card == 4 {
+		return appendSlides(dst, own, ^empty, firstDir(card))
+	}
+	// Steps and adjacent captures: can[j] holds the pawns that have one in the j-th direction
+	// of the card's kind (a pawn whose neighbour that way is empty, or is the opponent's with an
+	// empty square behind).
+	var can [4]bitboard
+	var any bitboard
+	base, dist := moveBase, 1
+	for j, d := 0, firstDir(card); d < numDirs; j, d = j+1, d+2 {
+		back := (d + 4) % numDirs
+		if card >= 5 {
+			can[j] = own & shift(opp&shift(empty, back), back)
+		} else {
+			can[j] = own & shift(empty, back)
 		}
-		return dst
+		any |= can[j]
 	}
-	empty := ^(s.pawns[0] | s.pawns[1])
-	reach := 1
-	if card >= 3 {
-		reach = maxDist
+	if card >= 5 {
+		base, dist = captureBase, 2
 	}
-	for b := s.pawns[me]; b != 0; b &= b - 1 {
+	for b := any; b != 0; b &= b - 1 {
 		from := first(b)
-		for d := firstDir(card); d < numDirs; d += 2 {
-			ray := &rays[from][d]
-			for k, n := 0, min(int(rayLen[from][d]), reach); k < n && has(empty, int(ray[k])); k++ {
-				dst = append(dst, lineAction(moveBase, from, d, k+1))
+		for j, d := 0, firstDir(card); d < numDirs; j, d = j+1, d+2 {
+			if has(can[j], from) {
+				dst = append(dst, lineAction(base, from, d, dist))
 			}
 		}
 	}
 	return dst
+}
+
+// appendSlides appends the slides of the pawns own along the directions d0, d0+2, …: every
+// distance up to the first occupied square.
+func appendSlides(dst []env.Action, own, occupied bitboard, d0 int) []env.Action {
+	for b := own; b != 0; b &= b - 1 {
+		from := first(b)
+		for d := d0; d < numDirs; d += 2 {
+			n := int(rayLen[from][d])
+			if c := nearest(from, d, occupied); c >= 0 {
+				n = count(rayMask[from][d]&^rayMask[c][d]) - 1
+			}
+			a := lineAction(moveBase, from, d, 1)
+			for k := range env.Action(n) {
+				dst = append(dst, a+k)
+			}
+		}
+	}
+	return dst
+}
+
+// nearest is the nearest square of occupied from square from in direction d, or -1: the lowest
+// one going up the board's bit order (north, north-east, east, north-west), the highest going
+// down.
+func nearest(from, d int, occupied bitboard) int {
+	block := rayMask[from][d] & occupied
+	switch {
+	case block == 0:
+		return -1
+	case d <= east || d == northWest:
+		return first(block)
+	}
+	return 63 - bits.LeadingZeros64(block)
 }
 
 // appendJumps appends the capture jumps of card (5..10) open to the mover's pawn on from.
@@ -249,15 +297,13 @@ func (s *State) appendJumps(dst []env.Action, from, card int) []env.Action {
 				dst = append(dst, lineAction(captureBase, from, d, 2))
 			}
 		case 7, 8: // over empty squares, one pawn, then any empty square beyond it
-			k := 0
-			for k < n && has(empty, int(ray[k])) {
-				k++
-			}
-			if k == n || !has(opp, int(ray[k])) {
+			c := nearest(from, d, ^empty)
+			if c < 0 || !has(opp, c) {
 				continue
 			}
-			for k++; k < n && has(empty, int(ray[k])); k++ {
-				dst = append(dst, lineAction(captureBase, from, d, k+1))
+			a := lineAction(captureBase, from, d, 1)
+			for k, n := count(rayMask[from][d]&^rayMask[c][d]), int(rayLen[from][d]); k < n && has(empty, int(ray[k])); k++ {
+				dst = append(dst, a+env.Action(k))
 			}
 		case 9, 10: // over two pawns side by side to the square behind them
 			if n >= 3 && has(opp, int(ray[0])) && has(opp, int(ray[1])) && has(empty, int(ray[2])) {
@@ -273,8 +319,30 @@ func (s *State) canJump(from, card int) bool {
 	if from < 0 {
 		return false
 	}
-	var buf [4 * maxDist]env.Action // at most 6 landings on one line, 2 lines per direction pair
-	return len(s.appendJumps(buf[:0], from, card)) > 0
+	opp := s.pawns[1-s.mover()]
+	occupied := s.pawns[0] | s.pawns[1]
+	for d := firstDir(card); d < numDirs; d += 2 {
+		ray := &rays[from][d]
+		n := int(rayLen[from][d])
+		k := 0 // the pawn to jump: adjacent, or for a long capture the nearest
+		if card == 7 || card == 8 {
+			c := nearest(from, d, occupied)
+			if c < 0 {
+				continue
+			}
+			k = count(rayMask[from][d]&^rayMask[c][d]) - 1
+		}
+		if card >= 9 { // two side by side
+			if n >= 3 && has(opp, int(ray[0])) && has(opp, int(ray[1])) && !has(occupied, int(ray[2])) {
+				return true
+			}
+			continue
+		}
+		if k+1 < n && has(opp, int(ray[k])) && !has(occupied, int(ray[k+1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // canAct tells whether the mover can perform card (1..10): a pawn its colour allows has a move
