@@ -37,3 +37,7 @@ func TestPolicyCells(t *testing.T) {
 		seen[[2]int{plane, cell}] = a
 	}
 }
+
+func TestScorer(t *testing.T) {
+	var _ env.Scorer = imbriqua.State{}
+}

@@ -191,7 +191,7 @@ func fill(dst []float32, plane int, v float32) {
 	}
 }
 
-// String draws the board, rank 8 at the top as light sees it (L light, D dark, · empty), then
+// String draws the board, rank 8 at the top as light sees it (L light, D dark, . empty), then
 // the turn, the score and the deck.
 func (s State) String() string {
 	var sb strings.Builder
@@ -199,7 +199,7 @@ func (s State) String() string {
 	for y := 7; y >= 0; y-- {
 		fmt.Fprintf(&sb, "%d", y+1)
 		for x := 0; x < 8; x++ {
-			c := "·"
+			c := "."
 			switch sq := y*8 + x; {
 			case has(s.pawns[0], sq):
 				c = "L"
