@@ -70,8 +70,6 @@
 //
 //   - Card 11's two placements are two decisions in either order; both orders reach the same
 //     state (no record of which pawn came first is kept).
-//   - A turn whose placement was skipped (a full board) has no placed pawn: a red card is then
-//     impossible.
 //   - The observation at a chance node is seen from the player whose card is drawn, and once the
 //     game is over from light's side.
 //   - "The pawn placed this turn" follows that pawn through its own chain (the observation shows

@@ -417,26 +417,36 @@ func TestTreeAgainstReference(t *testing.T) {
 		moves string
 		depth int
 	}{
-		{"a1;b1;h8;g8;a8;b8;h1;g1", 3},
+		{"a1;b1;h8;g8;a8;b8;h1;g1", 4},
 		{"c3;c4;d4;d5;e4;e5;f5;e3", 4},
 	}
 	for _, st := range starts {
+		if testing.Short() {
+			st.depth = 3
+		}
 		s, r := Game.New(), newRef()
 		for _, m := range strings.Split(st.moves, ";") {
 			s, _, _ = env.PlayText(s, m)
 			r.play(m)
 		}
-		nodes := walkBoth(t, s, r, strings.Split(st.moves, ";"), st.depth)
-		t.Logf("%s: %d nodes agree to depth %d", st.moves, nodes, st.depth)
+		var leaves [5]int
+		walkBoth(t, s, r, strings.Split(st.moves, ";"), st.depth, leaves[:])
+		t.Logf("%s: every node agrees to depth %d; nodes by depth %v", st.moves, st.depth, leaves[:st.depth+1])
+		// The perft counts of TestPerft, from the reference.
+		if st.moves == "a1;b1;h8;g8;a8;b8;h1;g1" && !slices.Equal(leaves[:st.depth+1], []int{1, 36, 360, 4048, 141216}[:st.depth+1]) {
+			t.Errorf("the reference counts %v nodes by depth", leaves[:st.depth+1])
+		}
 	}
 }
 
-func walkBoth(t *testing.T, s State, r *ref, history []string, depth int) int {
+// walkBoth checks every node to depth below s against the reference and counts the nodes at
+// each level into leaves.
+func walkBoth(t *testing.T, s State, r *ref, history []string, depth int, leaves []int) {
 	want := agree(t, s, r, history)
+	leaves[0]++
 	if depth == 0 {
-		return 1
+		return
 	}
-	n := 1
 	for _, m := range want {
 		next, _, err := env.PlayText(s, m)
 		if err != nil {
@@ -444,9 +454,8 @@ func walkBoth(t *testing.T, s State, r *ref, history []string, depth int) int {
 		}
 		rn := r.clone()
 		rn.play(m)
-		n += walkBoth(t, next, rn, append(history[:len(history):len(history)], m), depth-1)
+		walkBoth(t, next, rn, append(history[:len(history):len(history)], m), depth-1, leaves[1:])
 	}
-	return n
 }
 
 func FuzzParseAction(f *testing.F) {

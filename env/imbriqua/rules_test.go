@@ -470,3 +470,26 @@ func TestSymmetryTables(t *testing.T) {
 		}
 	}
 }
+
+// TestPerft pins the decision counts (chance outcomes as plies) from the empty board, where the
+// opening's placements give 64·63·62·…, and after an opening in the corners, where the counts to
+// depth 4 are also the reference's (TestTreeAgainstReference).
+func TestPerft(t *testing.T) {
+	for _, tt := range []struct {
+		moves string
+		want  []uint64
+	}{
+		{"", []uint64{64, 4032, 249984}},
+		{"a1;b1;h8;g8;a8;b8;h1;g1", []uint64{36, 360, 4048, 141216, 1270944}},
+	} {
+		s, _, err := env.Replay(Game, tt.moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for d, want := range tt.want {
+			if got := env.Perft(s, d+1, nil); got != want {
+				t.Errorf("perft %d after %q: %d, want %d", d+1, tt.moves, got, want)
+			}
+		}
+	}
+}
