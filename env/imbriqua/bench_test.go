@@ -45,24 +45,46 @@ func BenchmarkRandomGame(b *testing.B) {
 	b.ReportMetric(float64(decisions)/float64(b.N), "decisions/game")
 }
 
-func BenchmarkLegal(b *testing.B) {
-	s := midgame(b)
-	buf := make([]env.Action, 0, imbriqua.NumActions)
-	b.ReportAllocs()
-	for b.Loop() {
-		buf = s.Legal(buf[:0])
+// decisions is every decision of 20 random games (seed 7): the states and the actions played,
+// so that Legal and Play are measured over the mix of phases real games have.
+func decisions(tb testing.TB) ([]imbriqua.State, []env.Action) {
+	tb.Helper()
+	w := env.NewWalker[imbriqua.State](rand.New(rand.NewPCG(7, 8)), imbriqua.NumActions)
+	var states []imbriqua.State
+	var actions []env.Action
+	for range 20 {
+		for s := imbriqua.Game.New(); s.ToMove() != env.Terminal; {
+			a := w.Step(s)
+			states, actions = append(states, s), append(actions, a)
+			s = s.Play(a)
+		}
 	}
+	return states, actions
 }
 
-func BenchmarkPlay(b *testing.B) {
-	s := midgame(b)
-	legal := s.Legal(nil)
+func BenchmarkLegal(b *testing.B) {
+	states, _ := decisions(b)
+	buf := make([]env.Action, 0, imbriqua.NumActions)
+	n := 0
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		_ = s.Play(legal[i])
-		i++
-		if i == len(legal) {
+		buf = states[i].Legal(buf[:0])
+		n += len(buf)
+		if i++; i == len(states) {
+			i = 0
+		}
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "actions/op")
+}
+
+func BenchmarkPlay(b *testing.B) {
+	states, actions := decisions(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		_ = states[i].Play(actions[i])
+		if i++; i == len(states) {
 			i = 0
 		}
 	}

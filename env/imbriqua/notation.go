@@ -203,16 +203,12 @@ func (s State) Explain(a env.Action) error {
 	if kind == "stop" {
 		return fmt.Errorf("stop: no chain to end (stop ends a chain of jumps when a further jump exists)")
 	}
-	want := "move"
+	want, example, base := "move", "c3-c5", moveBase
 	if card >= 5 {
-		want = "capture"
+		want, example, base = "capture", "c3xc5", captureBase
 	}
 	if kind != want {
-		return fmt.Errorf("%s: card %d (%s) asks for a %s, as %s", name, card, cardNames[card], want, map[string]string{"move": "c3-c5", "capture": "c3xc5"}[want])
-	}
-	base := moveBase
-	if want == "capture" {
-		base = captureBase
+		return fmt.Errorf("%s: card %d (%s) asks for a %s, as %s", name, card, cardNames[card], want, example)
 	}
 	from, d, dist, _ := lineOf(i - base)
 	switch {

@@ -225,7 +225,7 @@ func (s *State) appendActions(dst []env.Action) []env.Action {
 	// of the card's kind (a pawn whose neighbour that way is empty, or is the opponent's with an
 	// empty square behind).
 	var can [4]bitboard
-	var any bitboard
+	var movers bitboard
 	base, dist := moveBase, 1
 	for j, d := 0, firstDir(card); d < numDirs; j, d = j+1, d+2 {
 		back := (d + 4) % numDirs
@@ -234,12 +234,12 @@ func (s *State) appendActions(dst []env.Action) []env.Action {
 		} else {
 			can[j] = own & shift(empty, back)
 		}
-		any |= can[j]
+		movers |= can[j]
 	}
 	if card >= 5 {
 		base, dist = captureBase, 2
 	}
-	for b := any; b != 0; b &= b - 1 {
+	for b := movers; b != 0; b &= b - 1 {
 		from := first(b)
 		for j, d := 0, firstDir(card); d < numDirs; j, d = j+1, d+2 {
 			if has(can[j], from) {
@@ -302,7 +302,7 @@ func (s *State) appendJumps(dst []env.Action, from, card int) []env.Action {
 				continue
 			}
 			a := lineAction(captureBase, from, d, 1)
-			for k, n := count(rayMask[from][d]&^rayMask[c][d]), int(rayLen[from][d]); k < n && has(empty, int(ray[k])); k++ {
+			for k := count(rayMask[from][d] &^ rayMask[c][d]); k < n && has(empty, int(ray[k])); k++ {
 				dst = append(dst, a+env.Action(k))
 			}
 		case 9, 10: // over two pawns side by side to the square behind them
