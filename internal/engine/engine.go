@@ -80,6 +80,7 @@ var commands = []command{
 	{"legal", "", "the legal moves, one per line, sorted byte-wise", noArg, func(s *Session, _ string) (reply, error) { return many(s.pos.Legal()), nil }},
 	{"tomove", "", "who decides next: a player, chance, or none", noArg, func(s *Session, _ string) (reply, error) { return one(s.pos.ToMove()), nil }},
 	{"result", "", "none while the game goes on, else the winner or draw", noArg, func(s *Session, _ string) (reply, error) { return one(s.pos.Result()), nil }},
+	{"score", "", "the running score of a game scored by counting (Imbriqua's framed squares): each player's name and count", noArg, cmdScore},
 	{"show", "", "the board as text", noArg, func(s *Session, _ string) (reply, error) { return manyText(s.pos.Show()), nil }},
 	{"moves", "", "the moves played from the start, separated by ';'", noArg, func(s *Session, _ string) (reply, error) {
 		return one(strings.Join(s.pos.Moves(), ";")), nil
@@ -110,6 +111,15 @@ func cmdPosition(s *Session, arg string) (reply, error) {
 	}
 	s.pos = pos
 	return ok(), nil
+}
+
+func cmdScore(s *Session, _ string) (reply, error) {
+	score, ok := s.pos.Score()
+	if !ok {
+		return fail("%s has no running score", s.pos.Info().Name)
+	}
+	names := s.pos.Info().PlayerNames
+	return one(fmt.Sprintf("%s %d %s %d", names[0], score[0], names[1], score[1])), nil
 }
 
 func cmdPlay(s *Session, arg string) (reply, error) {

@@ -27,7 +27,7 @@ func TestTranscripts(t *testing.T) {
 		{"garbage", "frobnicate\nplay\nplay move\nundo\n",
 			"? unknown command \"frobnicate\" (try help)\n\n? play needs MOVE\n\n? \"move\": want place P, move P-Q, row P-Q, ring P or pass (lower-case, as in place f6)\n\n? nothing to undo: the game is at its start\n\n"},
 		{"switching games", "game\ngame yinsh-blitz\ngame\ngame chess\ngame\n",
-			"= yinsh\n\n=\n\n= yinsh-blitz\n\n? unknown game \"chess\" (known: yinsh, yinsh-blitz)\n\n= yinsh-blitz\n\n"},
+			"= yinsh\n\n=\n\n= yinsh-blitz\n\n? unknown game \"chess\" (known: yinsh, yinsh-blitz, imbriqua)\n\n= yinsh-blitz\n\n"},
 		{"new starts again", "play place f6\nnew\nmoves\n", "=\n\n=\n\n=\n\n"},
 		{"comments and blank lines are skipped", "# a comment\n\n   \ntomove\n", "= white\n\n"},
 		{"quit ends the session", "quit\ntomove\n", "=\n\n"},
@@ -38,6 +38,12 @@ func TestTranscripts(t *testing.T) {
 		{"tabs separate like spaces", "play\tplace f6\n5\tmoves\n", "=\n\n=5 place f6\n\n"},
 		{"a long id is echoed as given", "123456789012345678901234567890 tomove\n", "=123456789012345678901234567890 white\n\n"},
 		{"the last line may lack its newline", "tomove", "= white\n\n"},
+		{"score is for games scored by counting", "score\n", "? yinsh has no running score\n\n"},
+		{"imbriqua: chance decides, cards are played, score counts framed squares",
+			"game imbriqua\nposition a1;b1;h8;g8;a8;b8;h1;g1;c3\ntomove\nplay card 11\nplay card 7\ntomove\nscore\nresult\n",
+			// card 7 (a long capture by the pawn on c3) is impossible, so dark decides the penalty;
+			// light frames b2 (between a1 and c3).
+			"=\n\n=\n\n= chance\n\n? \"card 11\": card 11 (place 2 pawns) is never drawn by chance: it is the first pile's bottom card\n\n=\n\n= dark\n\n= light 1 dark 0\n\n= none\n\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/env/yinsh"
 )
 
@@ -43,6 +44,7 @@ type DivideLine struct {
 var registry = []Game{
 	Of[yinsh.State](yinsh.Normal),
 	Of[yinsh.State](yinsh.Blitz),
+	Of[imbriqua.State](imbriqua.Game),
 }
 
 // All returns the registered games.

@@ -99,3 +99,39 @@ func TestPerftStopsWithItsContext(t *testing.T) {
 		t.Fatalf("Perft with an ended context: %v", err)
 	}
 }
+
+// TestImbriqua: the game with chance through the registry — who decides, the draw listed
+// byte-wise, and a whole game by the random agent (chance sampled by probability).
+func TestImbriqua(t *testing.T) {
+	g, err := Lookup("imbriqua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.NewPosition()
+	if err := p.PlayMoves("a1;b1;h8;g8;a8;b8;h1;g1;d4"); err != nil {
+		t.Fatal(err)
+	}
+	if p.ToMove() != "chance" {
+		t.Fatalf("after the first placement %s decides, want chance", p.ToMove())
+	}
+	want := []string{"card 1", "card 10", "card 2", "card 3", "card 4", "card 5", "card 6", "card 7", "card 8", "card 9"}
+	if got := p.Legal(); !slices.Equal(got, want) {
+		t.Fatalf("legal at the first draw: %q, want %q", got, want)
+	}
+	a, err := g.NewAgent("random", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !p.Over() {
+		an, err := a.Analyze(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Play(an.Best()); err != nil {
+			t.Fatalf("the random agent chose an illegal move: %v", err)
+		}
+	}
+	if r := p.Result(); r != "light" && r != "dark" && r != "draw" {
+		t.Fatalf("result %q", r)
+	}
+}

@@ -161,3 +161,13 @@ func (h *history[S]) chances() []Outcome {
 func (h *history[S]) clone() positionImpl {
 	return &history[S]{g: h.g, states: slices.Clone(h.states), actions: slices.Clone(h.actions)}
 }
+
+// Score is the running score of a game scored by counting (env.Scorer: Imbriqua's framed
+// squares), by player; ok is false for a game without one.
+func (p *Position) Score() (score [2]int, ok bool) {
+	sc, ok := p.State().(env.Scorer)
+	if !ok {
+		return score, false
+	}
+	return sc.Score(), true
+}
