@@ -25,28 +25,17 @@ type Speed struct {
 	GEMM float64
 }
 
-// MeasureEngine runs workers engines of model on batches of batch random positions, each in its
-// own goroutine, for about d of engine time, and reports their speed. Each worker interleaves
-// its batches with 1024×1024 GEMMs (half as much time), so that the engine and its yardstick
-// see the same load on a shared machine.
+// MeasureEngine runs workers engines of model (Engine.Evaluate, every action's logit) on batches
+// of batch random positions, each in its own goroutine, for about d of engine time, and reports
+// their speed. Each worker interleaves its batches with 1024×1024 GEMMs (half as much time), so
+// that the engine and its yardstick see the same load on a shared machine.
 func MeasureEngine(m *Model, batch, workers int, d time.Duration) Speed {
 	s := m.spec
 	rng := rand.New(rand.NewPCG(uint64(batch), uint64(workers)))
-	b := &Batch{N: batch, Obs: make([]float32, batch*s.Observation.Size()), Value: make([]float32, batch), LegalEnd: make([]int32, batch)}
-	for i := range b.Obs {
-		b.Obs[i] = float32(rng.IntN(2))
+	obs := make([]float32, batch*s.Observation.Size())
+	for i := range obs {
+		obs[i] = float32(rng.IntN(2))
 	}
-	// A policy over 30 legal actions per position, a typical count.
-	for i := range batch {
-		legal := rng.Perm(s.NumActions)[:min(30, s.NumActions)]
-		slices.Sort(legal)
-		for _, a := range legal {
-			b.Legal = append(b.Legal, env.Action(a))
-		}
-		b.LegalEnd[i] = int32(len(b.Legal))
-	}
-	b.Policy = make([]float32, len(b.Legal))
-
 	const n = 1024
 	type tally struct {
 		batches, gemms   int
@@ -58,21 +47,19 @@ func MeasureEngine(m *Model, batch, workers int, d time.Duration) Speed {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e := NewEngine(m, batch)
-			mine := *b
-			mine.Policy = make([]float32, len(b.Legal))
-			mine.Value = make([]float32, batch)
+			e := NewEngine(m)
+			logits, value := make([]float32, batch*s.NumActions), make([]float32, batch)
 			x, y, z := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
 			for i := range x {
 				x[i], y[i] = float32(i%7)/7, float32(i%5)/5
 			}
 			gemm := func() { linalg.Float32.Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, x, n, y, n, 0, z, n) }
-			e.Evaluate(&mine) // warm up
+			e.Evaluate(obs, logits, value) // warm up
 			gemm()
 			t := &tallies[k]
 			for t.batches == 0 || t.engine < d {
 				t0 := time.Now()
-				e.Evaluate(&mine)
+				e.Evaluate(obs, logits, value)
 				t.engine += time.Since(t0)
 				t.batches++
 				for t.gemmTime < t.engine/2 {

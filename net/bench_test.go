@@ -28,12 +28,12 @@ func BenchmarkEngine(b *testing.B) {
 		m := NewModel(w)
 		for _, n := range []int{1, 32, 256} {
 			b.Run(fmt.Sprintf("%s/batch=%d", net.name, n), func(b *testing.B) {
-				rng := rand.New(rand.NewPCG(2, 2))
-				batch := randomBatch(rng, n, spec)
-				e := NewEngine(m, n)
+				obs := randomObs(rand.New(rand.NewPCG(2, 2)), n, spec)
+				logits, value := make([]float32, n*spec.NumActions), make([]float32, n)
+				e := NewEngine(m)
 				b.ReportAllocs()
 				for b.Loop() {
-					if err := e.Evaluate(batch); err != nil {
+					if err := e.Evaluate(obs, logits, value); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -16,12 +16,13 @@
 //     state a checkpoint saves, so a resumed run is bit for bit the uninterrupted one.
 //   - [NewModel] folds a snapshot of the Weights (batchnorm merged into the convolutions) and
 //     [Engine] runs it: im2col and BLAS GEMM over channel-major activations, allocation-free.
-//     [Engine.Evaluate] returns, for each position of a [Batch], the softmax over its legal
-//     actions and a value in [-1, 1] for the player to decide.
+//     [Engine.Evaluate] writes every action's logit and a value in [-1, 1] for the player to
+//     decide (the search's evaluator); [Engine.EvaluateLegal] the softmax over each position's
+//     legal actions of a [Batch].
 //
 // Invariants, each held by a test: the engine equals gorgonia's forward pass in evaluation mode
 // within 1e-4 (relative) for every architecture; the training graph's gradient equals finite
-// differences of its loss; Evaluate allocates nothing; a checkpoint that is truncated, damaged,
+// differences of its loss; the engine allocates nothing; a checkpoint that is truncated, damaged,
 // of another format, game or shape is refused with an error saying which.
 //
 // An Engine and a Trainer are each for one goroutine; a Model is read-only and shared. Run one

@@ -1,7 +1,6 @@
 package net
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -27,6 +26,9 @@ type Model struct {
 	vfc1    dense
 	vfc2    dense
 	flops   float64 // multiply-adds ×2 per position
+	// plane[a] and cell[a] say where action a's logit is: policy plane and cell (plane ≥ 0),
+	// off-grid output cell (plane −1), or dense output cell (plane −2).
+	plane, cell []int32
 	blas    blas.Float32
 	maxCols int // columns of one im2col tile: 256 to 2048 measured alike on YINSH, 4096 slower
 }
@@ -69,6 +71,19 @@ func NewModel(w *Weights) *Model {
 		}
 	} else {
 		m.pfc = m.dense(w, "policy.fc")
+	}
+	m.plane, m.cell = make([]int32, s.NumActions), make([]int32, s.NumActions)
+	cells, grid := s.Cells(), s.PolicyPlanes*s.Cells()
+	for a := range s.NumActions {
+		o := s.OutputOf(env.Action(a))
+		switch {
+		case !s.Spatial():
+			m.plane[a], m.cell[a] = -2, int32(o)
+		case o >= grid:
+			m.plane[a], m.cell[a] = -1, int32(o-grid)
+		default:
+			m.plane[a], m.cell[a] = int32(o/cells), int32(o%cells)
+		}
 	}
 	m.vconv = m.fold(w, "value.conv", "value.bn")
 	m.vfc1 = m.dense(w, "value.fc1")
@@ -113,7 +128,7 @@ func (m *Model) Spec() *Spec { return m.spec }
 func (m *Model) FLOPs() float64 { return m.flops }
 
 // Batch is n positions for the network: their observations and legal actions, and their
-// policy and value, which Engine.Evaluate writes (and a trainer reads as targets).
+// policy and value, which Engine.EvaluateLegal writes (and Trainer.Step reads as targets).
 type Batch struct {
 	// N is the number of positions.
 	N int
@@ -131,10 +146,10 @@ type Batch struct {
 }
 
 // check reports a batch whose slices do not fit its N and spec.
-func (b *Batch) check(s *Spec, max int) error {
+func (b *Batch) check(s *Spec) error {
 	switch {
-	case b.N < 0 || b.N > max:
-		return fmt.Errorf("net: batch of %d positions, the engine takes 0 to %d", b.N, max)
+	case b.N < 0:
+		return fmt.Errorf("net: batch of %d positions", b.N)
 	case len(b.Obs) < b.N*s.Observation.Size():
 		return fmt.Errorf("net: %d observation values for %d positions of %d", len(b.Obs), b.N, s.Observation.Size())
 	case len(b.LegalEnd) < b.N:
@@ -158,11 +173,11 @@ func (b *Batch) check(s *Spec, max int) error {
 	return nil
 }
 
-// Engine runs a Model's forward pass on batches of up to its capacity, with buffers allocated
-// once: Evaluate allocates nothing. An Engine is for one goroutine; run one per worker (they
-// share the Model), each making single-threaded BLAS calls.
+// Engine runs a Model's forward pass on batches of any size, with buffers allocated once:
+// Evaluate and EvaluateLegal allocate nothing. An Engine is for one goroutine; run one per
+// worker (they share the Model), each making single-threaded BLAS calls.
 //
-// The batch runs through the net in chunks of positions sized so that a chunk's im2col holds
+// A batch runs through the net in chunks of positions sized so that a chunk's im2col holds
 // about maxCols columns (8 YINSH positions, 28 of 6×6): each chunk's activations stay in cache
 // from layer to layer. Activations are laid out channel-major over the chunk,
 // [channel][position][cell], so that a 3×3 convolution is one GEMM, weights [out][in·9] times
@@ -170,7 +185,6 @@ func (b *Batch) check(s *Spec, max int) error {
 // large.
 type Engine struct {
 	m      *Model
-	max    int
 	chunk  int       // positions run through the net at once: one im2col tile
 	in     []float32 // [planes][n·cells]
 	act    [3][]float32
@@ -184,11 +198,11 @@ type Engine struct {
 	vout   []float32 // [n]
 }
 
-// NewEngine makes an engine for batches of up to capacity positions.
-func NewEngine(m *Model, capacity int) *Engine {
+// NewEngine makes an engine that runs m.
+func NewEngine(m *Model) *Engine {
 	s, c := m.spec, m.cfg
 	cells := s.Cells()
-	e := &Engine{m: m, max: capacity, chunk: min(capacity, max(1, m.maxCols/cells))}
+	e := &Engine{m: m, chunk: max(1, m.maxCols/cells)}
 	cols := e.chunk * cells
 	e.in = make([]float32, s.Observation.Planes*cols)
 	for i := range e.act {
@@ -209,9 +223,6 @@ func NewEngine(m *Model, capacity int) *Engine {
 	return e
 }
 
-// Cap is the largest batch the engine takes.
-func (e *Engine) Cap() int { return e.max }
-
 // Model is the model the engine runs.
 func (e *Engine) Model() *Model { return e.m }
 
@@ -228,11 +239,39 @@ func (e *Engine) Swap(m *Model) error {
 	return nil
 }
 
-// Evaluate computes the policy over the legal actions and the value of each position of b,
-// writing b.Policy and b.Value. It allocates nothing.
-func (e *Engine) Evaluate(b *Batch) error {
+// Evaluate is the search's evaluator (mcts.Evaluator): it reads n = len(value) observations laid
+// one after another in obs and writes each position's logits of every action of the game,
+// n·NumActions of them, into logits, and its value into value (in [-1, 1], for the player to
+// decide). A softmax over the legal actions' logits gives the policy; the illegal ones' logits
+// are not meaningful. It allocates nothing.
+func (e *Engine) Evaluate(obs, logits, value []float32) error {
 	s := e.m.spec
-	if err := b.check(s, e.max); err != nil {
+	n := len(value)
+	if len(obs) < n*s.Observation.Size() || len(logits) < n*s.NumActions {
+		return fmt.Errorf("net: Evaluate: %d positions need %d observation values (have %d) and %d logits (have %d)",
+			n, n*s.Observation.Size(), len(obs), n*s.NumActions, len(logits))
+	}
+	size, actions := s.Observation.Size(), s.NumActions
+	for c0 := 0; c0 < n; c0 += e.chunk {
+		k := min(e.chunk, n-c0)
+		e.forward(k, obs[c0*size:])
+		copy(value[c0:], e.vout[:k])
+		for i := range k {
+			out := logits[(c0+i)*actions : (c0+i+1)*actions]
+			for a := range out {
+				out[a] = e.logit(k, i, a)
+			}
+		}
+	}
+	return nil
+}
+
+// EvaluateLegal computes the policy over each position's legal actions (the softmax of their
+// logits; the illegal ones are masked out) and the value of each position of b, writing
+// b.Policy and b.Value. It allocates nothing.
+func (e *Engine) EvaluateLegal(b *Batch) error {
+	s := e.m.spec
+	if err := b.check(s); err != nil {
 		return err
 	}
 	size := s.Observation.Size()
@@ -245,7 +284,7 @@ func (e *Engine) Evaluate(b *Batch) error {
 			end := b.LegalEnd[c0+i]
 			legal, p := b.Legal[start:end], b.Policy[start:end]
 			for j, a := range legal {
-				p[j] = e.logit(n, i, a)
+				p[j] = e.logit(n, i, int(a))
 			}
 			softmax(p)
 			start = end
@@ -254,40 +293,18 @@ func (e *Engine) Evaluate(b *Batch) error {
 	return nil
 }
 
-// Logits computes every action's logit (n × NumActions, position after position) and the value
-// of n positions: for tests and tools, not the hot path.
-func (e *Engine) Logits(n int, obs, logits, value []float32) error {
-	s := e.m.spec
-	if n < 0 || n > e.max || len(obs) < n*s.Observation.Size() || len(logits) < n*s.NumActions || len(value) < n {
-		return errors.New("net: Logits: batch does not fit the buffers")
-	}
-	size := s.Observation.Size()
-	for c0 := 0; c0 < n; c0 += e.chunk {
-		k := min(e.chunk, n-c0)
-		e.forward(k, obs[c0*size:])
-		copy(value[c0:], e.vout[:k])
-		for i := range k {
-			for a := range s.NumActions {
-				logits[(c0+i)*s.NumActions+a] = e.logit(k, i, env.Action(a))
-			}
-		}
-	}
-	return nil
-}
-
 // logit reads action a's logit for position i of the last forward pass over n positions.
-func (e *Engine) logit(n, i int, a env.Action) float32 {
-	s := e.m.spec
-	o := s.OutputOf(a)
-	if !s.Spatial() {
-		return e.pplane[i*s.NumActions+o]
+func (e *Engine) logit(n, i, a int) float32 {
+	m := e.m
+	plane, cell := int(m.plane[a]), int(m.cell[a])
+	switch plane {
+	case -2:
+		return e.pplane[i*m.spec.NumActions+cell]
+	case -1:
+		return e.poff[i*m.spec.OffGrid+cell]
 	}
-	cells := s.Cells()
-	if grid := s.PolicyPlanes * cells; o >= grid {
-		return e.poff[i*s.OffGrid+o-grid]
-	}
-	plane, cell := o/cells, o%cells
-	return e.pplane[plane*n*cells+i*cells+cell]
+	cells := m.spec.Cells()
+	return e.pplane[(plane*n+i)*cells+cell]
 }
 
 // softmax turns logits into probabilities in place.

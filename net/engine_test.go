@@ -9,10 +9,10 @@ import (
 	"github.com/zerogames/zero/env"
 )
 
-// TestEvaluate checks the hot-path API against Logits: the policy is the softmax of the legal
-// actions' logits (the illegal ones take no probability), the value the same, for batches
-// that fill the engine partly and wholly.
-func TestEvaluate(t *testing.T) {
+// TestEvaluateLegal checks the sparse API against Evaluate: the policy is the softmax of the
+// legal actions' logits (the illegal ones take no probability), the value the same, for
+// batches of one position, less than a chunk, and several chunks.
+func TestEvaluateLegal(t *testing.T) {
 	for _, arch := range architectures(t) {
 		t.Run(arch.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(9, 9))
@@ -21,16 +21,16 @@ func TestEvaluate(t *testing.T) {
 				t.Fatal(err)
 			}
 			w.Randomize(rng)
-			e := NewEngine(NewModel(w), 30)
+			e := NewEngine(NewModel(w))
 			s := arch.spec
-			for _, n := range []int{1, 17, 30} {
+			for _, n := range []int{1, 5, 30} {
 				b := randomBatch(rng, n, s)
 				logits := make([]float32, n*s.NumActions)
 				value := make([]float32, n)
-				if err := e.Logits(n, b.Obs, logits, value); err != nil {
+				if err := e.Evaluate(b.Obs, logits, value); err != nil {
 					t.Fatal(err)
 				}
-				if err := e.Evaluate(b); err != nil {
+				if err := e.EvaluateLegal(b); err != nil {
 					t.Fatal(err)
 				}
 				start := int32(0)
@@ -52,7 +52,7 @@ func TestEvaluate(t *testing.T) {
 						t.Errorf("position %d: probabilities sum to %g", i, sum)
 					}
 					if b.Value[i] != value[i] || b.Value[i] < -1 || b.Value[i] > 1 {
-						t.Errorf("position %d: value %g, Logits says %g", i, b.Value[i], value[i])
+						t.Errorf("position %d: value %g, Evaluate says %g", i, b.Value[i], value[i])
 					}
 					start = end
 				}
@@ -61,7 +61,7 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-// TestEvaluateAllocatesNothing holds the hot path to zero allocations.
+// TestEvaluateAllocatesNothing holds both hot paths to zero allocations.
 func TestEvaluateAllocatesNothing(t *testing.T) {
 	for _, arch := range architectures(t) {
 		rng := rand.New(rand.NewPCG(9, 9))
@@ -69,30 +69,35 @@ func TestEvaluateAllocatesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := NewEngine(NewModel(w), 40)
+		e := NewEngine(NewModel(w))
 		b := randomBatch(rng, 40, arch.spec)
-		if allocs := testing.AllocsPerRun(5, func() { e.Evaluate(b) }); allocs != 0 {
+		if allocs := testing.AllocsPerRun(5, func() { e.EvaluateLegal(b) }); allocs != 0 {
+			t.Errorf("%s: EvaluateLegal allocates %v times a call", arch.name, allocs)
+		}
+		logits := make([]float32, 40*arch.spec.NumActions)
+		if allocs := testing.AllocsPerRun(5, func() { e.Evaluate(b.Obs, logits, b.Value) }); allocs != 0 {
 			t.Errorf("%s: Evaluate allocates %v times a call", arch.name, allocs)
 		}
 	}
 }
 
-// TestEvaluateRefusesBadBatches: a batch that does not fit the engine or the game is an error
-// naming the problem, and writes nothing.
+// TestEvaluateRefusesBadBatches: a batch that does not fit the game is an error naming the
+// problem, and writes nothing.
 func TestEvaluateRefusesBadBatches(t *testing.T) {
 	spec := synthetic(t, "six", 7, 6, 6, 300)
 	w, err := NewWeights(spec, smallConfig(), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := NewEngine(NewModel(w), 4)
+	e := NewEngine(NewModel(w))
 	good := func() *Batch { return randomBatch(rand.New(rand.NewPCG(2, 2)), 4, spec) }
 	cases := []struct {
 		name   string
 		mutate func(b *Batch)
 		want   string
 	}{
-		{"too many positions", func(b *Batch) { b.N = 5 }, "batch of 5 positions, the engine takes 0 to 4"},
+		{"negative count", func(b *Batch) { b.N = -1 }, "batch of -1 positions"},
+		{"more positions than given", func(b *Batch) { b.N = 5 }, "observation values for 5 positions"},
 		{"short observations", func(b *Batch) { b.Obs = b.Obs[:10] }, "observation values"},
 		{"short values", func(b *Batch) { b.Value = b.Value[:3] }, "3 values for 4 positions"},
 		{"short legal ends", func(b *Batch) { b.LegalEnd = b.LegalEnd[:2] }, "legal-action ends"},
@@ -105,7 +110,7 @@ func TestEvaluateRefusesBadBatches(t *testing.T) {
 		b := good()
 		c.mutate(b)
 		before := append([]float32(nil), b.Value...)
-		err := e.Evaluate(b)
+		err := e.EvaluateLegal(b)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
@@ -116,8 +121,15 @@ func TestEvaluateRefusesBadBatches(t *testing.T) {
 		}
 	}
 	empty := &Batch{}
-	if err := e.Evaluate(empty); err != nil {
+	if err := e.EvaluateLegal(empty); err != nil {
 		t.Errorf("an empty batch: %v", err)
+	}
+	b := good()
+	if err := e.Evaluate(b.Obs, make([]float32, 4*spec.NumActions-1), b.Value); err == nil || !strings.Contains(err.Error(), "logits") {
+		t.Errorf("Evaluate with a short logits buffer: %v", err)
+	}
+	if err := e.Evaluate(b.Obs[:5], make([]float32, 4*spec.NumActions), b.Value); err == nil || !strings.Contains(err.Error(), "observation") {
+		t.Errorf("Evaluate with short observations: %v", err)
 	}
 	_ = env.Action(0)
 }
@@ -134,17 +146,17 @@ func TestSwap(t *testing.T) {
 	w2 := w1.Clone()
 	w2.Randomize(rng)
 	b := randomBatch(rng, 6, spec)
-	e := NewEngine(NewModel(w1), 6)
+	e := NewEngine(NewModel(w1))
 	if err := e.Swap(NewModel(w2)); err != nil {
 		t.Fatal(err)
 	}
 	got := make([]float32, 6*spec.NumActions)
 	want := make([]float32, 6*spec.NumActions)
 	v := make([]float32, 6)
-	if err := e.Logits(6, b.Obs, got, v); err != nil {
+	if err := e.Evaluate(b.Obs, got, v); err != nil {
 		t.Fatal(err)
 	}
-	if err := NewEngine(NewModel(w2), 6).Logits(6, b.Obs, want, v); err != nil {
+	if err := NewEngine(NewModel(w2)).Evaluate(b.Obs, want, v); err != nil {
 		t.Fatal(err)
 	}
 	for i := range got {

@@ -19,7 +19,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	engine := net.NewEngine(net.NewModel(w), 1)
+	engine := net.NewEngine(net.NewModel(w))
 
 	s := yinsh.Normal.New()
 	b := &net.Batch{N: 1, Obs: make([]float32, spec.Observation.Size()), Value: make([]float32, 1)}
@@ -27,7 +27,7 @@ func Example() {
 	b.Legal = s.Legal(nil)
 	b.LegalEnd = []int32{int32(len(b.Legal))}
 	b.Policy = make([]float32, len(b.Legal))
-	if err := engine.Evaluate(b); err != nil {
+	if err := engine.EvaluateLegal(b); err != nil {
 		panic(err)
 	}
 	var sum float32

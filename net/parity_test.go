@@ -86,11 +86,11 @@ func TestParity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := NewEngine(NewModel(w), 40)
+			e := NewEngine(NewModel(w))
 			s := arch.spec
 			logits := make([]float32, n*s.NumActions)
 			value := make([]float32, n)
-			if err := e.Logits(n, obs, logits, value); err != nil {
+			if err := e.Evaluate(obs, logits, value); err != nil {
 				t.Fatal(err)
 			}
 			worst := 0.0
@@ -110,7 +110,7 @@ func TestParity(t *testing.T) {
 			// The comparison must see a difference in any weight: a model of other weights fails it.
 			other := w.Clone()
 			other.Randomize(rng)
-			if err := NewEngine(NewModel(other), n).Logits(n, obs, logits, value); err != nil {
+			if err := NewEngine(NewModel(other)).Evaluate(obs, logits, value); err != nil {
 				t.Fatal(err)
 			}
 			far := 0.0

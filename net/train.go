@@ -80,7 +80,7 @@ func (t *Trainer) lossAndGrad(b *Batch) (Loss, error) {
 	if b.N < 1 {
 		return Loss{}, errors.New("net: training on an empty batch")
 	}
-	if err := b.check(s, b.N); err != nil {
+	if err := b.check(s); err != nil {
 		return Loss{}, err
 	}
 	gr := t.graphs[b.N]

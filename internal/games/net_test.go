@@ -43,7 +43,7 @@ func TestNetSpec(t *testing.T) {
 				b.LegalEnd = append(b.LegalEnd, int32(len(b.Legal)))
 			}
 			b.Policy = make([]float32, len(b.Legal))
-			if err := net.NewEngine(net.NewModel(w), n).Evaluate(b); err != nil {
+			if err := net.NewEngine(net.NewModel(w)).EvaluateLegal(b); err != nil {
 				t.Fatal(err)
 			}
 			var sum float64
