@@ -14,23 +14,23 @@ import (
 // (scaled weights and a bias). It is a snapshot: it copies what it needs of the Weights, so
 // training may go on while Engines run it; read-only, shared by any number of Engines.
 type Model struct {
-	spec    *Spec
-	cfg     Config
-	stem    conv
-	blocks  [][2]conv
-	pconv   conv
-	pout    conv  // spatial heads: 1×1 to the policy planes, with bias
-	poff    dense // spatial heads with off-grid actions
-	pfc     dense // dense heads
-	vconv   conv
-	vfc1    dense
-	vfc2    dense
-	flops   float64 // multiply-adds ×2 per position
+	spec   *Spec
+	cfg    Config
+	stem   conv
+	blocks [][2]conv
+	pconv  conv
+	pout   conv  // spatial heads: 1×1 to the policy planes, with bias
+	poff   dense // spatial heads with off-grid actions
+	pfc    dense // dense heads
+	vconv  conv
+	vfc1   dense
+	vfc2   dense
+	flops  float64 // multiply-adds ×2 per position
 	// plane[a] and cell[a] say where action a's logit is: policy plane and cell (plane ≥ 0),
 	// off-grid output cell (plane −1), or dense output cell (plane −2).
 	plane, cell []int32
-	blas    blas.Float32
-	maxCols int // columns of one im2col tile: 256 to 2048 measured alike on YINSH, 4096 slower
+	blas        blas.Float32
+	maxCols     int // columns of one im2col tile: 256 to 2048 measured alike on YINSH, 4096 slower
 }
 
 // conv is a convolution with its batchnorm folded in: out = w·im2col(in) + b.
