@@ -251,7 +251,11 @@ func parse(data []byte) (Header, []byte, error) {
 	}
 	sum := binary.LittleEndian.Uint32(data[len(data)-4:])
 	sumOK := crc32.Checksum(data[:len(data)-4], castagnoli) == sum
-	if err := json.Unmarshal(data[fixed:fixed+n], &h); err != nil {
+	// Strict: a field this program does not know would be silently dropped, and the file meant
+	// something else than what it would load.
+	dec := json.NewDecoder(bytes.NewReader(data[fixed : fixed+n]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil {
 		if !sumOK {
 			return h, nil, errors.New("corrupt: checksum mismatch (the header does not parse)")
 		}

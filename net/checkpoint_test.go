@@ -2,6 +2,7 @@ package net
 
 import (
 	"encoding/binary"
+	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -171,6 +172,15 @@ func TestCheckpointRefused(t *testing.T) {
 	}
 	version := slices.Clone(data)
 	binary.LittleEndian.PutUint32(version[len(magic):], FormatVersion+1)
+	// A header with a field this program does not know, under a correct checksum.
+	hdr := data[len(magic)+8 : hdrEnd]
+	extra := append([]byte(`{"future":1,`), hdr[1:]...)
+	unknown := append([]byte(magic), 0, 0, 0, 0, 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(unknown[len(magic):], FormatVersion)
+	binary.LittleEndian.PutUint32(unknown[len(magic)+4:], uint32(len(extra)))
+	unknown = append(unknown, extra...)
+	unknown = append(unknown, data[hdrEnd:len(data)-4]...)
+	unknown = binary.LittleEndian.AppendUint32(unknown, crc32.Checksum(unknown, castagnoli))
 	cases := []struct {
 		name string
 		data []byte
@@ -189,6 +199,7 @@ func TestCheckpointRefused(t *testing.T) {
 		{"flipped in the optimizer state", flip(len(data) - 40), spec, "corrupt: checksum"},
 		{"flipped in the checksum", flip(len(data) - 1), spec, "corrupt: checksum"},
 		{"future format", version, spec, "format version"},
+		{"unknown header field", unknown, spec, `corrupt header: json: unknown field "future"`},
 		{"other variant", data, blitz, "wrong game"},
 		{"other shape", data, dense, "wrong shape"},
 		{"other game", data, synthetic(t, "yinsh", 14, 11, 11, 5016), "wrong shape"},
