@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/zerogames/zero/env"
 )
 
 // Trainer trains Weights with the gorgonia graph: one graph and machine per batch size, built
@@ -18,6 +20,7 @@ type Trainer struct {
 	graphs map[int]*graph
 	grads  [][]float32 // scratch: the gradient of each trained parameter, in Weights order
 	gradOf map[*Param][]float32
+	cur    *graph // the graph whose inputs prepare wrote last
 	// ownOps: the graphs use this package's convolution and batchnorm ops (false only in tests,
 	// to compare with gorgonia's)
 	ownOps bool
@@ -62,10 +65,45 @@ func (t *Trainer) Weights() *Weights { return t.w }
 func (t *Trainer) Optimizer() *Optimizer { return t.opt }
 
 // Step takes one optimizer step on batch b, whose Policy holds the target distribution over each
-// position's legal actions (summing to 1) and Value the result for the player to decide. It
-// returns the batch's loss before the step.
+// position's legal actions (summing to 1) and Value the result for the player to decide. Only
+// the legal actions enter the softmax. It returns the batch's loss before the step.
 func (t *Trainer) Step(b *Batch) (Loss, error) {
-	loss, err := t.lossAndGrad(b)
+	return t.step(t.lossAndGrad(b))
+}
+
+// StepDense takes one optimizer step on n = len(value) positions given densely: obs their
+// observations, policy their target distributions over the whole action space (n·NumActions,
+// as replay.Materialize writes them), value their results for the player to decide. legal, if
+// not nil, is n·NumActions flags (non-zero: legal) and only the legal actions enter the softmax;
+// if nil, every action does (AlphaZero's loss). It returns the batch's loss before the step.
+func (t *Trainer) StepDense(obs, policy, legal, value []float32) (Loss, error) {
+	s := t.w.Spec
+	n, actions := len(value), s.NumActions
+	if len(obs) < n*s.Observation.Size() || len(policy) < n*actions || (legal != nil && len(legal) < n*actions) {
+		return Loss{}, fmt.Errorf("net: StepDense: %d positions need %d observation values (have %d), %d policy values (have %d) and as many legal flags (have %d)",
+			n, n*s.Observation.Size(), len(obs), n*actions, len(policy), len(legal))
+	}
+	if err := t.prepare(n, obs, value, func(gr *graph) error {
+		out := s.Outputs()
+		for i := range n {
+			for a := range actions {
+				if legal != nil && legal[i*actions+a] == 0 {
+					continue
+				}
+				o := i*out + s.OutputOf(env.Action(a))
+				gr.maskBuf[o] = 0
+				gr.targetBuf[o] = policy[i*actions+a]
+			}
+		}
+		return nil
+	}); err != nil {
+		return Loss{}, err
+	}
+	return t.step(t.lossAndGradPrepared())
+}
+
+// step takes the optimizer step down the gradient just computed, unless computing it failed.
+func (t *Trainer) step(loss Loss, err error) (Loss, error) {
 	if err != nil {
 		return loss, err
 	}
@@ -74,41 +112,61 @@ func (t *Trainer) Step(b *Batch) (Loss, error) {
 }
 
 // lossAndGrad runs the training graph on b: the loss, and its gradient into t.grads; the
-// batchnorm running statistics take the batch's in.
+// batchnorm running statistics take the batch's in. No optimizer step.
 func (t *Trainer) lossAndGrad(b *Batch) (Loss, error) {
-	s := t.w.Spec
-	if b.N < 1 {
-		return Loss{}, errors.New("net: training on an empty batch")
-	}
-	if err := b.check(s); err != nil {
+	if err := t.prepare(b.N, b.Obs, b.Value, func(gr *graph) error {
+		if err := b.check(t.w.Spec); err != nil {
+			return err
+		}
+		out, s := t.w.Spec.Outputs(), t.w.Spec
+		start := int32(0)
+		for i := range b.N {
+			end := b.LegalEnd[i]
+			for j := start; j < end; j++ {
+				o := i*out + s.OutputOf(b.Legal[j])
+				gr.maskBuf[o] = 0
+				gr.targetBuf[o] = b.Policy[j]
+			}
+			start = end
+		}
+		return nil
+	}); err != nil {
 		return Loss{}, err
 	}
-	gr := t.graphs[b.N]
+	return t.lossAndGradPrepared()
+}
+
+// prepare gets the graph of n positions and writes its inputs: observations as they come
+// (position-major is gorgonia's layout), results, and through scatter the target distribution
+// and the mask (0 where an output enters the softmax; every output starts masked out, so the
+// outputs of no action, such as the cells off a board, never do).
+func (t *Trainer) prepare(n int, obs, value []float32, scatter func(*graph) error) error {
+	s := t.w.Spec
+	if n < 1 {
+		return errors.New("net: training on an empty batch")
+	}
+	if len(obs) < n*s.Observation.Size() || len(value) < n {
+		return fmt.Errorf("net: training on %d positions with %d observation values and %d results", n, len(obs), len(value))
+	}
+	gr := t.graphs[n]
 	if gr == nil {
 		var err error
-		if gr, err = newGraph(t.w, b.N, &t.opt.Config, t.ownOps); err != nil {
-			return Loss{}, err
+		if gr, err = newGraph(t.w, n, &t.opt.Config, t.ownOps); err != nil {
+			return err
 		}
-		t.graphs[b.N] = gr
+		t.graphs[n] = gr
 	}
-	// Inputs: observations as they come (position-major is gorgonia's layout); the target
-	// distribution and the mask scattered from the legal actions to the policy outputs.
-	copy(gr.xBuf, b.Obs[:len(gr.xBuf)])
+	t.cur = gr
+	copy(gr.xBuf, obs[:len(gr.xBuf)])
 	fill(gr.maskBuf, maskedOut)
 	clear(gr.targetBuf)
-	out := s.Outputs()
-	start := int32(0)
-	for i := range b.N {
-		end := b.LegalEnd[i]
-		for j := start; j < end; j++ {
-			o := i*out + s.OutputOf(b.Legal[j])
-			gr.maskBuf[o] = 0
-			gr.targetBuf[o] = b.Policy[j]
-		}
-		start = end
-	}
-	copy(gr.zBuf, b.Value[:b.N])
+	copy(gr.zBuf, value[:n])
+	return scatter(gr)
+}
 
+// lossAndGradPrepared runs the graph prepared last.
+func (t *Trainer) lossAndGradPrepared() (Loss, error) {
+	gr := t.cur
 	gr.statsIn()
 	// The machine adds each run's gradient into the weights' dual values: start from zero.
 	for i, n := range gr.nodes {

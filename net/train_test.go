@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/zerogames/zero/env"
@@ -281,6 +282,68 @@ func TestOwnOpsMatchGorgonias(t *testing.T) {
 				if slices.Equal(p.Data, w.Params[i].Data) {
 					t.Errorf("%s not updated by a training run", p.Name)
 				}
+			}
+		})
+	}
+}
+
+// TestStepDense: the dense form of a batch (the target over the whole action space, the legal
+// actions as flags) trains exactly as the sparse one; without flags every action enters the
+// softmax, which gives another loss.
+func TestStepDense(t *testing.T) {
+	for _, arch := range architectures(t)[:3] {
+		t.Run(arch.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(41, 42))
+			w, err := NewWeights(arch.spec, arch.cfg, rng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := randomBatch(rng, 5, arch.spec)
+			actions := arch.spec.NumActions
+			policy := make([]float32, b.N*actions)
+			legal := make([]float32, b.N*actions)
+			start := int32(0)
+			for i := range b.N {
+				for j := start; j < b.LegalEnd[i]; j++ {
+					policy[i*actions+int(b.Legal[j])] = b.Policy[j]
+					legal[i*actions+int(b.Legal[j])] = 1
+				}
+				start = b.LegalEnd[i]
+			}
+			sparse, dense, unmasked := w.Clone(), w.Clone(), w.Clone()
+			var losses [3]Loss
+			for k, step := range []func(tr *Trainer) (Loss, error){
+				func(tr *Trainer) (Loss, error) { return tr.Step(b) },
+				func(tr *Trainer) (Loss, error) { return tr.StepDense(b.Obs, policy, legal, b.Value) },
+				func(tr *Trainer) (Loss, error) { return tr.StepDense(b.Obs, policy, nil, b.Value) },
+			} {
+				tr, err := NewTrainer([]*Weights{sparse, dense, unmasked}[k], testOptimizer("adam"), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if losses[k], err = step(tr); err != nil {
+					t.Fatal(err)
+				}
+				tr.Close()
+			}
+			if losses[0] != losses[1] {
+				t.Errorf("sparse loss %+v, dense %+v", losses[0], losses[1])
+			}
+			for i, p := range sparse.Params {
+				if !slices.Equal(p.Data, dense.Params[i].Data) {
+					t.Errorf("%s differs after a sparse and a dense step", p.Name)
+				}
+			}
+			if !(losses[2].Policy > losses[0].Policy) {
+				t.Errorf("unmasked policy loss %g, masked %g: the softmax over every action must cost more", losses[2].Policy, losses[0].Policy)
+			}
+			tr, err := NewTrainer(w.Clone(), testOptimizer("adam"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tr.Close()
+			if _, err := tr.StepDense(b.Obs, policy[:10], nil, b.Value); err == nil || !strings.Contains(err.Error(), "policy values") {
+				t.Errorf("a short policy: %v", err)
 			}
 		})
 	}
