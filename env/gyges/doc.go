@@ -1,0 +1,2 @@
+// Package gyges implements Gygès, basic and advanced rule.
+package gyges
