@@ -1,6 +1,8 @@
 package gyges
 
 import (
+	"flag"
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strings"
@@ -335,4 +337,50 @@ func TestNoLegalMove(t *testing.T) {
 	if st := s.status(); !strings.HasPrefix(st, "game over: draw, south has no legal move") {
 		t.Errorf("status %q", st)
 	}
+}
+
+var searchBudget = flag.Int("nomove.restarts", 100, "restarts of TestNoMoveSearch's hill climbing")
+
+// TestNoMoveSearch looks for a position of the game's 12 pieces in which no piece can move,
+// by hill climbing on the number of pieces that can move from random placements (swapping two
+// squares at a time). None has been found (go test -run NoMoveSearch -nomove.restarts 20000:
+// at least 5 pieces could always move); the test fails if one turns up, since the package doc
+// says so.
+func TestNoMoveSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	fewest := numPieces
+	for range *searchBudget {
+		var board [numSquares]int
+		for i, sq := range rng.Perm(numSquares)[:numPieces] {
+			board[sq] = i%3 + 1
+		}
+		movable := func() int {
+			var s State
+			for sq, k := range board {
+				s.put(sq, k)
+			}
+			n, occ := 0, s.occupied()
+			for m := occ; m != 0; m &= m - 1 {
+				if s.canMove(occ, lowest(m)) {
+					n++
+				}
+			}
+			return n
+		}
+		n := movable()
+		for range 400 {
+			i, j := rng.IntN(numSquares), rng.IntN(numSquares)
+			board[i], board[j] = board[j], board[i]
+			if m := movable(); m <= n {
+				n = m
+			} else {
+				board[i], board[j] = board[j], board[i]
+			}
+		}
+		fewest = min(fewest, n)
+		if n == 0 {
+			t.Fatalf("no piece can move in %v", board)
+		}
+	}
+	t.Logf("at least %d pieces could always move", fewest)
 }

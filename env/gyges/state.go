@@ -9,9 +9,9 @@ import (
 // The action space, in the frame of the player to move (see the package doc). Generating the
 // legal actions piece by piece in ascending squares lists them in ascending order.
 //
-//	   0 ..    17  place   (size-1)·6 + col               on the mover's start row
-//	  18 ..  1349  move    start·37 + end                 end 0..35, or 36 = the goal
-//	1350 .. 48005  replace start·1296 + end·36 + drop     the advanced rule only
+//	   0 ..    17  place   (size-1)·6 + col                  on the mover's start row
+//	  18 ..  1349  move    18 + start·37 + end               end 0..35, or 36 = the goal
+//	1350 .. 48005  replace 1350 + start·1296 + end·36 + drop  the advanced rule only
 //
 // The basic rule's space is the first 1350 indices. Moves from a square to itself and
 // replacements dropping on their own end square are holes: never legal.
