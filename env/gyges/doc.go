@@ -14,10 +14,10 @@
 //	           is dropped on e2
 //
 // A move is identified by its outcome: all the ways (bounces included) to the same end square
-// (and drop square) are one action. State.Path prints one of them for people, each movement
+// (and drop square) are one action. [State.Path] prints one of them for people, each movement
 // as its first and last square, bounces marked '^': "b1-b3^b3-d4", "c2-c5^c5-goal".
 //
-// A position (env.PositionGame) is six rows from row 1 to row 6 joined by '/', each six sizes
+// A position ([env.PositionGame]) is six rows from row 1 to row 6 joined by '/', each six sizes
 // 0–3 from column a to f, a space and the player to move: "321123/000000/000000/000000/000000/321123 s".
 // With all 12 pieces it is a position of the movement. With fewer it is a position of the
 // set-up: every piece on its placer's start row, at most 2 of each size per player, the player
@@ -65,7 +65,7 @@
 // allowed), judged with the moving piece landed and the displaced piece lifted. The vacated
 // start square may be the drop square (for a piece of another size).
 //
-// Illegal actions are refused by env.Apply with an error saying why (State.Explain).
+// Illegal actions are refused by [env.Apply] with an error saying why ([State.Explain]).
 //
 // # Encoding: the mover's frame
 //
@@ -79,11 +79,11 @@
 // Actions (NumActionsBasic = 1350, NumActionsAdvanced = 48006; the basic space is a prefix of
 // the advanced one):
 //
-//	    0 ..    17  place   (size-1)·6 + col               col of the mover's start row
-//	   18 ..  1349  move    18 + start·37 + end             end 36 is the goal
-//	 1350 .. 48005  replace 1350 + start·1296 + end·36 + drop
+//	   0 ..    17  place   (size-1)·6 + col               col of the mover's start row
+//	  18 ..  1349  move    18 + start·37 + end             end 36 is the goal
+//	1350 .. 48005  replace 1350 + start·1296 + end·36 + drop
 //
-// Legal lists them in ascending order by construction. The game is a env.SpatialPolicy: one
+// Legal lists them in ascending order by construction. The game is an [env.SpatialPolicy]: one
 // plane per size to place (at the square), one per end of a move and, with the advanced rule,
 // one per (end, drop) of a replacement, all read at the start square. The observation is 13
 // planes of 6×6 in the frame (see the plane constants in game.go). The one symmetry besides the
