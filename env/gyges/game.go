@@ -225,8 +225,12 @@ func (s State) status() string {
 	case s.result != env.Ongoing:
 		return "game over: " + Names[s.result.Winner()] + " wins; " + counter
 	case s.SettingUp():
-		return fmt.Sprintf("%s to place (%d pieces placed); %s", Names[s.side],
-			bits.OnesCount64(s.occupied()), counter)
+		placed := "pieces"
+		if n := bits.OnesCount64(s.occupied()); n == 1 {
+			placed = "piece"
+		}
+		return fmt.Sprintf("%s to place (%d %s placed); %s", Names[s.side],
+			bits.OnesCount64(s.occupied()), placed, counter)
 	}
 	return Names[s.side] + " to move; " + counter
 }

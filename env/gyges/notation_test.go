@@ -142,7 +142,7 @@ func TestParsePosition(t *testing.T) {
 		{"321123/000000/000000/000000/000000/321123 n", "north to move"},
 		{benchPosition, "south to move"},
 		{"000000/000000/000000/000000/000000/000000 s", "south to place (0 pieces placed)"},
-		{"300000/000000/000000/000000/000000/000000 n", "north to place (1 pieces placed)"},
+		{"300000/000000/000000/000000/000000/000000 n", "north to place (1 piece placed)"},
 		{"300000/000000/000000/000000/000000/000010 s", "south to place (2 pieces placed)"},
 		{"321123/000000/000000/000000/000000/321120 n", "north to place (11 pieces placed)"},
 	}

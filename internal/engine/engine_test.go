@@ -24,7 +24,7 @@ func TestTranscripts(t *testing.T) {
 		{"garbage", "frobnicate\nplay\nplay move\nundo\n",
 			"? unknown command \"frobnicate\" (try help)\n\n? play needs a move\n\n? \"move\": want place P, move P-Q, row P-Q, ring P or pass (lower-case, as in place f6)\n\n? nothing to undo: the game is at its start\n\n"},
 		{"switching games", "game\ngame yinsh-blitz\ngame\ngame chess\ngame\n",
-			"= yinsh\n\n=\n\n= yinsh-blitz\n\n? unknown game \"chess\" (known: yinsh, yinsh-blitz)\n\n= yinsh-blitz\n\n"},
+			"= yinsh\n\n=\n\n= yinsh-blitz\n\n? unknown game \"chess\" (known: yinsh, yinsh-blitz, gyges, gyges-advanced)\n\n= yinsh-blitz\n\n"},
 		{"new starts again", "play place f6\nnew\nmoves\n", "=\n\n=\n\n=\n\n"},
 		{"comments and blank lines are skipped", "# a comment\n\n   \ntomove\n", "= white\n\n"},
 		{"quit ends the session", "quit\ntomove\n", "=\n\n"},

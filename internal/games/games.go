@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/gyges"
 	"github.com/zerogames/zero/env/yinsh"
 )
 
@@ -41,6 +42,8 @@ type DivideLine struct {
 var registry = []Game{
 	Of[yinsh.State](yinsh.Normal),
 	Of[yinsh.State](yinsh.Blitz),
+	Of[gyges.State](gyges.Basic),
+	Of[gyges.State](gyges.Advanced),
 }
 
 // All returns the registered games.
