@@ -120,6 +120,18 @@ func mirrorSquare(sq int) int {
 	return sq - c + 5 - c
 }
 
+// Columns a and f.
+const (
+	colA = uint64(0x041041041)
+	colF = colA << 5
+)
+
+// adjacent is the set of squares next to a square of m (m's own squares only if next to
+// another).
+func adjacent(m uint64) uint64 {
+	return (m<<6 | m>>6 | m&^colF<<1 | m&^colA>>1) & allSquares
+}
+
 // topRow is the highest occupied row of a non-empty mask.
 func topRow(m uint64) int { return (63 - bits.LeadingZeros64(m)) / 6 }
 

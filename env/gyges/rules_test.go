@@ -384,3 +384,35 @@ func TestNoMoveSearch(t *testing.T) {
 	}
 	t.Logf("at least %d pieces could always move", fewest)
 }
+
+// TestPlainMove: the quick test never claims a move the search does not find, and it decides
+// most positions of random games.
+func TestPlainMove(t *testing.T) {
+	decided, positions := 0, 0
+	for _, g := range []*Game{Basic, Advanced} {
+		for i := range 30 {
+			w := env.NewWalker[State](rand.New(rand.NewPCG(uint64(i), 11)), g.info.NumActions)
+			for s := g.New(); s.ToMove() != env.Terminal; s = s.Play(w.Step(s)) {
+				if s.SettingUp() {
+					continue
+				}
+				occ := s.occupied()
+				search := false
+				for m := occ; m != 0; m &= m - 1 {
+					search = search || s.canMove(occ, lowest(m))
+				}
+				quick := s.plainMove(occ)
+				if quick && !search {
+					t.Fatalf("plainMove claims a move at %s", s.Position())
+				}
+				positions++
+				if quick {
+					decided++
+				}
+			}
+		}
+	}
+	if decided < positions*9/10 {
+		t.Errorf("the quick test decides only %d of %d positions", decided, positions)
+	}
+}

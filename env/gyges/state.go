@@ -297,12 +297,32 @@ func (r *anyReach) walk(sq, k int, used uint64) bool {
 // hasMove tells whether the player to move has any legal move.
 func (s *State) hasMove() bool {
 	occ := s.occupied()
+	if s.plainMove(occ) {
+		return true
+	}
 	for m := occ; m != 0; m &= m - 1 {
 		if s.canMove(occ, lowest(m)) {
 			return true
 		}
 	}
 	return false
+}
+
+// plainMove is a quick test that answers true only if some piece has a move over empty squares
+// alone: a single next to an empty square, a double next to an empty square next to another,
+// a triple next to an empty square next to one with two empty neighbours (so the third step
+// need not turn back). It is almost always true, which spares hasMove the search.
+func (s *State) plainMove(occ uint64) bool {
+	empty := ^occ & allSquares
+	if adjacent(empty)&s.sizeMask(1) != 0 {
+		return true
+	}
+	if adjacent(empty&adjacent(empty))&s.sizeMask(2) != 0 {
+		return true
+	}
+	up, down, left, right := empty>>6, empty<<6&allSquares, empty>>1&^colF, empty<<1&^colA
+	two := empty & (up&(down|left|right) | down&(left|right) | left&right)
+	return adjacent(empty&adjacent(two))&s.sizeMask(3) != 0
 }
 
 // Play returns the state after the legal action a.
