@@ -13,8 +13,9 @@ import (
 //	  18 ..  1349  move    18 + start·37 + end               end 0..35, or 36 = the goal
 //	1350 .. 48005  replace 1350 + start·1296 + end·36 + drop  the advanced rule only
 //
-// The basic rule's space is the first 1350 indices. Moves from a square to itself and
-// replacements dropping on their own end square are holes: never legal.
+// The basic rule's space is the first 1350 indices. Moves from a square to itself, and
+// replacements ending on their start square or dropping on their own end square, are holes:
+// never legal.
 const (
 	placeBase   = 0
 	moveBase    = placeBase + 3*6
