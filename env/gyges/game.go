@@ -27,6 +27,15 @@ type Config struct {
 	MoveCap int
 }
 
+// The optional interfaces of the env contract that Gygès implements.
+var (
+	_ env.Game[State]         = (*Game)(nil)
+	_ env.SpatialPolicy       = (*Game)(nil)
+	_ env.PositionGame[State] = (*Game)(nil)
+	_ env.PositionState       = State{}
+	_ env.Explainer           = State{}
+)
+
 // Game is Gygès with a config. Use Basic, Advanced or NewGame.
 type Game struct {
 	info env.Info
