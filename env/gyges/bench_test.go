@@ -78,6 +78,25 @@ func BenchmarkLegal(b *testing.B) {
 	}
 }
 
+// BenchmarkLegalHard lists the legal actions of the position where Legal was slowest in a
+// search over many positions (the bounces branch the most there).
+func BenchmarkLegalHard(b *testing.B) {
+	for _, g := range benchGames {
+		b.Run(g.info.Name, func(b *testing.B) {
+			s, err := g.ParsePosition("310000/013000/010030/010202/030020/000200 s")
+			if err != nil {
+				b.Fatal(err)
+			}
+			buf := make([]env.Action, 0, g.info.NumActions)
+			b.ReportAllocs()
+			for b.Loop() {
+				buf = s.Legal(buf[:0])
+			}
+			b.ReportMetric(float64(len(buf)), "actions")
+		})
+	}
+}
+
 // BenchmarkPlay makes the legal actions of the benchmark position in turn.
 func BenchmarkPlay(b *testing.B) {
 	for _, g := range benchGames {

@@ -342,7 +342,7 @@ func (s State) Explain(a env.Action) error {
 	if end == start {
 		return fmt.Errorf("%s: a move must change the board: the piece may not end where it started", name)
 	}
-	r := reach{lo: s.lo, hi: s.hi}
+	r := reach{lo: s.lo, hi: s.hi, row: 1 << start, advanced: s.advanced, limits: searchLimits{boundAfter, carefulAfter}}
 	r.start(occ, start)
 	r.walk(start, s.size(start), 0)
 	if drop < 0 {

@@ -353,6 +353,7 @@ func compare(t *testing.T, name string, s State, r *ref, rng *rand.Rand) env.Res
 		if !slices.Equal(got, want) {
 			t.Fatalf("%s after %q (%s):\nengine    %q\nreference %q\n%v", name, strings.Join(history, ";"), r.position(), got, want, s)
 		}
+		checkBounds(t, s)
 		if p := s.Position(); p != r.position() {
 			t.Fatalf("%s after %q: engine at %s, reference at %s", name, strings.Join(history, ";"), p, r.position())
 		}
@@ -426,6 +427,53 @@ func TestAgainstReferenceFromPositions(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(i), 9))
 				compare(t, fmt.Sprintf("%s from %s game %d", g.info.Name, pos, i), s, refFrom(t, pos, g), rng)
 			}
+		}
+	}
+}
+
+// TestHardPositions compares the legal moves at positions whose bounces branch so much that
+// the generator's bounds come into play (found by a search for the slowest Legal); random
+// games seldom reach such positions.
+func TestHardPositions(t *testing.T) {
+	hard := []string{
+		"310000/013000/010030/010202/030020/000200 s",
+		"000030/003000/200200/012030/300201/001100 s",
+		"000000/102300/030200/002030/100210/130000 s",
+		"300003/000200/031020/101202/000031/000000 s",
+	}
+	games := []*Game{Basic, Advanced}
+	if testing.Short() {
+		games = games[:1]
+	}
+	for _, g := range games {
+		for _, pos := range hard {
+			for _, pos := range []string{pos, turnPosition(pos)} {
+				s, err := g.ParsePosition(pos)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, a := range s.Legal(nil) {
+					got = append(got, env.ActionString(s, a))
+				}
+				slices.Sort(got)
+				if want := refFrom(t, pos, g).legal(); !slices.Equal(got, want) {
+					t.Errorf("%s %s:\nengine    %q\nreference %q", g.info.Name, pos, got, want)
+				}
+				checkBounds(t, s)
+			}
+		}
+	}
+}
+
+// checkBounds: the bounds the search uses past a number of bounces never change what Legal
+// finds, whether they come into play at once, one or both of them.
+func checkBounds(t *testing.T, s State) {
+	t.Helper()
+	want := s.Legal(nil)
+	for _, limits := range []searchLimits{{0, 1 << 30}, {1 << 30, 0}, {0, 0}} {
+		if got := s.legal(nil, limits); !slices.Equal(got, want) {
+			t.Fatalf("at %s, with the bounds from the first bounce (%+v), Legal finds %d actions, not %d", s.Position(), limits, len(got), len(want))
 		}
 	}
 }

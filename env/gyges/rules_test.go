@@ -288,9 +288,9 @@ func turnAll(list []string) []string {
 	return out
 }
 
-// turned is the row with the board turned by 180° and the other player to move.
-func (row ruling) turned() ruling {
-	board, who, _ := strings.Cut(row.position, " ")
+// turnPosition is a position turned by 180°, the other player to move.
+func turnPosition(pos string) string {
+	board, who, _ := strings.Cut(pos, " ")
 	rows := strings.Split(board, "/")
 	slices.Reverse(rows)
 	for i, r := range rows {
@@ -298,7 +298,12 @@ func (row ruling) turned() ruling {
 		slices.Reverse(b)
 		rows[i] = string(b)
 	}
-	row.position = strings.Join(rows, "/") + map[string]string{"s": " n", "n": " s"}[who]
+	return strings.Join(rows, "/") + map[string]string{"s": " n", "n": " s"}[who]
+}
+
+// turned is the row with the board turned by 180° and the other player to move.
+func (row ruling) turned() ruling {
+	row.position = turnPosition(row.position)
 	row.legal, row.illegal = turnAll(row.legal), turnAll(row.illegal)
 	row.adds, row.removes = turnAll(row.adds), turnAll(row.removes)
 	if row.only != "" {

@@ -110,6 +110,11 @@ func (s *State) toPlace(k, row int) int {
 
 // Legal appends the legal actions in ascending order.
 func (s State) Legal(dst []env.Action) []env.Action {
+	return s.legal(dst, searchLimits{boundAfter, carefulAfter})
+}
+
+// legal is Legal with the limits of the search given (tests force the bounds on everywhere).
+func (s *State) legal(dst []env.Action, limits searchLimits) []env.Action {
 	if s.result != env.Ongoing {
 		return dst
 	}
@@ -131,7 +136,7 @@ func (s State) Legal(dst []env.Action) []env.Action {
 		row := occ & rowMask[lowest(rows)/6]
 		rows &^= row
 		n := len(dst)
-		if dst = s.appendRow(dst, occ, row); len(dst) > n {
+		if dst = s.appendRow(dst, occ, row, limits); len(dst) > n {
 			break
 		}
 	}
@@ -154,6 +159,16 @@ type reach struct {
 	lands  uint64
 	seen   [numSquares][maxSeen]uint64 // connections used on the arrivals at each square
 	nseen  [numSquares]uint8
+	walks  int // bounces followed for this piece
+	limits searchLimits
+
+	// The bound: for each square, every end and landing a bounce there could ever lead to,
+	// whatever the connections used (worked out once per row, when first needed).
+	row        uint64 // the row the moving pieces stand on
+	bounded    bool
+	advanced   bool
+	boundEnds  [numSquares]uint64
+	boundLands [numSquares]uint64
 }
 
 // maxSeen is how many arrivals per square walk remembers; past that it still searches, only
@@ -163,7 +178,7 @@ const maxSeen = 4
 // start sets r up for the piece on sq.
 func (r *reach) start(occ uint64, sq int) {
 	r.occ = occ &^ (1 << sq)
-	r.ends, r.lands, r.nseen = 0, 0, [numSquares]uint8{}
+	r.ends, r.lands, r.nseen, r.walks = 0, 0, [numSquares]uint8{}, 0
 }
 
 // walk follows every movement of k steps from sq that uses no connection in used, and every
@@ -180,8 +195,108 @@ func (r *reach) walk(sq, k int, used uint64) {
 			continue
 		}
 		r.lands |= bit
-		if r.arrive(e, used|p.conns) {
-			r.walk(e, int(r.lo>>e&1|(r.hi>>e&1)<<1), used|p.conns)
+		next := used | p.conns
+		if !r.arrive(e, next) {
+			continue
+		}
+		// Most moves take a few bounces; past that, the bounds cut the searches that would
+		// otherwise grow exponentially (tens of thousands of bounces in a few positions).
+		r.walks++
+		if r.walks > r.limits.boundAfter && r.exhausted(e) || r.walks > r.limits.carefulAfter && r.exhaustedFrom(e, next) {
+			continue
+		}
+		r.walk(e, int(r.lo>>e&1|(r.hi>>e&1)<<1), next)
+	}
+}
+
+// boundAfter and carefulAfter are the numbers of bounces followed for one piece after which
+// walk checks each bounce against the row's bound (cheap once worked out), then also against
+// the bound given the connections already used (about as costly as a bounce).
+const (
+	boundAfter   = 256
+	carefulAfter = 256
+)
+
+// searchLimits are boundAfter and carefulAfter for one search.
+type searchLimits struct{ boundAfter, carefulAfter int }
+
+// exhaustedFrom tells whether a bounce on sq with the connections used can lead to nothing not
+// found yet: it works out everything the bounces from there reach without those connections
+// (ignoring only that later movements may not share connections either).
+func (r *reach) exhaustedFrom(sq int, used uint64) bool {
+	var ends, lands uint64
+	todo, done := uint64(1)<<sq, uint64(0)
+	for todo != 0 {
+		x := lowest(todo)
+		todo &^= 1 << x
+		done |= 1 << x
+		for _, p := range paths[x][r.lo>>x&1|(r.hi>>x&1)<<1] {
+			if p.cells&r.occ != 0 || p.conns&used != 0 {
+				continue
+			}
+			bit := uint64(1) << p.end()
+			if r.occ&bit == 0 {
+				ends |= bit
+			} else {
+				lands |= bit
+			}
+		}
+		todo = lands &^ done
+		if ends&^r.ends != 0 || r.advanced && lands&^r.lands != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// exhausted tells whether a bounce on sq can lead to nothing not found yet, by the bound.
+func (r *reach) exhausted(sq int) bool {
+	if !r.bounded {
+		r.bound()
+	}
+	if r.boundEnds[sq]&^r.ends != 0 {
+		return false
+	}
+	return !r.advanced || r.boundLands[sq]&^r.lands == 0
+}
+
+// bound works out the bound for the pieces of r.row: the movements from each occupied square,
+// passing over the squares of the row too (one of them is the moving piece's start, empty
+// during its move); then the closure over the bounces. Whichever piece of the row moves, with
+// whatever connections used, reaches no more than that.
+func (r *reach) bound() {
+	r.bounded = true
+	occ := r.occ | r.row
+	free := occ &^ r.row
+	for m := occ; m != 0; m &= m - 1 {
+		x := lowest(m)
+		var ends, landed uint64
+		for _, p := range paths[x][r.lo>>x&1|(r.hi>>x&1)<<1] {
+			if p.cells&free != 0 {
+				continue
+			}
+			bit := uint64(1) << p.end()
+			if occ&bit == 0 {
+				ends |= bit // empty or the goal (the row's squares are taken, or the start)
+			}
+			landed |= bit & occ
+		}
+		r.boundEnds[x], r.boundLands[x] = ends, landed
+	}
+	// The closure: a bounce on x leads on to whatever a bounce where it lands leads to.
+	for changed := true; changed; {
+		changed = false
+		for m := occ; m != 0; m &= m - 1 {
+			x := lowest(m)
+			ends, landed := r.boundEnds[x], r.boundLands[x]
+			for l := landed; l != 0; l &= l - 1 {
+				y := lowest(l)
+				ends |= r.boundEnds[y]
+				landed |= r.boundLands[y]
+			}
+			if ends != r.boundEnds[x] || landed != r.boundLands[x] {
+				r.boundEnds[x], r.boundLands[x], changed = ends, landed, true
+			}
 		}
 	}
 }
@@ -213,11 +328,11 @@ func drops(occ uint64, start int) uint64 {
 
 // appendRow appends the moves of the pieces on row (a set of occupied squares in one row): all
 // moves of every piece first, then the replacements, each in ascending order of start square.
-func (s *State) appendRow(dst []env.Action, occ, row uint64) []env.Action {
+func (s *State) appendRow(dst []env.Action, occ, row uint64, limits searchLimits) []env.Action {
 	var ends, lands [6]uint64
 	var starts [6]int
 	n := 0
-	r := reach{lo: s.lo, hi: s.hi}
+	r := reach{lo: s.lo, hi: s.hi, row: row, advanced: s.advanced, limits: limits}
 	for m := row; m != 0; m &= m - 1 {
 		p := lowest(m)
 		r.start(occ, p)
