@@ -413,9 +413,9 @@ func TestAgainstReferenceFromPositions(t *testing.T) {
 		"000000/000000/000000/000000/231132/132231 s",
 		"000000/000000/000000/000000/231132/132231 n",
 	}
-	games := 12
+	games := 8
 	if testing.Short() {
-		games = 4
+		games = 3
 	}
 	for _, g := range []*Game{Basic, Advanced} {
 		for _, pos := range positions {

@@ -184,14 +184,17 @@ func (r *reach) start(occ uint64, sq int) {
 // walk follows every movement of k steps from sq that uses no connection in used, and every
 // bounce after it.
 func (r *reach) walk(sq, k int, used uint64) {
+	// occ and ends in locals: the compiler cannot keep fields of r in registers across the
+	// writes to r in the loop. ends goes back to r before anything reads it.
+	occ, ends := r.occ, uint64(0)
 	for _, p := range paths[sq][k] {
-		if p.cells&r.occ != 0 || p.conns&used != 0 {
+		if p.cells&occ != 0 || p.conns&used != 0 {
 			continue
 		}
 		e := p.end()
 		bit := uint64(1) << e
-		if r.occ&bit == 0 {
-			r.ends |= bit
+		if occ&bit == 0 {
+			ends |= bit
 			continue
 		}
 		r.lands |= bit
@@ -199,6 +202,7 @@ func (r *reach) walk(sq, k int, used uint64) {
 		if !r.arrive(e, next) {
 			continue
 		}
+		r.ends |= ends
 		// Most moves take a few bounces; past that, the bounds cut the searches that would
 		// otherwise grow exponentially (tens of thousands of bounces in a few positions).
 		r.walks++
@@ -207,6 +211,7 @@ func (r *reach) walk(sq, k int, used uint64) {
 		}
 		r.walk(e, int(r.lo>>e&1|(r.hi>>e&1)<<1), next)
 	}
+	r.ends |= ends
 }
 
 // boundAfter and carefulAfter are the numbers of bounces followed for one piece after which
