@@ -68,6 +68,7 @@ func NewGame(cfg Config) (*Game, error) {
 		Observation: env.Shape{Planes: numPlanes, Height: 6, Width: 6},
 		MaxLength:   2*piecesEach + cfg.MoveCap,
 		Symmetries:  2,
+		Version:     1,
 	}}, nil
 }
 

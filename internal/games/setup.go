@@ -30,3 +30,14 @@ func (e generic[S]) fromPosition(text string) (*Position, error) {
 	}
 	return &Position{impl: &history[S]{g: e.g, states: []S{s}}}, nil
 }
+
+// HasPositionNotation tells whether g has a position notation of its own (FromPosition).
+func HasPositionNotation(g Game) bool {
+	p, ok := g.(interface{ hasPositionNotation() bool })
+	return ok && p.hasPositionNotation()
+}
+
+func (e generic[S]) hasPositionNotation() bool {
+	_, ok := e.g.(env.PositionGame[S])
+	return ok
+}
