@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/gyges"
 	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/net"
@@ -47,6 +48,8 @@ type DivideLine struct {
 var registry = []Game{
 	Of[yinsh.State](yinsh.Normal),
 	Of[yinsh.State](yinsh.Blitz),
+	Of[gyges.State](gyges.Basic),
+	Of[gyges.State](gyges.Advanced),
 	Of[imbriqua.State](imbriqua.Game),
 }
 
