@@ -233,12 +233,37 @@ func (g *Game) parsePosition(text string) (State, error) {
 // ways to the same outcome it gives one with the fewest bounces. A placement is its notation.
 // It returns an error if a is not legal in s.
 func (s State) Path(a env.Action) (string, error) {
-	if err := s.Explain(a); err != nil {
+	f, drop, err := s.way(a)
+	if err != nil {
 		return "", err
+	}
+	if f == nil {
+		return env.ActionString(s, a), nil
+	}
+	var buf []byte
+	for j, seg := range f.segs {
+		if j > 0 {
+			buf = append(buf, '^')
+		}
+		buf = appendSquare(buf, s.abs(seg[0]))
+		buf = appendSquare(append(buf, '-'), s.abs(seg[1]))
+	}
+	if drop >= 0 {
+		buf = appendSquare(append(buf, '*'), s.abs(drop))
+	}
+	return string(buf), nil
+}
+
+// way finds the way of the legal action a with the fewest movements (Path, Route): a finder
+// holding its movements, and the drop square of a replacement (-1 for a move), in the frame. A
+// placement has no way: nil.
+func (s *State) way(a env.Action) (*pathFinder, int, error) {
+	if err := s.Explain(a); err != nil {
+		return nil, -1, err
 	}
 	i := int(a)
 	if i < moveBase {
-		return env.ActionString(s, a), nil
+		return nil, -1, nil
 	}
 	var start, end, drop int
 	if i < replaceBase {
@@ -248,25 +273,14 @@ func (s State) Path(a env.Action) (string, error) {
 		i -= replaceBase
 		start, end, drop = i/(numSquares*numSquares), i/numSquares%numSquares, i%numSquares
 	}
-	f := pathFinder{s: &s, occ: s.occupied() &^ (1 << start), end: end, replace: drop >= 0}
+	f := pathFinder{s: s, occ: s.occupied() &^ (1 << start), end: end, replace: drop >= 0}
 	for limit := 1; limit <= numConnections; limit++ {
 		f.limit = limit
 		if f.find(start, s.size(start), 0) {
-			var buf []byte
-			for j, seg := range f.segs {
-				if j > 0 {
-					buf = append(buf, '^')
-				}
-				buf = appendSquare(buf, s.abs(seg[0]))
-				buf = appendSquare(append(buf, '-'), s.abs(seg[1]))
-			}
-			if drop >= 0 {
-				buf = appendSquare(append(buf, '*'), s.abs(drop))
-			}
-			return string(buf), nil
+			return &f, drop, nil
 		}
 	}
-	return "", fmt.Errorf("%s: no path found (an engine bug)", env.ActionString(s, a))
+	return nil, -1, fmt.Errorf("%s: no path found (an engine bug)", env.ActionString(*s, a))
 }
 
 // pathFinder looks for a way to an outcome with at most limit movements.
@@ -276,7 +290,8 @@ type pathFinder struct {
 	end     int
 	replace bool
 	limit   int
-	segs    [][2]int
+	segs    [][2]int // each movement's start and end
+	ways    []path   // each movement, as the table lists it
 }
 
 func (f *pathFinder) find(sq, k int, used uint64) bool {
@@ -286,6 +301,7 @@ func (f *pathFinder) find(sq, k int, used uint64) bool {
 		}
 		e := p.end()
 		f.segs = append(f.segs, [2]int{sq, e})
+		f.ways = append(f.ways, p)
 		landed := e != goal && f.occ>>e&1 != 0
 		if e == f.end && landed == f.replace {
 			return true
@@ -294,6 +310,7 @@ func (f *pathFinder) find(sq, k int, used uint64) bool {
 			return true
 		}
 		f.segs = f.segs[:len(f.segs)-1]
+		f.ways = f.ways[:len(f.ways)-1]
 	}
 	return false
 }
