@@ -36,18 +36,26 @@ func (s State) At(sq int) Pawn {
 	return Empty
 }
 
-// Framed is the number of lines (row, column, diagonals: 0..4) along which player p frames
-// square sq: sq is empty and its two neighbours on the line are p's. Summed over the squares
-// it is Score.
-func (s State) Framed(p env.Player, sq int) int {
+// The lines through a square, as bits of Framed's answer.
+const (
+	LineColumn   = 1 << 0 // the file: the squares north and south
+	LineDiagonal = 1 << 1 // the diagonal north-east to south-west (as a1-h8)
+	LineRow      = 1 << 2 // the rank: the squares east and west
+	LineAnti     = 1 << 3 // the diagonal south-east to north-west (as h1-a8)
+)
+
+// Framed is the set of lines (LineColumn | LineDiagonal | LineRow | LineAnti) along which
+// player p frames square sq: sq is empty and its two neighbours on the line are p's. The
+// number of lines, summed over the squares, is p's Score.
+func (s State) Framed(p env.Player, sq int) uint8 {
 	empty := ^(s.pawns[0] | s.pawns[1])
-	n := 0
+	var lines uint8
 	for d := north; d <= southEast; d++ {
 		if has(framed(s.pawns[p], empty, d), sq) {
-			n++
+			lines |= 1 << d
 		}
 	}
-	return n
+	return lines
 }
 
 // Phase is the kind of decision that comes next.

@@ -1,6 +1,7 @@
 package imbriqua
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -11,13 +12,14 @@ import (
 func TestAtAndFramed(t *testing.T) {
 	for _, tt := range []struct {
 		light, dark string
-		framed      map[string][2]int // square → lines framing it for light, dark
+		framed      map[string][2]uint8 // square → lines framing it for light, dark
 	}{
-		{"c3,d3,e3,c4,e4,c5,d5,e5", "", map[string][2]int{"d4": {4, 0}, "c4": {0, 0}, "b4": {0, 0}}},
-		{"c4,e4", "d3,d5", map[string][2]int{"d4": {1, 1}}},
-		{"c4,e4", "d4", map[string][2]int{"d4": {0, 0}}},
-		{"a1,c1,e1", "", map[string][2]int{"b1": {1, 0}, "d1": {1, 0}, "f1": {0, 0}}},
-		{"h3,b4", "", map[string][2]int{"a3": {0, 0}, "a4": {0, 0}}},
+		{"c3,d3,e3,c4,e4,c5,d5,e5", "", map[string][2]uint8{"d4": {15, 0}, "c4": {0, 0}, "b4": {0, 0}}},
+		{"c4,e4", "d3,d5", map[string][2]uint8{"d4": {LineRow, LineColumn}}},
+		{"c4,e4", "d4", map[string][2]uint8{"d4": {0, 0}}},
+		{"a1,c1,e1", "", map[string][2]uint8{"b1": {LineRow, 0}, "d1": {LineRow, 0}, "f1": {0, 0}}},
+		{"h3,b4", "", map[string][2]uint8{"a3": {0, 0}, "a4": {0, 0}}},
+		{"b2,d4", "b4,d2", map[string][2]uint8{"c3": {LineDiagonal, LineAnti}}},
 	} {
 		s := newState()
 		s.pawns[0] = squares(strings.Split(tt.light, ",")...)
@@ -26,7 +28,7 @@ func TestAtAndFramed(t *testing.T) {
 		}
 		for name, want := range tt.framed {
 			sq, _ := ParseSquare(name)
-			if got := [2]int{s.Framed(0, sq), s.Framed(1, sq)}; got != want {
+			if got := [2]uint8{s.Framed(0, sq), s.Framed(1, sq)}; got != want {
 				t.Errorf("light %s, dark %s: %s framed %v, want %v", tt.light, tt.dark, name, got, want)
 			}
 		}
@@ -50,8 +52,8 @@ func TestAtAndFramed(t *testing.T) {
 		for s.ToMove() != env.Terminal {
 			var sum [2]int
 			for sq := range NumSquares {
-				sum[0] += s.Framed(0, sq)
-				sum[1] += s.Framed(1, sq)
+				sum[0] += bits.OnesCount8(s.Framed(0, sq))
+				sum[1] += bits.OnesCount8(s.Framed(1, sq))
 			}
 			if sum != s.Score() {
 				t.Fatalf("framed squares sum to %v, score %v:\n%s", sum, s.Score(), s)
