@@ -24,8 +24,10 @@ type MoveGroup struct {
 
 // boards is the table of drawings by game name; a game not in it gets plainBoard.
 var boards = map[string]Board{
-	"yinsh":       yinshBoard{},
-	"yinsh-blitz": yinshBoard{},
+	"yinsh":          yinshBoard{},
+	"yinsh-blitz":    yinshBoard{},
+	"gyges":          gygesBoard{},
+	"gyges-advanced": gygesBoard{},
 }
 
 // BoardFor is the board that draws game.
