@@ -28,6 +28,7 @@ var boards = map[string]Board{
 	"yinsh-blitz":    yinshBoard{},
 	"gyges":          gygesBoard{},
 	"gyges-advanced": gygesBoard{},
+	"imbriqua":       imbriquaBoard{},
 }
 
 // BoardFor is the board that draws game.
