@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -75,6 +76,115 @@ func shot(t *testing.T, ctx context.Context, dir, name string) {
 	t.Logf("screenshot %s", path)
 }
 
+// driver drives one page in the browser for a test: every failure is fatal.
+type driver struct {
+	t      *testing.T
+	ctx    context.Context
+	dir    string // where screenshots go
+	status string // the status line, as settle last read it
+}
+
+func (d *driver) run(actions ...chromedp.Action[chromedp.Void]) {
+	d.t.Helper()
+	if err := chromedp.Do(d.ctx, actions...); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+func (d *driver) get(a chromedp.Action[string]) string {
+	d.t.Helper()
+	v, err := chromedp.Run(d.ctx, a)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	return v
+}
+
+func (d *driver) attr(sel, name string) string {
+	d.t.Helper()
+	v, err := chromedp.Run(d.ctx, chromedp.AttributeValue(chromedp.CSS(sel), name))
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	return v.Value
+}
+
+func (d *driver) text(sel string) string {
+	d.t.Helper()
+	return d.get(chromedp.Text(chromedp.CSS(sel)))
+}
+
+func (d *driver) click(sel string) { d.t.Helper(); d.run(chromedp.Click(chromedp.CSS(sel))) }
+
+// eval evaluates a JavaScript expression into out (JSON-decoded).
+func (d *driver) eval(expr string, out any) {
+	d.t.Helper()
+	v, err := chromedp.Run(d.ctx, chromedp.Evaluate[json.RawMessage](expr))
+	if err != nil {
+		d.t.Fatalf("%s: %v", expr, err)
+	}
+	if err := json.Unmarshal(v, out); err != nil {
+		d.t.Fatalf("%s: %v", expr, err)
+	}
+}
+
+func (d *driver) count(sel string) int {
+	d.t.Helper()
+	var n int
+	d.eval(fmt.Sprintf(`document.querySelectorAll(%q).length`, sel), &n)
+	return n
+}
+
+// hover moves the mouse over the middle of the first element sel matches.
+func (d *driver) hover(sel string) {
+	d.t.Helper()
+	var at [2]float64
+	d.eval(fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, sel), &at)
+	d.run(chromedp.MouseEvent("mouseMoved", at[0], at[1]))
+}
+
+// settle waits until the page is idle with at least n moves in its list, and reads the
+// status line.
+func (d *driver) settle(n int) {
+	d.t.Helper()
+	d.run(chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.body.dataset.busy === "false" && document.querySelectorAll("#moves li").length >= %d`, n),
+		chromedp.WithPollingTimeout(10*time.Second)))
+	d.status = d.text("#status")
+}
+
+func (d *driver) shot(name string) { d.t.Helper(); shot(d.t, d.ctx, d.dir, name) }
+
+// checkRecord checks that the end the page shows is the one of the record it offers.
+func (d *driver) checkRecord(srv *httptest.Server) ui.Record {
+	d.t.Helper()
+	resp, err := srv.Client().Get(srv.URL + d.attr("#download", "href"))
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	rec, err := ui.ReadRecord(resp.Body)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	human := ""
+	for side, who := range rec.Players {
+		if who == ui.Human {
+			human = side
+		}
+	}
+	want := fmt.Sprintf("Game over: %s wins.", rec.Result)
+	switch rec.Result {
+	case human:
+		want = fmt.Sprintf("Game over: you win (%s).", human)
+	case "draw":
+		want = "Game over: a draw."
+	}
+	if d.status != want || len(rec.Moves) != d.count("#moves li") {
+		d.t.Fatalf("the page says %q after %d moves; the record: result %s after %d moves", d.status, d.count("#moves li"), rec.Result, len(rec.Moves))
+	}
+	return rec
+}
+
 // A whole yinsh-blitz game in a real browser against the random agent: the test clicks as a
 // person would (a point to place a ring; a ring, then one of its highlighted destinations; a
 // highlighted row; a highlighted ring to remove; the pass button), checks what the page shows
@@ -84,55 +194,17 @@ func TestBrowserWholeGame(t *testing.T) {
 	ctx, dir := browser(t, 55*time.Second)
 	srv := httptest.NewServer(New(Options{Seed: func() uint64 { return 11 }}))
 	defer srv.Close()
-
-	var status string
-	run := func(actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	get := func(a chromedp.Action[string]) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	attr := func(sel, name string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS(sel), name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v.Value
-	}
-	click := func(sel string) { t.Helper(); run(chromedp.Click(chromedp.CSS(sel))) }
-	count := func(sel string) int {
-		t.Helper()
-		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll(%q).length`, sel)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	// settle waits until the page is idle with at least n moves in its list.
-	settle := func(n int) {
-		t.Helper()
-		run(chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.body.dataset.busy === "false" && document.querySelectorAll("#moves li").length >= %d`, n),
-			chromedp.WithPollingTimeout(10*time.Second)))
-		status = get(chromedp.Text(chromedp.CSS("#status")))
-	}
+	d := &driver{t: t, ctx: ctx, dir: dir}
+	run, get, attr, click, count, settle := d.run, d.get, d.attr, d.click, d.count, d.settle
 
 	run(chromedp.Navigate(srv.URL+"/?game=yinsh-blitz&side=white&opponent=random"),
 		chromedp.WaitReady(chromedp.CSS(`#board .hit.place`)))
 	settle(0)
 	title := get(chromedp.Text(chromedp.CSS("#title")))
-	if title != "YINSH blitz" || status != "Your turn — white to place a ring." || count(".hit.place") != 85 || count("#board .coord") != 22 {
-		t.Fatalf("start: title %q, status %q, %d points to place on", title, status, count(".hit.place"))
+	if title != "YINSH blitz" || d.status != "Your turn — white to place a ring." || count(".hit.place") != 85 || count("#board .coord") != 22 {
+		t.Fatalf("start: title %q, status %q, %d points to place on", title, d.status, count(".hit.place"))
 	}
-	shot(t, ctx, dir, "yinsh-blitz-1-start")
+	d.shot("yinsh-blitz-1-start")
 
 	seen := map[string]bool{}
 	undone := false
@@ -145,13 +217,13 @@ func TestBrowserWholeGame(t *testing.T) {
 			break
 		}
 		if state != "you" {
-			t.Fatalf("step %d: the page waits for nobody (state %q, status %q)", step, state, status)
+			t.Fatalf("step %d: the page waits for nobody (state %q, status %q)", step, state, d.status)
 		}
 		n := count("#moves li")
 		switch {
 		case count("[data-row]") > 0:
 			if !seen["row"] {
-				shot(t, ctx, dir, "yinsh-blitz-3-row")
+				d.shot("yinsh-blitz-3-row")
 			}
 			seen["row"] = true
 			click(`[data-row]`)
@@ -172,7 +244,7 @@ func TestBrowserWholeGame(t *testing.T) {
 				t.Fatalf("a ring picked: %d selected, %d destinations", count(".selected"), count(".hit.dest"))
 			}
 			if !seen["move"] {
-				shot(t, ctx, dir, "yinsh-blitz-2-ring-picked")
+				d.shot("yinsh-blitz-2-ring-picked")
 			}
 			seen["move"] = true
 			markers := count(`[data-piece="w"]`) + count(`[data-piece="b"]`)
@@ -180,7 +252,7 @@ func TestBrowserWholeGame(t *testing.T) {
 			settle(n + 1)
 			if got := count(`[data-piece="w"]`) + count(`[data-piece="b"]`); got < markers+1 && count("#choices [data-move]")+count("[data-row]")+count(".hit.remove") == 0 {
 				// A move leaves a marker; only a row removed since takes markers away.
-				if !strings.Contains(status, "wins") && count(".lastpath") != 1 {
+				if !strings.Contains(d.status, "wins") && count(".lastpath") != 1 {
 					t.Fatalf("after a move: %d markers shown, were %d, and no last move drawn", got, markers)
 				}
 			}
@@ -194,7 +266,7 @@ func TestBrowserWholeGame(t *testing.T) {
 				if count("#analysis tbody tr") < 1 {
 					t.Fatal("no analysis shown")
 				}
-				shot(t, ctx, dir, "yinsh-blitz-4-analysis")
+				d.shot("yinsh-blitz-4-analysis")
 				before := count("#moves li")
 				click("#undo")
 				settle(0)
@@ -207,34 +279,18 @@ func TestBrowserWholeGame(t *testing.T) {
 		case count(`#choices [data-move="pass"]`) > 0:
 			click(`#choices [data-move="pass"]`)
 		default:
-			shot(t, ctx, dir, "yinsh-blitz-stuck")
-			t.Fatalf("step %d: nothing to click; status %q", step, status)
+			d.shot("yinsh-blitz-stuck")
+			t.Fatalf("step %d: nothing to click; status %q", step, d.status)
 		}
 		settle(n + 1)
 	}
-	shot(t, ctx, dir, "yinsh-blitz-5-end")
+	d.shot("yinsh-blitz-5-end")
 	if !seen["move"] || !undone {
 		t.Fatalf("the game ended before the test could move a ring and undo: %v", seen)
 	}
 
 	// What the page says of the end is what the record it offers says.
-	href := attr("#download", "href")
-	resp, err := srv.Client().Get(srv.URL + href)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	rec, err := ui.ReadRecord(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := fmt.Sprintf("Game over: %s wins.", rec.Result)
-	if rec.Result == "white" {
-		want = "Game over: you win (white)."
-	}
-	if status != want || len(rec.Moves) != count("#moves li") {
-		t.Fatalf("the page says %q after %d moves; the record: result %s after %d moves", status, count("#moves li"), rec.Result, len(rec.Moves))
-	}
+	d.checkRecord(srv)
 	if count(".pip.on") != 1 {
 		t.Errorf("%d rings shown removed, want the winner's 1", count(".pip.on"))
 	}

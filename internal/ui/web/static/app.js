@@ -1,6 +1,8 @@
 // zero · play: the page. Plain JavaScript and SVG, no build step. It holds no game logic:
 // the server checks every move and sends the board (view), the legal moves and the history;
-// this page draws them and turns clicks into moves in the game's notation.
+// this page draws them and turns clicks into moves in the game's notation. Each game's drawing
+// is a function in the boards table, keyed by the view's kind: YINSH's is here, the others'
+// in their own files (gyges.js, imbriqua.js), loaded before the page starts.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -10,7 +12,10 @@ const page = {
   games: [],      // from /api/games
   strengths: [],
   st: null,       // the game's state from the server
-  selected: null, // YINSH: the ring picked to move
+  selected: null, // the ring or piece picked to move
+  pending: null,  // Gygès: the replacement whose drop square is still to choose
+  size: 0,        // Gygès: the size of piece to place in the set-up
+  revealed: "",   // Imbriqua: the card last shown turned over, to animate a new one
   busy: false,
 };
 
@@ -92,11 +97,17 @@ function gameTitle(name) {
   return { "yinsh": "YINSH", "yinsh-blitz": "YINSH blitz", "gyges": "Gygès", "gyges-advanced": "Gygès (advanced)", "imbriqua": "Imbriqua" }[name] || name;
 }
 
+// clearPicks forgets what the person had picked on the board.
+function clearPicks() {
+  page.selected = null;
+  page.pending = null;
+}
+
 function newGame(ev) {
   if (ev) ev.preventDefault();
   const opponent = $("ng-opponent").value.replace("{N}", $("ng-strength").value);
   run(async () => {
-    page.selected = null;
+    clearPicks();
     $("analysis").replaceChildren(muted("Ask the agent for its evaluation and top moves."));
     page.st = await api("POST", "/api/new", { game: $("ng-game").value, side: $("ng-side").value, opponent });
     render();
@@ -114,7 +125,7 @@ async function agentTurn() {
 
 function play(move) {
   run(async () => {
-    page.selected = null;
+    clearPicks();
     page.st = await api("POST", "/api/play", { id: page.st.id, move });
     render();
     if (page.st.agent_turn) await agentTurn();
@@ -123,7 +134,7 @@ function play(move) {
 
 function undo() {
   run(async () => {
-    page.selected = null;
+    clearPicks();
     page.st = await api("POST", "/api/undo", { id: page.st.id });
   });
 }
@@ -197,20 +208,29 @@ function render() {
     return span;
   });
   $("players").replaceChildren(...players);
-  const status = $("status");
-  status.textContent = statusText(st);
-  status.dataset.state = st.over ? "over" : st.your_turn ? "you" : "agent";
   const moves = st.moves.map((m, i) => {
     const li = document.createElement("li");
     li.textContent = m;
-    if (i === st.moves.length - 1) li.className = "last";
+    if (/^card \d+$/.test(m)) {
+      li.classList.add("chance");
+      li.title = "a chance draw";
+    }
+    if (i === st.moves.length - 1) li.classList.add("last");
     return li;
   });
   $("moves").replaceChildren(...moves);
   $("moves").scrollTop = $("moves").scrollHeight;
   $("download").href = `/api/record?id=${st.id}`;
+  $("notes").replaceChildren();
+  $("score").replaceChildren();
+  $("choices").replaceChildren();
   const draw = boards[st.view.kind] || boards.text;
-  draw(st);
+  // A drawing may say more than the status line can: it returns {text, state} to replace it.
+  const custom = draw(st) || {};
+  const status = $("status");
+  status.textContent = custom.text || statusText(st);
+  status.dataset.state = custom.state || (st.over ? "over" : st.your_turn ? "you" : "agent");
+  $("notes").hidden = $("notes").childElementCount === 0;
   updateButtons();
 }
 
@@ -233,14 +253,23 @@ function updateButtons() {
   $("start").disabled = page.busy;
 }
 
-// choices lays out buttons under the board for decisions that are not clicks on it.
+// choices lays out buttons under the board for decisions that are not clicks on it: each
+// [label, move, hover, cls, data], the move a string to play or a function to call. A label
+// may be a string or a list of strings and elements; cls adds classes to the button, data
+// entries to its dataset.
 function choices(items) {
-  $("choices").replaceChildren(...items.map(([label, move, hover]) => {
+  $("choices").replaceChildren(...items.map(([label, move, hover, cls, data]) => {
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = label;
-    b.dataset.move = move;
-    b.addEventListener("click", () => play(move));
+    b.append(...[].concat(label));
+    if (cls) b.className = cls;
+    Object.assign(b.dataset, data || {});
+    if (typeof move === "string") {
+      b.dataset.move = move;
+      b.addEventListener("click", () => play(move));
+    } else {
+      b.addEventListener("click", move);
+    }
     if (hover) {
       b.addEventListener("mouseenter", () => hover(true));
       b.addEventListener("mouseleave", () => hover(false));
@@ -254,6 +283,32 @@ function el(name, attrs, parent) {
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   if (parent) parent.append(e);
   return e;
+}
+
+// showBoard makes the SVG board visible and empty, its size the viewBox (x, y, w, h).
+function showBoard(x, y, w, h) {
+  const svg = $("board");
+  svg.hidden = false;
+  $("textboard").hidden = true;
+  svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+  svg.replaceChildren();
+  return svg;
+}
+
+// arrowHead draws a filled arrowhead at (x2, y2) pointing away from (x1, y1).
+function arrowHead(g, x1, y1, x2, y2, size, cls) {
+  const a = Math.atan2(y2 - y1, x2 - x1);
+  const p = (da, r) => `${x2 + r * Math.cos(a + da)},${y2 + r * Math.sin(a + da)}`;
+  el("polygon", { points: `${p(0, 0)} ${p(Math.PI - 0.45, size)} ${p(Math.PI + 0.45, size)}`, class: cls }, g);
+}
+
+// note adds a paragraph under the board.
+function note(text, cls) {
+  const p = document.createElement("p");
+  p.textContent = text;
+  if (cls) p.className = cls;
+  $("notes").append(p);
+  return p;
 }
 
 const boards = {
@@ -279,17 +334,13 @@ const yy = (c, r) => -(r - c / 2) * S;
 
 function drawYinsh(st) {
   const v = st.view;
-  const svg = $("board");
-  svg.hidden = false;
-  $("textboard").hidden = true;
   const pts = new Map(v.points.map((p) => [p.name, p]));
   const at = (c, r) => pts.get(String.fromCharCode(97 + c) + r);
   const xs = v.points.map((p) => yx(p.col)), ys = v.points.map((p) => yy(p.col, p.row));
   const pad = S * 1.05;
   const minX = Math.min(...xs) - pad, maxX = Math.max(...xs) + pad;
   const minY = Math.min(...ys) - pad, maxY = Math.max(...ys) + pad;
-  svg.setAttribute("viewBox", `${minX} ${minY} ${maxX - minX} ${maxY - minY}`);
-  svg.replaceChildren();
+  const svg = showBoard(minX, minY, maxX - minX, maxY - minY);
 
   // The wood: a hexagon around the points.
   const cx = yx(5), cy = yy(5, 6), R = 5.35 * S;
@@ -451,4 +502,5 @@ async function init() {
   newGame();
 }
 
-init();
+// The drawings of the other games are in scripts loaded after this one: start once all are.
+document.addEventListener("DOMContentLoaded", init);
