@@ -77,8 +77,8 @@ func (r *Rollout[S]) Evaluate(leaves []S, policy, value []float32) error {
 // owns and passes them on. It serves one search at a time.
 type Observer[S env.State[S]] struct {
 	shape env.Shape
-	e    Evaluator
-	obs  []float32
+	e     Evaluator
+	obs   []float32
 }
 
 // Observe returns the oracle that asks e about observations of g's states.

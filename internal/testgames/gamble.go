@@ -14,6 +14,7 @@ import (
 //     is tossed. After left: heads (1/4) first wins, tails (3/4) second wins, so left is worth
 //     1/4 - 3/4 = -1/2 to first. After right: heads (3/5) is a draw, tails (2/5) second wins,
 //     worth -2/5. Safe is worth max(-1/2, -2/5) = -2/5.
+//
 //   - risky: a die is rolled: 1 (1/2), 2 (3/10) or 3 (1/5). Then second chooses a fine, a or b
 //     (the opponent deciding in the middle of first's turn), and first ends with x or y. The
 //     results, from first's side (+1 first wins, -1 second wins, 0 draw):
