@@ -1,5 +1,12 @@
 module github.com/zerogames/zero
 
-go 1.26
+go 1.26.0
 
-require gonum.org/v1/gonum v0.17.0 // indirect
+require (
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/schollz/progressbar/v3 v3.19.1 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/term v0.47.0 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
+)

@@ -45,18 +45,27 @@ func (Uniform[S]) Evaluate(leaves []S, policy, value []float32) error {
 // result of random games played from the leaf to the end (uniform among legal actions,
 // chance by its probabilities), averaged over Playouts games.
 type Rollout[S env.State[S]] struct {
+	pcg      *rand.PCG
 	walker   *env.Walker[S]
 	playouts int
 }
 
+// rolloutStream is the second word of the rollouts' PCG seed.
+const rolloutStream = 0x5eed_0f_7011
+
 // NewRollout returns a rollout oracle for g drawing from a generator seeded by seed, playing
 // playouts random games per leaf (at least 1).
 func NewRollout[S env.State[S]](g env.Game[S], seed uint64, playouts int) *Rollout[S] {
+	pcg := rand.NewPCG(seed, rolloutStream)
 	return &Rollout[S]{
-		walker:   env.NewWalker[S](rand.New(rand.NewPCG(seed, 0x5eed_0f_7011)), g.Info().NumActions),
+		pcg:      pcg,
+		walker:   env.NewWalker[S](rand.New(pcg), g.Info().NumActions),
 		playouts: max(playouts, 1),
 	}
 }
+
+// Seed reseeds the rollouts' generator, as if the oracle had been made with seed.
+func (r *Rollout[S]) Seed(seed uint64) { r.pcg.Seed(seed, rolloutStream) }
 
 // Evaluate plays the random games.
 func (r *Rollout[S]) Evaluate(leaves []S, policy, value []float32) error {

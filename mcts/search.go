@@ -66,7 +66,7 @@ func New[S env.State[S]](g env.Game[S], oracle Oracle[S], p Params, seed uint64)
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	pcg := rand.NewPCG(seed, 0x5ea_0c4)
+	pcg := rand.NewPCG(seed, searchStream)
 	n := g.Info().NumActions
 	s := &Search[S]{
 		game:       g,
@@ -83,6 +83,14 @@ func New[S env.State[S]](g env.Game[S], oracle Oracle[S], p Params, seed uint64)
 	s.t.reset(g.New())
 	return s, nil
 }
+
+// Seed reseeds the search's generator, as if it had been made with seed: a search reused for
+// another game then plays it as a new one would.
+func (s *Search[S]) Seed(seed uint64) { s.pcg.Seed(seed, searchStream) }
+
+// searchStream is the second word of the search's PCG seed, so that the same seed given to a
+// search and to a rollout oracle draws different numbers.
+const searchStream = 0x5ea_0c4
 
 // Params returns the search's parameters.
 func (s *Search[S]) Params() Params { return s.p }
