@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"strings"
+
+	"github.com/zerogames/zero/internal/engine"
+	"github.com/zerogames/zero/internal/games"
+)
+
+func engineCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
+	game := fs.String("game", "yinsh", "the game to start with: "+joinNames())
+	return func(ctx context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
+		if err := noArgs(args); err != nil {
+			return err
+		}
+		s, err := engine.NewSession(*game)
+		if err != nil {
+			return err
+		}
+		return s.Serve(ctx, stdin, stdout)
+	}
+}
+
+func gamesCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
+	return func(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+		if err := noArgs(args); err != nil {
+			return err
+		}
+		for _, g := range games.All() {
+			in := g.Info()
+			io.WriteString(stdout, in.Name+"\t"+in.PlayerNames[0]+" vs "+in.PlayerNames[1]+"\n")
+		}
+		return nil
+	}
+}
+
+func joinNames() string { return strings.Join(games.Names(), ", ") }

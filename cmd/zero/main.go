@@ -1,0 +1,103 @@
+// Command zero learns board games by self-play and plays them: see `zero help`.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errUsage):
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "zero:", err)
+		os.Exit(1)
+	}
+}
+
+// errUsage marks an error already explained by a usage message.
+var errUsage = errors.New("usage")
+
+// subcommand is one of zero's commands; its work is done in run, from parsed flags.
+type subcommand struct {
+	name    string
+	summary string
+	// flags declares the subcommand's flags on fs and returns the function that does the work
+	// once they are parsed, with the arguments left over.
+	flags func(fs *flag.FlagSet) func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+}
+
+func subcommands() []subcommand {
+	return []subcommand{
+		{"perft", "count the positions reached at each depth (a move-generator check and speed test)", perftCmd},
+		{"engine", "speak the engine protocol on stdin/stdout (docs/ENGINE.md)", engineCmd},
+		{"games", "list the games", gamesCmd},
+		{"report", "draw a training run's charts (losses, Elo, throughput) as PNG files", reportCmd},
+	}
+}
+
+// run is the whole program, from its arguments to its exit status, so tests can drive it.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		if len(args) > 1 {
+			return run(ctx, []string{args[1], "-h"}, stdin, stdout, stderr)
+		}
+		usage(stdout)
+		return nil
+	}
+	for _, c := range subcommands() {
+		if c.name != args[0] {
+			continue
+		}
+		fs := flag.NewFlagSet("zero "+c.name, flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		work := c.flags(fs)
+		fs.Usage = func() {
+			fmt.Fprintf(fs.Output(), "zero %s: %s\n\nflags:\n", c.name, c.summary)
+			fs.PrintDefaults()
+		}
+		if err := fs.Parse(args[1:]); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(stdout)
+				fs.Usage()
+				return nil
+			}
+			return errUsage
+		}
+		return work(ctx, fs.Args(), stdin, stdout, stderr)
+	}
+	usage(stderr)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "zero learns board games by self-play and plays them.\n\nusage: zero COMMAND [flags]\n\ncommands:")
+	cmds := subcommands()
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
+	for _, c := range cmds {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\n`zero help COMMAND` shows a command's flags.")
+}
+
+// noArgs refuses arguments left after the flags.
+func noArgs(args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("unexpected argument %q (flags go before, as --depth 4)", strings.Join(args, " "))
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		stdin   string
+		wantOut []string // parts of stdout
+		wantErr string   // part of the error, "" for success
+	}{
+		{"no arguments prints usage", nil, "", []string{"usage: zero COMMAND", "perft", "engine"}, ""},
+		{"help", []string{"help"}, "", []string{"usage: zero COMMAND"}, ""},
+		{"help for a command", []string{"help", "perft"}, "", []string{"zero perft:", "-depth"}, ""},
+		{"unknown command", []string{"frobnicate"}, "", nil, `unknown command "frobnicate"`},
+		{"games", []string{"games"}, "", []string{"yinsh\twhite vs black", "yinsh-blitz"}, ""},
+		{"perft from the start", []string{"perft", "--depth", "3"}, "",
+			[]string{"perft yinsh after 0 moves, white to move; every node made", "    1              85", "    2            7140", "    3          592620"}, ""},
+		{"perft bulk, after moves, divide", []string{"perft", "--game", "yinsh-blitz", "--moves", "place f6;place e5", "--depth", "2", "--bulk", "--divide"}, "",
+			[]string{"after 2 moves", "last ply bulk-counted", "    2            6806", "place a2: 82"}, ""},
+		{"perft with an illegal move", []string{"perft", "--moves", "place f6;place f6"}, "", nil, `--moves: move 2 "place f6": place f6: the point is taken`},
+		{"perft with a bad depth", []string{"perft", "--depth", "0"}, "", nil, "--depth 0: want 1 to 64"},
+		{"perft of an unknown game", []string{"perft", "--game", "go"}, "", nil, `--game: unknown game "go"`},
+		{"a stray argument", []string{"perft", "extra"}, "", nil, `unexpected argument "extra"`},
+		{"a bad flag", []string{"perft", "--nope"}, "", nil, "usage"},
+		{"report without a run", []string{"report"}, "", nil, "--run: give the run folder"},
+		{"report of a run without metrics", []string{"report", "--run", "/nonexistent/run"}, "", nil, "reading the run's metrics"},
+		{"engine", []string{"engine", "--game", "yinsh-blitz"}, "game\nplay place f6\ntomove\nquit\n",
+			[]string{"= yinsh-blitz\n\n=\n\n= black\n\n=\n\n"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			err := run(context.Background(), tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("error %v\nstderr: %s", err, stderr.String())
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+			}
+			for _, part := range tt.wantOut {
+				if !strings.Contains(stdout.String(), part) {
+					t.Errorf("stdout lacks %q:\n%s", part, stdout.String())
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/zerogames/zero/internal/games"
+)
+
+func perftCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
+	game := fs.String("game", "yinsh", "the game: "+joinNames())
+	moves := fs.String("moves", "", "the position, as the moves from the start separated by ';'")
+	depth := fs.Int("depth", 4, "the number of plies (every decision, chance included, is a ply)")
+	bulk := fs.Bool("bulk", false, "count the last ply's moves without playing them (every node is made otherwise)")
+	divide := fs.Bool("divide", false, "also count the leaves below each legal move at the full depth")
+	return func(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+		if err := noArgs(args); err != nil {
+			return err
+		}
+		if *depth < 1 || *depth > 64 {
+			return fmt.Errorf("--depth %d: want 1 to 64", *depth)
+		}
+		g, err := games.Lookup(*game)
+		if err != nil {
+			return fmt.Errorf("--game: %w", err)
+		}
+		pos := g.NewPosition()
+		if err := pos.PlayMoves(*moves); err != nil {
+			return fmt.Errorf("--moves: %w", err)
+		}
+		method := "every node made"
+		if *bulk {
+			method = "last ply bulk-counted"
+		}
+		fmt.Fprintf(stdout, "perft %s after %d moves, %s to move; %s\n", g.Info().Name, len(pos.Moves()), pos.ToMove(), method)
+		fmt.Fprintf(stdout, "%5s %15s %9s %13s\n", "depth", "leaves", "seconds", "leaves/s")
+		start := time.Now()
+		err = g.Perft(pos, *depth, *bulk, func(d int, leaves uint64) {
+			elapsed := time.Since(start)
+			fmt.Fprintf(stdout, "%5d %15d %9.3f %13.0f\n", d, leaves, elapsed.Seconds(), float64(leaves)/max(elapsed.Seconds(), 1e-9))
+			start = time.Now()
+		})
+		if err != nil {
+			return err
+		}
+		if *divide {
+			lines, err := g.Divide(pos, *depth, *bulk)
+			if err != nil {
+				return err
+			}
+			for _, l := range lines {
+				fmt.Fprintf(stdout, "%s: %d\n", l.Move, l.Leaves)
+			}
+		}
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,185 @@
+package envtest_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/envtest"
+)
+
+// race is a toy game with everything the contract covers: two players take 1 or 2 from a pile,
+// and after each take chance adds 0 or 1 (probabilities 1/4, 3/4); whoever empties the pile
+// wins. A bug number makes it break one rule of the contract, to show the suite catches it.
+type race struct {
+	pile   int8
+	toMove env.Player
+	chance bool
+	last   env.Player
+	bug    int8
+}
+
+const (
+	take1 env.Action = iota
+	take2
+	add0
+	add1
+	numActions
+)
+
+type raceGame struct{ bug int8 }
+
+func (g raceGame) Info() *env.Info {
+	return &env.Info{Name: "race", PlayerNames: [2]string{"first", "second"}, NumActions: int(numActions),
+		Observation: env.Shape{Planes: 3, Height: 1, Width: 1}, MaxLength: 200, Symmetries: 1, HasChance: true}
+}
+func (g raceGame) New() race                                { return race{pile: 7, bug: g.bug} }
+func (g raceGame) MapAction(k int, a env.Action) env.Action { return a }
+
+func (s race) ToMove() env.Player {
+	switch {
+	case s.pile == 0:
+		return env.Terminal
+	case s.chance:
+		return env.Chance
+	}
+	return s.toMove
+}
+
+func (s race) Legal(dst []env.Action) []env.Action {
+	switch s.ToMove() {
+	case env.Terminal:
+		return dst
+	case env.Chance:
+		return append(dst, add0, add1)
+	}
+	if s.bug == 1 && s.pile >= 2 { // unsorted
+		return append(dst, take2, take1)
+	}
+	if s.bug == 6 { // allocates
+		dst = append(make([]env.Action, 0, 1), dst...)
+	}
+	if s.pile >= 2 {
+		return append(dst, take1, take2)
+	}
+	return append(dst, take1)
+}
+
+func (s race) Chances(dst []env.Outcome) []env.Outcome {
+	if s.ToMove() != env.Chance {
+		return dst
+	}
+	p := 0.75
+	if s.bug == 2 { // probabilities do not sum to 1
+		p = 0.7
+	}
+	return append(dst, env.Outcome{Action: add0, Prob: 0.25}, env.Outcome{Action: add1, Prob: p})
+}
+
+func (s race) Play(a env.Action) race {
+	switch a {
+	case take1, take2:
+		s.pile -= int8(a) + 1
+		s.last = s.toMove
+		s.toMove = s.toMove.Other()
+		s.chance = s.pile > 0
+	default:
+		s.pile += int8(a - add0)
+		s.chance = false
+	}
+	return s
+}
+
+func (s race) Result() env.Result {
+	if s.pile > 0 {
+		return env.Ongoing
+	}
+	return env.WinFor(s.last)
+}
+
+func (s race) Observe(dst []float32) {
+	dst[0] = float32(s.pile)
+	if s.bug != 3 { // leaves an element unwritten
+		dst[1] = float32(s.toMove)
+	}
+	dst[2] = 0
+	if s.chance {
+		dst[2] = 1
+	}
+}
+
+func (s race) Symmetry(k int) race { return s }
+
+func (s race) AppendAction(dst []byte, a env.Action) []byte {
+	switch a {
+	case take1, take2:
+		return strconv.AppendInt(append(dst, "take "...), int64(a)+1, 10)
+	case add0, add1:
+		return strconv.AppendInt(append(dst, "add "...), int64(a-add0), 10)
+	}
+	return strconv.AppendInt(append(dst, '#'), int64(a), 10)
+}
+
+func (s race) ParseAction(text string) (env.Action, error) {
+	switch text {
+	case "take 1":
+		return take1, nil
+	case "take 2":
+		if s.bug == 4 { // does not round-trip
+			return take1, nil
+		}
+		return take2, nil
+	case "add 0":
+		return add0, nil
+	case "add 1":
+		return add1, nil
+	}
+	if s.bug == 5 && text == "" { // accepts garbage as an illegal action's index 99
+		return 99, nil
+	}
+	return 0, errors.New("want take 1, take 2, add 0 or add 1")
+}
+
+func (s race) String() string { return fmt.Sprintf("pile %d", s.pile) }
+
+func TestSuitePassesACorrectGame(t *testing.T) {
+	envtest.Run(t, raceGame{})
+}
+
+// TestSuiteCatchesBrokenGames runs the suite on each broken variant in a child process and
+// checks that it fails, saying why.
+func TestSuiteCatchesBrokenGames(t *testing.T) {
+	if bug := os.Getenv("ENVTEST_BUG"); bug != "" {
+		n, _ := strconv.Atoi(bug)
+		envtest.Run(t, raceGame{bug: int8(n)})
+		return
+	}
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	for bug, want := range map[int]string{
+		1: "not strictly ascending",
+		2: "chance probabilities sum to",
+		3: "Observe left element 1 unwritten",
+		4: "which parses as",
+		5: "out of range",
+		6: "Legal allocates",
+	} {
+		t.Run(strconv.Itoa(bug), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestSuiteCatchesBrokenGames$")
+			cmd.Env = append(os.Environ(), "ENVTEST_BUG="+strconv.Itoa(bug))
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("the suite passed a game with bug %d", bug)
+			}
+			if !strings.Contains(string(out), want) {
+				t.Fatalf("bug %d: the suite failed without saying %q:\n%s", bug, want, out)
+			}
+		})
+	}
+}

@@ -1,0 +1,90 @@
+package games
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestLookup(t *testing.T) {
+	for _, name := range Names() {
+		g, err := Lookup(name)
+		if err != nil || g.Info().Name != name {
+			t.Fatalf("Lookup(%q) = %v, %v", name, g, err)
+		}
+	}
+	if _, err := Lookup("chess"); err == nil || !strings.Contains(err.Error(), "yinsh-blitz") {
+		t.Fatalf("Lookup(chess): %v; want an error listing the games", err)
+	}
+}
+
+func TestPlayMovesIsAllOrNothing(t *testing.T) {
+	g, _ := Lookup("yinsh")
+	p := g.NewPosition()
+	if err := p.PlayMoves("place f6"); err != nil {
+		t.Fatal(err)
+	}
+	err := p.PlayMoves("place e5; place a2 ;place e5;place b1")
+	if err == nil || !strings.Contains(err.Error(), `move 3 "place e5"`) {
+		t.Fatalf("error %v; want it to name move 3", err)
+	}
+	if got := p.Moves(); !slices.Equal(got, []string{"place f6"}) {
+		t.Fatalf("a refused list left moves %q", got)
+	}
+}
+
+func TestPerftAndDivideAgree(t *testing.T) {
+	g, _ := Lookup("yinsh")
+	p := g.NewPosition()
+	if err := p.PlayMoves("place f6;place e5;place a2;place k10;place g11;place e1;place b1;place a5;place k7;place j11"); err != nil {
+		t.Fatal(err)
+	}
+	var counts []uint64
+	if err := g.Perft(p, 3, false, func(_ int, n uint64) { counts = append(counts, n) }); err != nil {
+		t.Fatal(err)
+	}
+	for _, bulk := range []bool{false, true} {
+		lines, err := g.Divide(p, 3, bulk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum uint64
+		for _, l := range lines {
+			sum += l.Leaves
+		}
+		if sum != counts[2] || uint64(len(lines)) != counts[0] {
+			t.Fatalf("divide (bulk %v) sums to %d over %d moves; perft says %v", bulk, sum, len(lines), counts)
+		}
+	}
+	other, _ := Lookup("yinsh-blitz")
+	if err := other.Perft(p, 1, false, func(int, uint64) {}); err == nil {
+		t.Fatalf("a yinsh position was accepted by yinsh-blitz")
+	}
+}
+
+func TestRandomAgent(t *testing.T) {
+	g, _ := Lookup("yinsh-blitz")
+	a, err := g.NewAgent("random", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.NewPosition()
+	for !p.Over() {
+		an, err := a.Analyze(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Play(an.Best()); err != nil {
+			t.Fatalf("the random agent chose an illegal move: %v", err)
+		}
+	}
+	if _, err := a.Analyze(context.Background(), p, nil); err == nil {
+		t.Fatal("an agent analyzed a finished game")
+	}
+	for _, bad := range []string{"random:3", "alphabeta:4", ""} {
+		if _, err := g.NewAgent(bad, 1); err == nil {
+			t.Errorf("agent %q accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,356 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/zerogames/zero/env"
+)
+
+// Window sizes the window of recent samples minibatches are drawn from, growing with the number
+// of samples ever added, N, as KataGo does: Min·(1 + Growth·((N/Min)^Exponent − 1)/Exponent),
+// never less than Min (or N, while N < Min), never more than Max.
+type Window struct {
+	Min      int     `yaml:"min"`      // the window while the run is young (KataGo: 250,000)
+	Max      int     `yaml:"max"`      // the cap (KataGo: 22,000,000)
+	Exponent float64 `yaml:"exponent"` // how the window grows (KataGo: 0.75)
+	Growth   float64 `yaml:"growth"`   // (KataGo: 0.4)
+}
+
+// Validate checks a window configuration.
+func (w Window) Validate() error {
+	switch {
+	case w.Min < 1:
+		return fmt.Errorf("min: %d, want ≥ 1", w.Min)
+	case w.Max < w.Min:
+		return fmt.Errorf("max: %d, want ≥ min (%d)", w.Max, w.Min)
+	case !(w.Exponent > 0 && w.Exponent <= 1):
+		return fmt.Errorf("exponent: %v, want in (0, 1]", w.Exponent)
+	case !(w.Growth >= 0):
+		return fmt.Errorf("growth: %v, want ≥ 0", w.Growth)
+	}
+	return nil
+}
+
+// Size is the window after total samples have been added.
+func (w Window) Size(total int64) int {
+	if total <= int64(w.Min) {
+		return w.Min
+	}
+	x := float64(total) / float64(w.Min)
+	size := float64(w.Min) * (1 + w.Growth*(math.Pow(x, w.Exponent)-1)/w.Exponent)
+	return int(min(size, float64(w.Max)))
+}
+
+// shardMagic starts every shard file, followed by a format version and the game's name.
+const (
+	shardMagic   = "ZRPL"
+	shardVersion = 1
+	shardExt     = ".zrp"
+	// gamesPerShard: a new shard is started after this many games, so old shards can be
+	// deleted once the window has passed them.
+	gamesPerShard = 2000
+)
+
+// Buffer is a run's replay buffer: shards in a folder, and in memory the games whose samples are
+// in the window. It is safe for concurrent use.
+type Buffer struct {
+	mu      sync.Mutex
+	dir     string
+	game    string
+	window  Window
+	games   []*Game  // oldest first; some of the oldest may lie partly outside the window
+	shardOf []int    // the shard number of each game in games
+	samples []sample // the samples of games, oldest first
+	total   int64    // samples ever added, the window's clock
+	shard   int      // the shard being appended to
+	inShard int      // games in it
+	file    *os.File
+	buf     []byte
+}
+
+type sample struct {
+	game   int32 // index in games, shifted when old games are dropped
+	target int32
+}
+
+// Sample is one training sample: a decision of a recorded game.
+type Sample struct {
+	Game   *Game
+	Target int // index in Game.Targets
+}
+
+// Open opens (creating it if need be) the replay buffer in dir for a game, loading the games
+// whose samples are in the window. A torn record at the end of the newest shard (a write cut by
+// a crash) is cut off; damage anywhere else, or a shard of another game, is an error.
+func Open(dir, game string, w Window) (*Buffer, error) {
+	if err := w.Validate(); err != nil {
+		return nil, fmt.Errorf("replay window: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	b := &Buffer{dir: dir, game: game, window: w}
+	shards, err := b.shardNumbers()
+	if err != nil {
+		return nil, err
+	}
+	for i, n := range shards {
+		games, err := b.readShard(n, i == len(shards)-1)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range games {
+			b.addLocked(g, n)
+		}
+		b.shard, b.inShard = n, len(games)
+	}
+	b.trimLocked()
+	return b, nil
+}
+
+func (b *Buffer) shardPath(n int) string {
+	return filepath.Join(b.dir, fmt.Sprintf("%06d%s", n, shardExt))
+}
+
+func (b *Buffer) shardNumbers() ([]int, error) {
+	entries, err := os.ReadDir(b.dir)
+	if err != nil {
+		return nil, err
+	}
+	var ns []int
+	for _, e := range entries {
+		var n int
+		if name := e.Name(); strings.HasSuffix(name, shardExt) {
+			if _, err := fmt.Sscanf(name, "%06d"+shardExt, &n); err != nil {
+				return nil, fmt.Errorf("%s: not a replay shard name", filepath.Join(b.dir, name))
+			}
+			ns = append(ns, n)
+		}
+	}
+	slices.Sort(ns)
+	return ns, nil
+}
+
+func shardHeader(game string) []byte {
+	h := []byte(shardMagic)
+	h = binary.LittleEndian.AppendUint16(h, shardVersion)
+	h = append(h, byte(len(game)))
+	return append(h, game...)
+}
+
+// readShard reads shard n. In the newest shard (last) a torn tail is cut off the file.
+func (b *Buffer) readShard(n int, last bool) ([]*Game, error) {
+	path := b.shardPath(n)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	header := shardHeader(b.game)
+	if !bytes.HasPrefix(data, header) {
+		if len(data) >= 7 && string(data[:4]) == shardMagic {
+			if v := binary.LittleEndian.Uint16(data[4:]); v != shardVersion {
+				return nil, fmt.Errorf("%s: replay format version %d, this build reads %d", path, v, shardVersion)
+			}
+			if k := int(data[6]); len(data) >= 7+k {
+				return nil, fmt.Errorf("%s: a replay of %q, not %q", path, data[7:7+k], b.game)
+			}
+		}
+		if last && len(data) < len(header) && bytes.HasPrefix(header, data) {
+			return nil, os.Remove(path) // the crash came while the header was being written
+		}
+		return nil, fmt.Errorf("%s: not a replay shard of %q", path, b.game)
+	}
+	var games []*Game
+	off := len(header)
+	for off < len(data) {
+		g, size, err := readRecord(data[off:])
+		if errors.Is(err, errTorn) && last {
+			// A write cut short: keep what came before it.
+			if err := os.Truncate(path, int64(off)); err != nil {
+				return nil, fmt.Errorf("%s: cutting off a torn record: %w", path, err)
+			}
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: at byte %d: %w", path, off, err)
+		}
+		games = append(games, g)
+		off += size
+	}
+	return games, nil
+}
+
+// Add records a finished game: appended to the current shard at once (a killed process keeps
+// it), then its samples join the window.
+func (b *Buffer) Add(g *Game) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.file == nil || b.inShard >= gamesPerShard {
+		if err := b.nextShardLocked(); err != nil {
+			return err
+		}
+	}
+	rec, err := appendRecord(b.buf[:0], g)
+	if err != nil {
+		return err
+	}
+	b.buf = rec
+	if _, err := b.file.Write(rec); err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	b.inShard++
+	b.addLocked(g, b.shard)
+	b.trimLocked()
+	return nil
+}
+
+func (b *Buffer) nextShardLocked() error {
+	if b.file != nil {
+		if err := b.closeFileLocked(); err != nil {
+			return err
+		}
+	}
+	if b.inShard > 0 || b.shard == 0 {
+		b.shard, b.inShard = b.shard+1, 0
+	}
+	path := b.shardPath(b.shard)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	if st, err := f.Stat(); err == nil && st.Size() == 0 {
+		if _, err := f.Write(shardHeader(b.game)); err != nil {
+			f.Close()
+			return fmt.Errorf("replay: %w", err)
+		}
+	}
+	b.file = f
+	return nil
+}
+
+func (b *Buffer) addLocked(g *Game, shard int) {
+	b.games = append(b.games, g)
+	b.shardOf = append(b.shardOf, shard)
+	gi := int32(len(b.games) - 1)
+	for t := range g.Targets {
+		b.samples = append(b.samples, sample{gi, int32(t)})
+	}
+	b.total += int64(len(g.Targets))
+}
+
+// trimLocked drops the samples beyond the window, the games left with none, and the shards
+// left with no game.
+func (b *Buffer) trimLocked() {
+	excess := len(b.samples) - b.window.Size(b.total)
+	if excess <= 0 {
+		return
+	}
+	b.samples = b.samples[excess:]
+	drop := int(b.samples[0].game)
+	if drop == 0 {
+		return
+	}
+	for _, n := range b.shardOf[:drop] {
+		if n != b.shardOf[drop] && n != b.shard {
+			os.Remove(b.shardPath(n)) // best effort: an old shard left behind is only disk
+		}
+	}
+	b.games = slices.Delete(b.games, 0, drop)
+	b.shardOf = slices.Delete(b.shardOf, 0, drop)
+	for i := range b.samples {
+		b.samples[i].game -= int32(drop)
+	}
+}
+
+// Total is the number of samples ever added (the run's clock for the window and the
+// training ratio).
+func (b *Buffer) Total() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.total
+}
+
+// Len is the number of samples in the window.
+func (b *Buffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.samples)
+}
+
+// Draw appends n samples drawn uniformly (with replacement) from the window to dst.
+func (b *Buffer) Draw(rng *rand.Rand, n int, dst []Sample) []Sample {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.samples) == 0 {
+		return dst
+	}
+	for range n {
+		s := b.samples[rng.IntN(len(b.samples))]
+		dst = append(dst, Sample{Game: b.games[s.game], Target: int(s.target)})
+	}
+	return dst
+}
+
+// Sync makes every game added so far durable (fsync).
+func (b *Buffer) Sync() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.file == nil {
+		return nil
+	}
+	return b.file.Sync()
+}
+
+// Close syncs and closes the current shard.
+func (b *Buffer) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.closeFileLocked()
+}
+
+func (b *Buffer) closeFileLocked() error {
+	if b.file == nil {
+		return nil
+	}
+	err := errors.Join(b.file.Sync(), b.file.Close())
+	b.file = nil
+	return err
+}
+
+// Materialize rebuilds a sample for training: the decision's state, turned by symmetry sym,
+// observed into obs; its policy target, mapped by the same symmetry, written densely into
+// policy (Info.NumActions values, zero off the target); and the value target, the game's result
+// from the decider's side, returned.
+func Materialize[S env.State[S]](g env.Game[S], s Sample, sym int, obs, policy []float32) (float32, error) {
+	t := &s.Game.Targets[s.Target]
+	state := g.New()
+	for i, a := range s.Game.Actions[:t.Ply] {
+		if state.ToMove() == env.Terminal {
+			return 0, fmt.Errorf("replay: a recorded game ends at decision %d of %d", i, t.Ply)
+		}
+		state = state.Play(a)
+	}
+	decider := state.ToMove()
+	if decider != 0 && decider != 1 {
+		return 0, fmt.Errorf("replay: the target at decision %d is not a player's decision", t.Ply)
+	}
+	state.Symmetry(sym).Observe(obs)
+	clear(policy)
+	for _, e := range t.Policy {
+		policy[g.MapAction(sym, e.Action)] = e.Prob
+	}
+	return s.Game.Result.Value(decider), nil
+}
+
+var _ io.Closer = (*Buffer)(nil)

@@ -1,0 +1,261 @@
+package replay
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/yinsh"
+)
+
+// randomGame plays a random YINSH blitz game and gives every other decision with a choice a
+// made-up policy target.
+func randomGame(seed uint64) *Game {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	w := env.NewWalker[yinsh.State](rng, yinsh.NumActions)
+	s := yinsh.Blitz.New()
+	g := &Game{Step: int64(seed)}
+	for s.ToMove() != env.Terminal {
+		legal := s.Legal(nil)
+		if len(legal) > 1 && len(g.Actions)%2 == 0 {
+			t := Target{Ply: len(g.Actions), Value: 0.25}
+			for i, a := range legal[:min(3, len(legal))] {
+				t.Policy = append(t.Policy, PolicyEntry{a, []float32{0.5, 0.25, 0.25}[i]})
+			}
+			g.Targets = append(g.Targets, t)
+		}
+		a := w.Step(s)
+		g.Actions = append(g.Actions, a)
+		s = s.Play(a)
+	}
+	g.Result = s.Result()
+	return g
+}
+
+// sameGame compares games, policy shares to their recorded precision (1/65535).
+func sameGame(a, b *Game) bool {
+	if !reflect.DeepEqual(a.Actions, b.Actions) || a.Result != b.Result || a.Step != b.Step || len(a.Targets) != len(b.Targets) {
+		return false
+	}
+	for i, t := range a.Targets {
+		u := b.Targets[i]
+		if t.Ply != u.Ply || t.Value != u.Value || len(t.Policy) != len(u.Policy) {
+			return false
+		}
+		for j, e := range t.Policy {
+			if e.Action != u.Policy[j].Action || math.Abs(float64(e.Prob-u.Policy[j].Prob)) > 0.6/65535 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+var small = Window{Min: 1000, Max: 1000, Exponent: 0.75, Growth: 0.4}
+
+func TestRecordRoundTrip(t *testing.T) {
+	for seed := range uint64(20) {
+		g := randomGame(seed)
+		rec, err := appendRecord(nil, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, n, err := readRecord(rec)
+		if err != nil || n != len(rec) {
+			t.Fatalf("read back: %v (%d of %d bytes)", err, n, len(rec))
+		}
+		if !sameGame(g, back) {
+			t.Fatalf("game %d does not survive its record", seed)
+		}
+	}
+}
+
+func TestReopenKeepsEverything(t *testing.T) {
+	dir := t.TempDir()
+	b, err := Open(dir, "yinsh-blitz", small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []*Game
+	for seed := range uint64(10) {
+		g := randomGame(seed)
+		want = append(want, g)
+		if err := b.Add(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := b.Total()
+	// No Close: a killed process does not close its files.
+	b2, err := Open(dir, "yinsh-blitz", small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b2.Total() != total || len(b2.games) != len(want) {
+		t.Fatalf("reopened: %d samples in %d games, want %d in %d", b2.Total(), len(b2.games), total, len(want))
+	}
+	for i := range want {
+		if !sameGame(b2.games[i], want[i]) {
+			t.Fatalf("game %d differs after reopening", i)
+		}
+	}
+}
+
+func TestTornTailIsCutOff(t *testing.T) {
+	dir := t.TempDir()
+	b, _ := Open(dir, "yinsh-blitz", small)
+	for seed := range uint64(3) {
+		b.Add(randomGame(seed))
+	}
+	b.Close()
+	path := filepath.Join(dir, "000001.zrp")
+	data, _ := os.ReadFile(path)
+	for _, cut := range []int{1, 7, 50} { // cut the last record at different places
+		os.WriteFile(path, data[:len(data)-cut], 0o644)
+		b2, err := Open(dir, "yinsh-blitz", small)
+		if err != nil {
+			t.Fatalf("cut %d bytes: %v", cut, err)
+		}
+		if len(b2.games) != 2 {
+			t.Fatalf("cut %d bytes: %d games kept, want the 2 whole ones", cut, len(b2.games))
+		}
+		// The file was cut back to its good part, and the buffer goes on from there.
+		if err := b2.Add(randomGame(9)); err != nil {
+			t.Fatal(err)
+		}
+		b2.Close()
+		b3, err := Open(dir, "yinsh-blitz", small)
+		if err != nil || len(b3.games) != 3 {
+			t.Fatalf("after adding past a cut: %d games, %v", len(b3.games), err)
+		}
+		os.RemoveAll(dir)
+		os.MkdirAll(dir, 0o755)
+	}
+}
+
+func TestDamageIsRefused(t *testing.T) {
+	tests := []struct {
+		name   string
+		damage func(dir string)
+		want   string
+	}{
+		{"a flipped byte in an older shard", func(dir string) {
+			path := filepath.Join(dir, "000001.zrp")
+			data, _ := os.ReadFile(path)
+			data[40] ^= 0xff
+			os.WriteFile(path, data, 0o644)
+		}, "000001.zrp: at byte"},
+		{"another game's shard", func(dir string) {
+			os.WriteFile(filepath.Join(dir, "000003.zrp"), shardHeader("yinsh"), 0o644)
+		}, `a replay of "yinsh", not "yinsh-blitz"`},
+		{"a stranger's file", func(dir string) {
+			os.WriteFile(filepath.Join(dir, "000003.zrp"), []byte("hello, world"), 0o644)
+		}, `not a replay shard of "yinsh-blitz"`},
+		{"a newer format", func(dir string) {
+			h := shardHeader("yinsh-blitz")
+			h[4] = 9
+			os.WriteFile(filepath.Join(dir, "000003.zrp"), h, 0o644)
+		}, "replay format version 9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for shard := range 2 { // two shards: Open gives each session a new one
+				b, _ := Open(dir, "yinsh-blitz", small)
+				for seed := range uint64(3) {
+					b.Add(randomGame(seed + uint64(10*shard)))
+				}
+				b.Close()
+			}
+			tt.damage(dir)
+			_, err := Open(dir, "yinsh-blitz", small)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Open: %v; want an error saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestWindow(t *testing.T) {
+	w := Window{Min: 250000, Max: 22000000, Exponent: 0.75, Growth: 0.4}
+	tests := []struct {
+		total int64
+		want  int
+	}{{0, 250000}, {250000, 250000}, {2500000, 250000 + 616455}, {1e12, 22000000}}
+	for _, tt := range tests {
+		if got := w.Size(tt.total); got < tt.want-1 || got > tt.want+1 {
+			t.Errorf("Size(%d) = %d, want %d", tt.total, got, tt.want)
+		}
+	}
+	for _, bad := range []Window{{Min: 0, Max: 1, Exponent: 1}, {Min: 5, Max: 4, Exponent: 1}, {Min: 1, Max: 1, Exponent: 0}, {Min: 1, Max: 1, Exponent: 1, Growth: -1}} {
+		if bad.Validate() == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}
+
+func TestWindowDropsOldGamesAndShards(t *testing.T) {
+	dir := t.TempDir()
+	w := Window{Min: 50, Max: 50, Exponent: 1, Growth: 0}
+	for session := range 3 {
+		b, _ := Open(dir, "yinsh-blitz", w)
+		for seed := range uint64(10) {
+			b.Add(randomGame(seed + uint64(100*session)))
+		}
+		if b.Len() != 50 {
+			t.Fatalf("window holds %d samples, want 50", b.Len())
+		}
+		b.Close()
+	}
+	shards, _ := filepath.Glob(filepath.Join(dir, "*.zrp"))
+	if len(shards) != 1 {
+		t.Fatalf("%d shards left; the window needs only the newest", len(shards))
+	}
+}
+
+func TestDrawAndMaterialize(t *testing.T) {
+	b, _ := Open(t.TempDir(), "yinsh-blitz", small)
+	g := randomGame(3)
+	b.Add(g)
+	rng := rand.New(rand.NewPCG(1, 2))
+	samples := b.Draw(rng, 200, nil)
+	seen := map[int]bool{}
+	for _, s := range samples {
+		seen[s.Target] = true
+	}
+	if len(seen) < len(g.Targets)/2 {
+		t.Fatalf("200 draws saw %d of %d samples", len(seen), len(g.Targets))
+	}
+	info := yinsh.Blitz.Info()
+	obs := make([]float32, info.Observation.Size())
+	want := make([]float32, info.Observation.Size())
+	policy := make([]float32, info.NumActions)
+	for _, s := range samples[:20] {
+		sym := rng.IntN(info.Symmetries)
+		v, err := Materialize[yinsh.State](yinsh.Blitz, s, sym, obs, policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tg := g.Targets[s.Target]
+		state, _, _ := env.ReplayFrom(yinsh.Blitz.New(), "")
+		for _, a := range g.Actions[:tg.Ply] {
+			state = state.Play(a)
+		}
+		state.Symmetry(sym).Observe(want)
+		if !reflect.DeepEqual(obs, want) {
+			t.Fatalf("sample at ply %d: the observation is not the turned state's", tg.Ply)
+		}
+		if v != g.Result.Value(state.ToMove()) {
+			t.Fatalf("value %v, want the result from the decider's side", v)
+		}
+		for _, e := range tg.Policy {
+			if policy[yinsh.Blitz.MapAction(sym, e.Action)] != e.Prob {
+				t.Fatalf("policy of %d not moved to its image under symmetry %d", e.Action, sym)
+			}
+		}
+	}
+}

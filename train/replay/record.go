@@ -1,0 +1,164 @@
+// Package replay is the replay buffer of a training run: finished self-play games on disk, in
+// append-only shards, and in memory a window of the most recent samples to draw minibatches from.
+//
+// A game is stored as what rebuilds it (its actions from the start) plus, for each decision
+// searched in full, the search's policy target; the final result gives every sample its value
+// target from the decider's side. A sample's observation is rebuilt by replaying the actions,
+// which costs microseconds and keeps the shards small (a YINSH game is under 2 KiB).
+//
+// Durability: each record carries its length and a CRC-32C. A process killed mid-write leaves at
+// most a torn last record, which Open detects and cuts off; every record before it is kept. So a
+// run loses at most the games in progress.
+package replay
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+
+	"github.com/zerogames/zero/env"
+)
+
+// Game is one finished game as self-play records it.
+type Game struct {
+	Actions []env.Action // every decision from the start, chance included
+	Targets []Target     // the decisions searched in full, in order of Ply
+	Result  env.Result
+	Step    int64 // the training step of the network that played it
+}
+
+// Target is the training target of one decision.
+type Target struct {
+	Ply    int           // index in Actions of the decision
+	Policy []PolicyEntry // the search's improved policy over the legal actions; sums to 1
+	Value  float32       // the search's root value, from the decider's side (for diagnostics)
+}
+
+// PolicyEntry is one action's share of a policy target.
+type PolicyEntry struct {
+	Action env.Action
+	Prob   float32
+}
+
+// Record layout (little endian):
+//
+//	u32 payload length | payload | u32 CRC-32C (Castagnoli) of the payload
+//
+// payload:
+//
+//	u8 result | i64 step | u16 n | n × u16 action |
+//	u16 t | t × ( u16 ply | f32 value | u16 m | m × ( u16 action | u16 prob·65535 ) )
+//
+// Actions fit 16 bits: every game's action space is under 65,536 (checked when writing).
+const maxRecord = 1 << 24
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// appendRecord appends g's record to dst.
+func appendRecord(dst []byte, g *Game) ([]byte, error) {
+	if len(g.Actions) > math.MaxUint16 || len(g.Targets) > math.MaxUint16 {
+		return dst, fmt.Errorf("replay: a game of %d decisions is too long to record", len(g.Actions))
+	}
+	start := len(dst)
+	dst = binary.LittleEndian.AppendUint32(dst, 0) // length, filled below
+	dst = append(dst, byte(g.Result))
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(g.Step))
+	dst = binary.LittleEndian.AppendUint16(dst, uint16(len(g.Actions)))
+	for _, a := range g.Actions {
+		if a < 0 || a > math.MaxUint16 {
+			return dst[:start], fmt.Errorf("replay: action %d does not fit a record", a)
+		}
+		dst = binary.LittleEndian.AppendUint16(dst, uint16(a))
+	}
+	dst = binary.LittleEndian.AppendUint16(dst, uint16(len(g.Targets)))
+	for _, t := range g.Targets {
+		if t.Ply < 0 || t.Ply >= len(g.Actions) || len(t.Policy) > math.MaxUint16 {
+			return dst[:start], fmt.Errorf("replay: target at ply %d of a %d-decision game", t.Ply, len(g.Actions))
+		}
+		dst = binary.LittleEndian.AppendUint16(dst, uint16(t.Ply))
+		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(t.Value))
+		dst = binary.LittleEndian.AppendUint16(dst, uint16(len(t.Policy)))
+		for _, e := range t.Policy {
+			if e.Action < 0 || e.Action > math.MaxUint16 {
+				return dst[:start], fmt.Errorf("replay: action %d does not fit a record", e.Action)
+			}
+			dst = binary.LittleEndian.AppendUint16(dst, uint16(e.Action))
+			dst = binary.LittleEndian.AppendUint16(dst, uint16(math.Round(float64(min(max(e.Prob, 0), 1))*65535)))
+		}
+	}
+	n := len(dst) - start - 4
+	if n > maxRecord {
+		return dst[:start], fmt.Errorf("replay: a record of %d bytes is too large", n)
+	}
+	binary.LittleEndian.PutUint32(dst[start:], uint32(n))
+	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start+4:], castagnoli)), nil
+}
+
+// errTorn marks a record cut short or damaged: the end of the good part of a shard.
+var errTorn = errors.New("torn or damaged record")
+
+// readRecord decodes the record at the start of b and returns it and its size in bytes.
+func readRecord(b []byte) (*Game, int, error) {
+	if len(b) < 4 {
+		return nil, 0, errTorn
+	}
+	n := int(binary.LittleEndian.Uint32(b))
+	if n > maxRecord || len(b) < 4+n+4 {
+		return nil, 0, errTorn
+	}
+	payload := b[4 : 4+n]
+	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(b[4+n:]) {
+		return nil, 0, errTorn
+	}
+	r := reader{b: payload}
+	g := &Game{Result: env.Result(r.u8()), Step: int64(r.u64())}
+	g.Actions = make([]env.Action, r.u16())
+	for i := range g.Actions {
+		g.Actions[i] = env.Action(r.u16())
+	}
+	g.Targets = make([]Target, r.u16())
+	for i := range g.Targets {
+		t := &g.Targets[i]
+		t.Ply = int(r.u16())
+		t.Value = math.Float32frombits(r.u32())
+		t.Policy = make([]PolicyEntry, r.u16())
+		for j := range t.Policy {
+			t.Policy[j] = PolicyEntry{Action: env.Action(r.u16()), Prob: float32(r.u16()) / 65535}
+		}
+		if r.err == nil && t.Ply >= len(g.Actions) {
+			r.err = fmt.Errorf("target at ply %d of a %d-decision game", t.Ply, len(g.Actions))
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("%d bytes left over", len(r.b))
+	}
+	if r.err != nil {
+		// The checksum matched, so this is no torn write: the file is not ours or is corrupt.
+		return nil, 0, fmt.Errorf("bad record: %w", r.err)
+	}
+	return g, 4 + n + 4, nil
+}
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) take(n int) []byte {
+	if r.err != nil || len(r.b) < n {
+		if r.err == nil {
+			r.err = errors.New("record too short")
+		}
+		return make([]byte, n)
+	}
+	v := r.b[:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) u8() uint8   { return r.take(1)[0] }
+func (r *reader) u16() uint16 { return binary.LittleEndian.Uint16(r.take(2)) }
+func (r *reader) u32() uint32 { return binary.LittleEndian.Uint32(r.take(4)) }
+func (r *reader) u64() uint64 { return binary.LittleEndian.Uint64(r.take(8)) }
