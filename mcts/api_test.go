@@ -288,6 +288,14 @@ func TestBudgets(t *testing.T) {
 	if s.Visits() < 1 {
 		t.Errorf("a 20ms search made %d visits", s.Visits())
 	}
+	var reports []int
+	s.Reset(g.New())
+	if err := s.Run(context.Background(), Budget{Simulations: 300, Progress: func(n int) { reports = append(reports, n) }}); err != nil {
+		t.Fatal(err)
+	}
+	if len(reports) < 4 || reports[len(reports)-1] != 300 || reports[0] < progressEvery {
+		t.Errorf("progress reports %v for 300 simulations", reports)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	s.Reset(g.New())
@@ -359,5 +367,40 @@ func TestObserver(t *testing.T) {
 	}
 	if a, _ := s.Choose(0); a != 4 {
 		t.Errorf("chose %d, want the favoured 4", a)
+	}
+}
+
+// TestSetRoot: a position a few decisions below the root keeps its subtree; any other
+// position starts a new tree.
+func TestSetRoot(t *testing.T) {
+	g := testgames.TicTacToe
+	s := mustSearch(t, g, Uniform[testgames.Board]{}, DefaultParams(), 1)
+	start := g.New()
+	s.Reset(start)
+	if err := s.Run(context.Background(), Budget{Simulations: 2000}); err != nil {
+		t.Fatal(err)
+	}
+	// b2 then a1 is well explored: x's best and one of o's answers.
+	st := replay(t, g, "b2;a1")
+	i := s.nodeAt(4, 0)
+	if i < 0 || s.t.nodes[i].n < 10 {
+		t.Fatalf("b2;a1 not explored")
+	}
+	want := int(s.t.nodes[i].n)
+	s.SetRoot(st)
+	if s.Root() != st || s.Visits() != want {
+		t.Errorf("SetRoot(b2;a1): %d visits kept, want %d", s.Visits(), want)
+	}
+	if err := s.checkTree(); err != nil {
+		t.Fatal(err)
+	}
+	s.SetRoot(st)
+	if s.Visits() != want {
+		t.Error("SetRoot of the root itself changed the tree")
+	}
+	other := replay(t, g, "a1")
+	s.SetRoot(other)
+	if s.Root() != other || s.Visits() != 0 {
+		t.Errorf("SetRoot of a position not below the root: %d visits", s.Visits())
 	}
 }

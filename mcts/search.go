@@ -57,7 +57,13 @@ type Budget struct {
 	// simulations. A search stopped by time depends on the machine's speed: use it for play,
 	// never where results must be reproducible. With Simulations = 0 only Time bounds it.
 	Time time.Duration
+	// Progress, if set, is called with the simulations done every progressEvery simulations
+	// or so, and once at the end, from the goroutine that runs the search.
+	Progress func(done int)
 }
+
+// progressEvery is how many simulations pass between calls of Budget.Progress.
+const progressEvery = 64
 
 // New returns a search of game g asking oracle for priors and values, with parameters p and
 // a generator seeded by seed (for root noise, Gumbel draws, chance sampling and temperature).
@@ -105,12 +111,49 @@ func (s *Search[S]) Reset(root S) {
 	s.newRoot()
 }
 
-// SetRoot makes root the root, keeping the tree if it is already there, else as Reset.
+// SetRoot makes root the root. If root is the root already, or a position of the tree a few
+// decisions below it (the opponent's reply to the move searched), what the tree knows of it
+// is kept; else the tree starts afresh as with Reset.
 func (s *Search[S]) SetRoot(root S) {
-	if len(s.leafNode) == 0 && s.Root() == root {
+	s.dropLeaves()
+	if s.Root() == root {
+		return
+	}
+	if i := s.find(root, findDepth); i > 0 {
+		s.t.keep(i)
+		s.newRoot()
 		return
 	}
 	s.Reset(root)
+}
+
+// findDepth is how many decisions below the root SetRoot looks for its position: a YINSH turn
+// and the reply to it take up to 6.
+const findDepth = 8
+
+// find returns the first node, breadth first down to depth decisions, whose position is st,
+// or -1. It uses s.paths as its queue (no leaf is in flight).
+func (s *Search[S]) find(st S, depth int) int32 {
+	queue := append(s.paths[:0], 0)
+	for level, start := 0, 0; level <= depth && start < len(queue); level++ {
+		end := len(queue)
+		for _, i := range queue[start:end] {
+			nd := &s.t.nodes[i]
+			if nd.state < 0 {
+				continue
+			}
+			if s.t.states[nd.state] == st {
+				s.paths = queue[:0]
+				return i
+			}
+			for c := nd.first; nd.expanded() && c < nd.first+nd.count; c++ {
+				queue = append(queue, c)
+			}
+		}
+		start = end
+	}
+	s.paths = queue[:0]
+	return -1
 }
 
 // Advance moves the root to the position after action a, keeping what the search knows of it
@@ -163,9 +206,14 @@ func (s *Search[S]) Run(ctx context.Context, b Budget) error {
 	if err := s.Start(sims); err != nil {
 		return err
 	}
+	reported := 0
 	for !s.Finished() {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if b.Progress != nil && s.done-reported >= progressEvery {
+			reported = s.done
+			b.Progress(s.done)
 		}
 		if leaves := s.Collect(); len(leaves) > 0 {
 			n := len(leaves)
@@ -180,6 +228,9 @@ func (s *Search[S]) Run(ctx context.Context, b Budget) error {
 		if b.Time > 0 && s.t.nodes[0].expanded() && time.Now().After(deadline) {
 			break
 		}
+	}
+	if b.Progress != nil {
+		b.Progress(s.done)
 	}
 	return nil
 }

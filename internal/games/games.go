@@ -8,12 +8,14 @@
 package games
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/selfplay"
 )
 
 // Game is a registered game and variant.
@@ -29,6 +31,8 @@ type Game interface {
 	Divide(pos *Position, depth int, bulk bool) ([]DivideLine, error)
 	// NewAgent builds a player from its spec string ("random", "uct:1000", …) and a seed.
 	NewAgent(spec string, seed uint64) (Agent, error)
+	// Arena plays a round robin between players given by spec strings (selfplay.Arena).
+	Arena(ctx context.Context, cfg selfplay.ArenaConfig) (*selfplay.ArenaResult, error)
 }
 
 // DivideLine is one legal action and the leaves below it.
@@ -71,6 +75,10 @@ func Of[S env.State[S]](g env.Game[S]) Game { return generic[S]{g} }
 type generic[S env.State[S]] struct{ g env.Game[S] }
 
 func (e generic[S]) Info() *env.Info { return e.g.Info() }
+
+func (e generic[S]) Arena(ctx context.Context, cfg selfplay.ArenaConfig) (*selfplay.ArenaResult, error) {
+	return selfplay.Arena(ctx, e.g, cfg)
+}
 
 func (e generic[S]) NewPosition() *Position {
 	return &Position{impl: &history[S]{g: e.g, states: []S{e.g.New()}}}
