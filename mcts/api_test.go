@@ -288,6 +288,19 @@ func TestBudgets(t *testing.T) {
 	if s.Visits() < 1 {
 		t.Errorf("a 20ms search made %d visits", s.Visits())
 	}
+	small := UCTParams()
+	small.MaxNodes = 1000
+	s2 := mustSearch(t, g, Uniform[yinsh.State]{}, small, 1)
+	s2.Reset(g.New())
+	if err := s2.Run(context.Background(), Budget{Simulations: 100000}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(s2.t.nodes); n < 1000 || n > 1000+85 || s2.Simulations() >= 100000 {
+		t.Errorf("MaxNodes 1000: %d nodes after %d simulations", n, s2.Simulations())
+	}
+	if err := s2.checkTree(); err != nil {
+		t.Error(err)
+	}
 	var reports []int
 	s.Reset(g.New())
 	if err := s.Run(context.Background(), Budget{Simulations: 300, Progress: func(n int) { reports = append(reports, n) }}); err != nil {

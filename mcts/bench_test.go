@@ -67,10 +67,10 @@ func BenchmarkSearch(b *testing.B) {
 	})
 }
 
-// BenchmarkUCT measures classic UCT, the uct:N baseline: UCB1 with one random playout per
-// leaf, 1000 simulations per search.
+// BenchmarkUCT measures the search of the uct:N players: one random playout per leaf, PUCT with
+// equal priors, 1000 simulations per search.
 func BenchmarkUCT(b *testing.B) {
-	p := UCTParams()
+	p := DefaultParams()
 	b.Run("yinsh/start", func(b *testing.B) {
 		benchSearch(b, yinsh.Normal, NewRollout(yinsh.Normal, 1, 1), p, yinsh.Normal.New(), 1000)
 	})

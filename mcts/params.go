@@ -14,8 +14,7 @@ const (
 	// oracle and first-play urgency for unvisited children.
 	PUCT Rule = iota
 	// UCB1 is classic UCT (Kocsis and Szepesvári 2006): every child is tried once, in action
-	// order, then argmax Q(a) + c·√(ln N / n(a)). Priors are not used. It is the rule of the
-	// rollout baseline, whose oracle has no priors to give.
+	// order, then argmax Q(a) + c·√(ln N / n(a)). Priors are not used.
 	UCB1
 )
 
@@ -48,6 +47,7 @@ func (r Rule) String() string {
 //	CScale           0.1       -                                     c_scale 0.1 (mctx), Q min-max scaled
 //	InFlight         1         8 leaves per search thread            -
 //	VirtualLoss      1         3 (AlphaGo Zero's n_vl)               -
+//	MaxNodes         2^23      -                                     -
 //
 // AlphaZero.jl uses cpuct 1.0 and a Dirichlet α between 0.1 and 1 for its small games; a common
 // rule of thumb is α ≈ 10 / (the number of legal actions in a typical position).
@@ -95,6 +95,10 @@ type Params struct {
 	// VirtualLoss is the loss counted, per leaf in flight, against the player who chose each
 	// action on its path.
 	VirtualLoss float64
+	// MaxNodes bounds the tree: a search stops early once it holds that many nodes (a node is
+	// 48 bytes, plus a position for each node reached). It guards long searches by time.
+	MaxNodes int
+
 	// SampleChance draws chance outcomes by their probability during descents. By default the
 	// descent takes the outcome furthest below its share of the visits, which covers the
 	// outcomes in proportion with less variance.
@@ -117,11 +121,14 @@ func DefaultParams() Params {
 		CScale:        0.1,
 		InFlight:      1,
 		VirtualLoss:   1,
+		MaxNodes:      1 << 23,
 	}
 }
 
-// UCTParams returns the parameters of classic UCT with random rollouts (the uct:N baseline):
-// UCB1 with c = 1.0 on values in [-1, 1], the most visited move.
+// UCTParams returns the parameters of classic UCT (Kocsis and Szepesvári): UCB1 with c = 1.0
+// on values in [-1, 1], the most visited move. With random rollouts it is weaker than PUCT
+// with equal priors and first-play urgency (DefaultParams), which the uct:N players use
+// (docs/BENCHMARKS.md has the match).
 func UCTParams() Params {
 	p := DefaultParams()
 	p.Rule = UCB1
@@ -159,6 +166,8 @@ func (p *Params) Validate() error {
 		return bad("InFlight", p.InFlight, "at least 1")
 	case !finite(p.VirtualLoss) || p.VirtualLoss < 0:
 		return bad("VirtualLoss", p.VirtualLoss, "a number ≥ 0")
+	case p.MaxNodes < 1:
+		return bad("MaxNodes", p.MaxNodes, "at least 1")
 	}
 	return p.Temperature.validate()
 }

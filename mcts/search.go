@@ -255,10 +255,13 @@ func (s *Search[S]) Start(sims int) error {
 	return nil
 }
 
-// Finished tells whether the search begun by Start has run its simulations.
+// Finished tells whether the search begun by Start has run its simulations (or filled the
+// tree to Params.MaxNodes).
 func (s *Search[S]) Finished() bool {
-	return s.t.nodes[0].expanded() && s.done >= s.budget && len(s.leafNode) == 0
+	return s.t.nodes[0].expanded() && len(s.leafNode) == 0 && (s.done >= s.budget || s.full())
 }
+
+func (s *Search[S]) full() bool { return len(s.t.nodes) >= s.p.MaxNodes }
 
 // Simulations is the number of simulations done since Start.
 func (s *Search[S]) Simulations() int { return s.done }
@@ -279,7 +282,7 @@ func (s *Search[S]) Collect() []S {
 	if !s.prepared {
 		s.prepareRoot()
 	}
-	for len(s.leafNode) < s.p.InFlight && s.started < s.budget {
+	for len(s.leafNode) < s.p.InFlight && s.started < s.budget && !s.full() {
 		if s.p.Gumbel && s.gumbel.barrier(s.started) && s.t.nodes[0].inflight > 0 {
 			break // halving needs the values of the phase's leaves in flight
 		}

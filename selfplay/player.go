@@ -28,7 +28,8 @@ type Player[S env.State[S]] interface {
 // Spec is a player described by a spec string:
 //
 //	random              uniform among the legal actions
-//	uct:N               classic UCT: N simulations of UCB1 with a random playout per leaf
+//	uct:N               Monte Carlo tree search without knowledge: N simulations, each valued
+//	                    by one random game from its leaf, PUCT with equal priors
 //	mcts:N:CHECKPOINT   AlphaZero search: N simulations of PUCT guided by the network of a
 //	                    checkpoint file (needs Networks)
 type Spec struct {
@@ -99,7 +100,8 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec, nets Networks) (Player[S]
 		return &Random[S]{actions: make([]env.Action, 0, g.Info().NumActions)}, nil
 	case "uct":
 		oracle := mcts.NewRollout(g, 0, 1)
-		return newSearchPlayer(g, oracle, mcts.UCTParams(), mcts.Budget{Simulations: sp.Simulations}, oracle.Seed)
+		// PUCT with the rollouts' equal priors: stronger than UCB1 (docs/BENCHMARKS.md).
+		return newSearchPlayer(g, oracle, mcts.DefaultParams(), mcts.Budget{Simulations: sp.Simulations}, oracle.Seed)
 	case "mcts":
 		if nets == nil {
 			return nil, fmt.Errorf("player %q: %w", sp.Text, ErrNoNetworks)

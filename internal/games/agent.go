@@ -57,7 +57,7 @@ type agentImpl[S env.State[S]] interface {
 }
 
 // NewAgent builds an agent from its spec string (see selfplay.Spec): "random" (uniform among
-// the legal moves), "uct:N" (classic UCT, N simulations), "mcts:N:CHECKPOINT" (once networks
+// the legal moves), "uct:N" (tree search with random playouts, N simulations), "mcts:N:CHECKPOINT" (once networks
 // load). Every agent draws chance outcomes by their probabilities.
 func (e generic[S]) NewAgent(spec string, seed uint64) (Agent, error) {
 	sp, err := selfplay.ParseSpec(spec)
