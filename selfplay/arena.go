@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -280,17 +281,25 @@ func (r *ArenaResult) WriteTable(w io.Writer) error {
 	fmt.Fprintln(tw, "player\tElo\t95%\tgames\tscore")
 	for _, i := range order {
 		p := rt.Players[i]
-		fmt.Fprintf(tw, "%s\t%+.0f\t±%.0f\t%d\t%.1f%%\n", p.Name, p.Elo, p.CI95, p.Games, 100*p.Points/float64(max(p.Games, 1)))
+		fmt.Fprintf(tw, "%s\t%+.0f\t±%.0f\t%d\t%.1f%%\n", p.Name, noNegativeZero(p.Elo), p.CI95, p.Games, 100*p.Points/float64(max(p.Games, 1)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "first side's advantage: %+.0f ±%.0f Elo\n\n", rt.Advantage, rt.AdvantageCI95)
+	fmt.Fprintf(w, "first side's advantage: %+.0f ±%.0f Elo\n\n", noNegativeZero(rt.Advantage), rt.AdvantageCI95)
 	fmt.Fprintln(tw, "pair (a vs b)\ta wins\tdraws\tb wins\twins with side 0 (a, b)")
 	for _, p := range r.Pairs {
 		fmt.Fprintf(tw, "%s vs %s\t%d\t%d\t%d\t%d, %d\n", p.A, p.B, p.WinsA, p.Draws, p.WinsB, p.WinsAFirst, p.WinsBFirst)
 	}
 	return tw.Flush()
+}
+
+// noNegativeZero rounds values that would print as -0 to 0.
+func noNegativeZero(v float64) float64 {
+	if math.Abs(v) < 0.5 {
+		return 0
+	}
+	return v
 }
 
 // WriteFiles writes ratings.json (the result without the games) and games.jsonl (one Record
@@ -327,7 +336,10 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	bw := bufio.NewWriter(f)
-	err = write(bw)
+	err = f.Chmod(0o644) // CreateTemp makes files only their owner can read
+	if err == nil {
+		err = write(bw)
+	}
 	if err == nil {
 		err = bw.Flush()
 	}
