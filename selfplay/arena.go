@@ -28,6 +28,10 @@ type ArenaConfig struct {
 	Games int
 	// Seed seeds everything: the chance of every game and every player's generators.
 	Seed uint64
+	// Opening is the number of decisions that open each game at random, the same in the two
+	// games of a pair that swap sides (see Setup.Opening): needed to vary the games of
+	// players that search deterministically (networks without noise).
+	Opening int
 	// Workers is the number of games played at once (0: one per core).
 	Workers int
 	// Anchor is the spec of the player rated 0 (default: the first player).
@@ -59,6 +63,7 @@ type ArenaResult struct {
 	Players []string     `json:"players"`
 	Games   int          `json:"games_per_pair"`
 	Seed    uint64       `json:"seed"`
+	Opening int          `json:"opening,omitempty"`
 	Pairs   []PairResult `json:"pairs"`
 	Ratings Ratings      `json:"ratings"`
 	// Records are the games, in the order of the pairs and their games.
@@ -164,7 +169,8 @@ func Arena[S env.State[S]](ctx context.Context, g env.Game[S], cfg ArenaConfig) 
 				}
 				chanceSeed := mix(cfg.Seed, uint64(ga.pair), uint64(ga.k/2), 0)
 				seeds := [2]uint64{mix(cfg.Seed, uint64(ga.pair), uint64(ga.k), 1), mix(cfg.Seed, uint64(ga.pair), uint64(ga.k), 2)}
-				rec, err := PlayGame(ctx, g, ps, names, chanceSeed, seeds)
+				rec, err := PlayGame(ctx, g, Setup[S]{Players: ps, Names: names, ChanceSeed: chanceSeed,
+					Seeds: seeds, Opening: cfg.Opening})
 				if err != nil {
 					cancel(fmt.Errorf("game %d of %s vs %s: %w", ga.k+1, specs[ga.a].Text, specs[ga.b].Text, err))
 					return
@@ -193,7 +199,8 @@ feed:
 		return nil, err
 	}
 
-	res := &ArenaResult{Game: g.Info().Name, Players: slices.Clone(cfg.Players), Games: cfg.Games, Seed: cfg.Seed, Records: records}
+	res := &ArenaResult{Game: g.Info().Name, Players: slices.Clone(cfg.Players), Games: cfg.Games, Seed: cfg.Seed,
+		Opening: cfg.Opening, Records: records}
 	outcomes := make([]Outcome, 0, len(games))
 	res.Pairs = make([]PairResult, pair)
 	for i, ga := range games {
@@ -235,6 +242,9 @@ feed:
 func checkArena(cfg ArenaConfig) ([]Spec, error) {
 	if len(cfg.Players) < 2 {
 		return nil, fmt.Errorf("an arena needs at least two players, got %d", len(cfg.Players))
+	}
+	if cfg.Opening < 0 {
+		return nil, fmt.Errorf("opening = %d: want a number of decisions ≥ 0", cfg.Opening)
 	}
 	if cfg.Games < 1 {
 		return nil, fmt.Errorf("games per pair = %d: want at least 1", cfg.Games)

@@ -24,6 +24,8 @@ type Record struct {
 	Decisions int `json:"decisions"`
 	// Result is the winner's side name, or "draw".
 	Result string `json:"result"`
+	// Opening is the number of decisions at the start that were drawn at random.
+	Opening int `json:"opening,omitempty"`
 	// Seeds are the seeds of the game's chance and of the players of sides 0 and 1: with the
 	// same players they replay the game exactly.
 	Seeds [3]uint64 `json:"seeds"`
@@ -34,18 +36,33 @@ type Record struct {
 // Winner is the side that won, or env.Terminal for a draw.
 func (r *Record) Winner() env.Player { return r.result.Winner() }
 
-// PlayGame plays one game of g between players[0] (side 0) and players[1] (side 1). Chance
-// outcomes are drawn by their probabilities from a generator seeded by chanceSeed alone, so two
-// games with the same chanceSeed draw alike as long as the same chance decisions come up (the
-// same deck order in Imbriqua, whoever plays which side). seeds[i] seeds player i for the game.
-func PlayGame[S env.State[S]](ctx context.Context, g env.Game[S], players [2]Player[S], names [2]string,
-	chanceSeed uint64, seeds [2]uint64) (Record, error) {
+// Setup is what one game needs: the players of sides 0 and 1, their names (specs), and seeds.
+type Setup[S env.State[S]] struct {
+	Players [2]Player[S]
+	Names   [2]string
+	// ChanceSeed alone seeds chance's draws (and the random opening), so two games with the
+	// same ChanceSeed draw alike as long as the same chance decisions come up: the same deck
+	// order in Imbriqua, whoever plays which side.
+	ChanceSeed uint64
+	// Seeds seed the players of sides 0 and 1 for the game.
+	Seeds [2]uint64
+	// Opening is the number of decisions at the start drawn at random (uniformly among the
+	// legal actions, chance by probability) from the chance generator instead of asked of the
+	// players: with the same ChanceSeed two games open alike, and players that search
+	// deterministically still meet in varied positions.
+	Opening int
+}
+
+// PlayGame plays one game of g as set up and returns its record.
+func PlayGame[S env.State[S]](ctx context.Context, g env.Game[S], setup Setup[S]) (Record, error) {
 	info := g.Info()
-	rec := Record{Game: info.Name, Players: names, Sides: info.PlayerNames, Seeds: [3]uint64{chanceSeed, seeds[0], seeds[1]}}
-	chance := rand.New(rand.NewPCG(chanceSeed, 0xc4a9ce))
+	players, names := setup.Players, setup.Names
+	rec := Record{Game: info.Name, Players: names, Sides: info.PlayerNames, Opening: setup.Opening,
+		Seeds: [3]uint64{setup.ChanceSeed, setup.Seeds[0], setup.Seeds[1]}}
+	chance := rand.New(rand.NewPCG(setup.ChanceSeed, 0xc4a9ce))
 	s := g.New()
 	for i, p := range players {
-		p.NewGame(s, seeds[i])
+		p.NewGame(s, setup.Seeds[i])
 	}
 	var (
 		moves    []byte
@@ -57,10 +74,13 @@ func PlayGame[S env.State[S]](ctx context.Context, g env.Game[S], players [2]Pla
 			return rec, fmt.Errorf("%s: the game is longer than its bound of %d decisions", info.Name, info.MaxLength)
 		}
 		var a env.Action
-		switch who := s.ToMove(); who {
-		case env.Chance:
+		switch who := s.ToMove(); {
+		case who == env.Chance:
 			outcomes = s.Chances(outcomes[:0])
 			a = env.SampleOutcome(outcomes, chance.Float64())
+		case n < setup.Opening:
+			actions = s.Legal(actions[:0])
+			a = actions[chance.IntN(len(actions))]
 		default:
 			var err error
 			if a, err = players[who].Choose(ctx, s, n); err != nil {

@@ -102,7 +102,8 @@ func TestPlayGame(t *testing.T) {
 	}
 	names := [2]string{"uct:50", "random"}
 	players := [2]Player[testgames.Board]{mk(names[0]), mk(names[1])}
-	rec, err := PlayGame(context.Background(), g, players, names, 1, [2]uint64{2, 3})
+	setup := Setup[testgames.Board]{Players: players, Names: names, ChanceSeed: 1, Seeds: [2]uint64{2, 3}}
+	rec, err := PlayGame(context.Background(), g, setup)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,13 +114,44 @@ func TestPlayGame(t *testing.T) {
 	if len(actions) != rec.Decisions || g.Info().ResultName(end.Result()) != rec.Result || end.ToMove() != env.Terminal {
 		t.Errorf("record %+v: replays to %d decisions and %s", rec, len(actions), g.Info().ResultName(end.Result()))
 	}
-	again, err := PlayGame(context.Background(), g, players, names, 1, [2]uint64{2, 3})
+	again, err := PlayGame(context.Background(), g, setup)
 	if err != nil || again.Moves != rec.Moves {
 		t.Errorf("the same seeds played %q then %q (%v)", rec.Moves, again.Moves, err)
 	}
 	// Cheating: x takes a1, then o tries a1 again.
-	_, err = PlayGame(context.Background(), g, [2]Player[testgames.Board]{cheat{}, cheat{}}, [2]string{"cheat-x", "cheat-o"}, 1, [2]uint64{})
+	_, err = PlayGame(context.Background(), g, Setup[testgames.Board]{Players: [2]Player[testgames.Board]{cheat{}, cheat{}},
+		Names: [2]string{"cheat-x", "cheat-o"}})
 	if err == nil || !strings.Contains(err.Error(), "cheat-o") || !strings.Contains(err.Error(), "illegal a1") {
 		t.Errorf("an illegal move: err = %v", err)
+	}
+}
+
+// TestOpening: the random opening is the same for two games with the same chance seed and
+// the players are told of it.
+func TestOpening(t *testing.T) {
+	g := testgames.TicTacToe
+	sp, _ := ParseSpec("uct:30")
+	mk := func() Player[testgames.Board] {
+		p, err := NewPlayer(g, sp, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var openings []string
+	for seeds := range 2 {
+		setup := Setup[testgames.Board]{Players: [2]Player[testgames.Board]{mk(), mk()}, Names: [2]string{"a", "b"},
+			ChanceSeed: 5, Seeds: [2]uint64{uint64(seeds), 9}, Opening: 3}
+		rec, err := PlayGame(context.Background(), g, setup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Opening != 3 {
+			t.Errorf("record's opening %d", rec.Opening)
+		}
+		openings = append(openings, strings.Join(env.SplitMoves(rec.Moves)[:3], ";"))
+	}
+	if openings[0] != openings[1] {
+		t.Errorf("openings %q and %q differ with the same chance seed", openings[0], openings[1])
 	}
 }

@@ -18,6 +18,7 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 	players := fs.String("players", "", "the players, separated by commas: random, uct:N (N simulations of tree search with random playouts), mcts:N:CHECKPOINT")
 	n := fs.Int("games", 40, "the games each pair plays, sides alternating")
 	seed := fs.Uint64("seed", 1, "the seed of every game's chance and players (same seed, same games)")
+	opening := fs.Int("opening", 0, "decisions that open each game at random, the same for both sides of a pair (varies the games of deterministic players)")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	anchor := fs.String("anchor", "", "the player rated 0 (default: the first)")
 	out := fs.String("out", "", "the folder for ratings.json and games.jsonl (default: runs/arena/GAME-TIME)")
@@ -47,7 +48,7 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		progress := selfplay.NewProgress(stdout, pairs**n, "arena "+g.Info().Name)
 		start := time.Now()
 		res, err := g.Arena(ctx, selfplay.ArenaConfig{
-			Players: list, Games: *n, Seed: *seed, Workers: *workers, Anchor: *anchor,
+			Players: list, Games: *n, Seed: *seed, Workers: *workers, Anchor: *anchor, Opening: *opening,
 			Progress: progress.Game,
 		})
 		if err != nil {
