@@ -30,6 +30,12 @@ func TestRun(t *testing.T) {
 		{"a bad flag", []string{"perft", "--nope"}, "", nil, "usage"},
 		{"report without a run", []string{"report"}, "", nil, "--run: give the run folder"},
 		{"report of a run without metrics", []string{"report", "--run", "/nonexistent/run"}, "", nil, "reading the run's metrics"},
+		{"play: a move, a mistake, quit", []string{"play", "--game", "yinsh-blitz", "--opponent", "random", "--seed", "1", "--record", "-"},
+			"place f6\nplace f6\n?\nquit\n", []string{"yinsh-blitz: you play white against random", "black (random) plays place ",
+				"? place f6: the point is taken", "83 legal moves:"}, ""},
+		{"play as a side the game does not have", []string{"play", "--as", "red"}, "", nil, `unknown side "red"`},
+		{"play against an unknown agent", []string{"play", "--opponent", "alphabeta"}, "", nil, `unknown agent "alphabeta"`},
+		{"play a missing record", []string{"play", "--load", "/nonexistent/game.json"}, "", nil, "/nonexistent/game.json"},
 		{"engine", []string{"engine", "--game", "yinsh-blitz"}, "game\nplay place f6\ntomove\nquit\n",
 			[]string{"= yinsh-blitz\n\n=\n\n= black\n\n=\n\n"}, ""},
 	}

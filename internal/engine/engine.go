@@ -159,8 +159,10 @@ func (s *Session) analyze(simulations int, cap time.Duration) (games.Analysis, e
 	if err != nil {
 		return games.Analysis{}, err
 	}
-	a.Limit(simulations, cap)
-	defer a.Limit(0, 0)
+	if l, ok := a.(games.Limiter); ok {
+		l.Limit(simulations, cap)
+		defer l.Limit(0, 0)
+	}
 	return a.Analyze(s.ctx, s.pos, nil)
 }
 

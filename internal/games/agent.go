@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/zerogames/zero/env"
@@ -23,6 +24,11 @@ type Agent interface {
 	// first. progress, if not nil, is called from time to time with the work done and the
 	// work planned (simulations). A cancelled ctx stops the search early with what it has.
 	Analyze(ctx context.Context, pos *Position, progress func(done, total int)) (Analysis, error)
+}
+
+// Limiter is implemented by agents whose work can be set (the searches of NewAgent): the
+// engine's go visits and go time.
+type Limiter interface {
 	// Limit sets the work of the following analyses: simulations (0: the spec's N) and a cap
 	// on the time of each (0: none). Agents that do not search ignore it.
 	Limit(simulations int, time time.Duration)
@@ -60,6 +66,9 @@ type agentImpl[S env.State[S]] interface {
 // the legal moves), "uct:N" (tree search with random playouts, N simulations), "mcts:N:CHECKPOINT" (once networks
 // load). Every agent draws chance outcomes by their probabilities.
 func (e generic[S]) NewAgent(spec string, seed uint64) (Agent, error) {
+	if kind, _, _ := strings.Cut(spec, ":"); kind != "random" && kind != "uct" && kind != "mcts" {
+		return nil, fmt.Errorf("unknown agent %q (known: random, uct:N, mcts:N:CHECKPOINT)", spec)
+	}
 	sp, err := selfplay.ParseSpec(spec)
 	if err != nil {
 		return nil, err

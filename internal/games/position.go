@@ -27,6 +27,9 @@ type positionImpl interface {
 	result() env.Result
 	show() string
 	moves() []string
+	state() any
+	chances() []Outcome
+	clone() positionImpl
 }
 
 // Info is the game's static facts.
@@ -125,4 +128,36 @@ func (h *history[S]) moves() []string {
 		out[i] = env.ActionString(h.states[i], a)
 	}
 	return out
+}
+
+// State is the current state as the game's own type (yinsh.State, …), boxed: for the user
+// interfaces, which draw it through the game package's read-only accessors. Off the hot path.
+func (p *Position) State() any { return p.impl.state() }
+
+// Outcome is one possible outcome of a chance decision, in notation, and its probability.
+type Outcome struct {
+	Move string
+	Prob float64
+}
+
+// Chances lists the outcomes of a chance decision with their probabilities, in the game's
+// order; it is empty unless chance decides next.
+func (p *Position) Chances() []Outcome { return p.impl.chances() }
+
+// Clone returns an independent copy of the game and its history.
+func (p *Position) Clone() *Position { return &Position{impl: p.impl.clone()} }
+
+func (h *history[S]) state() any { return h.current() }
+
+func (h *history[S]) chances() []Outcome {
+	s := h.current()
+	var out []Outcome
+	for _, o := range s.Chances(nil) {
+		out = append(out, Outcome{env.ActionString(s, o.Action), o.Prob})
+	}
+	return out
+}
+
+func (h *history[S]) clone() positionImpl {
+	return &history[S]{g: h.g, states: slices.Clone(h.states), actions: slices.Clone(h.actions)}
 }

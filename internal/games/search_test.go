@@ -48,7 +48,7 @@ func TestSearchAgent(t *testing.T) {
 		t.Errorf("shares sum to %v", sum)
 	}
 	for !p.Over() {
-		a.Limit(50, 0)
+		a.(Limiter).Limit(50, 0)
 		an, err := a.Analyze(context.Background(), p, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/zerogames/zero/internal/ui"
+	uiterm "github.com/zerogames/zero/internal/ui/term"
+)
+
+func playCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
+	var cfg uiterm.Config
+	fs.StringVar(&cfg.Game, "game", "yinsh", "the game: "+joinNames())
+	fs.StringVar(&cfg.Opponent, "opponent", "", "the agent to play: random, uct:N, mcts:N:CHECKPOINT (default "+ui.DefaultOpponent+", or "+ui.FallbackOpponent+" where that is not built in)")
+	fs.StringVar(&cfg.Side, "as", "", "your side: white, black (the game's player names) or random (default the first player, or your side in --load's record)")
+	fs.StringVar(&cfg.Load, "load", "", "a game record (JSON) to replay and go on from; its game replaces --game")
+	fs.StringVar(&cfg.Record, "record", "", "where to save the finished game (default zero-GAME-DATE-TIME.json in the current folder; - not to save)")
+	seed := fs.Int64("seed", 0, "the seed of the agent, the random side and chance draws (default: from the clock)")
+	return func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+		if err := noArgs(args); err != nil {
+			return err
+		}
+		now := time.Now()
+		cfg.Seed = uint64(*seed)
+		if *seed == 0 {
+			cfg.Seed = uint64(now.UnixNano())
+		}
+		switch cfg.Record {
+		case "-":
+			cfg.Record = ""
+		case "":
+			game := cfg.Game
+			if cfg.Load != "" {
+				game = "game"
+			}
+			cfg.Record = fmt.Sprintf("zero-%s-%s.json", game, now.Format("20060102-150405"))
+		}
+		if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			cfg.Spinner = stderr
+		}
+		return uiterm.Play(ctx, cfg, stdin, stdout)
+	}
+}

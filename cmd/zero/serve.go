@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/zerogames/zero/internal/ui/web"
+)
+
+func serveCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
+	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on (loopback by default: the server has no accounts; expose it only behind something that has)")
+	models := fs.String("models", "models", "the folder agents' checkpoints may come from (no other path is accepted)")
+	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+		if err := noArgs(args); err != nil {
+			return err
+		}
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			return fmt.Errorf("--addr: %w", err)
+		}
+		srv := &http.Server{
+			Handler:           web.New(web.Options{ModelsDir: *models, Log: log.New(stderr, "zero serve: ", log.LstdFlags)}),
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       30 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+			MaxHeaderBytes:    16 << 10,
+		}
+		fmt.Fprintf(stdout, "zero serve: open http://%s/ in a browser (Ctrl-C stops)\n", ln.Addr())
+		done := make(chan error, 1)
+		go func() { done <- srv.Serve(ln) }()
+		select {
+		case err := <-done:
+			return err
+		case <-ctx.Done():
+			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			err := srv.Shutdown(shut)
+			if e := <-done; !errors.Is(e, http.ErrServerClosed) && err == nil {
+				err = e
+			}
+			return err
+		}
+	}
+}

@@ -1,0 +1,54 @@
+package ui
+
+import "github.com/zerogames/zero/internal/games"
+
+// Board draws one game's positions for people.
+type Board interface {
+	// Text draws pos for a terminal: the board with its coordinates, every piece told apart
+	// without colour, and what the next decision is.
+	Text(pos *games.Position) string
+	// View is pos's structure for the browser's drawing: a value that marshals to JSON, with
+	// a "kind" field naming the drawing the page uses.
+	View(pos *games.Position) any
+	// Group sorts pos's legal moves into groups for listing (YINSH: by ring).
+	Group(pos *games.Position) []MoveGroup
+}
+
+// MoveGroup is a group of legal moves as listed to a person: Label introduces the moves, each
+// written as Items shows it (the full moves are Label's verb and point joined to an item, as
+// Board.Group documents for its game).
+type MoveGroup struct {
+	Label string   `json:"label"`
+	Items []string `json:"items"`
+}
+
+// boards is the table of drawings by game name; a game not in it gets plainBoard.
+var boards = map[string]Board{
+	"yinsh":       yinshBoard{},
+	"yinsh-blitz": yinshBoard{},
+}
+
+// BoardFor is the board that draws game.
+func BoardFor(game string) Board {
+	if b, ok := boards[game]; ok {
+		return b
+	}
+	return plainBoard{}
+}
+
+// plainBoard draws any game from its own text drawing and lists its moves unsorted into
+// groups: enough to play a game before it has a drawing of its own.
+type plainBoard struct{}
+
+func (plainBoard) Text(pos *games.Position) string { return pos.Show() }
+
+func (plainBoard) View(pos *games.Position) any {
+	return struct {
+		Kind string `json:"kind"`
+		Text string `json:"text"`
+	}{"text", pos.Show()}
+}
+
+func (plainBoard) Group(pos *games.Position) []MoveGroup {
+	return []MoveGroup{{Label: "moves", Items: pos.Legal()}}
+}

@@ -1,0 +1,285 @@
+// Package ui is what the two ways of playing against the agent share: the terminal
+// (internal/ui/term, `zero play`) and the browser (internal/ui/web, `zero serve`).
+//
+//   - A Match is a game between a person and an agent: the position, who plays which side,
+//     the chance draws, resignation, and the undo that takes back to the person's last decision.
+//   - A Record is a finished or unfinished game as a JSON file (game, players, moves, result),
+//     read back strictly and replayed through the rules, each move checked.
+//   - A Board draws one game's positions: as text for the terminal, as a JSON view for the
+//     browser's SVG, and groups its legal moves for listing. Boards are looked up by game name
+//     in a small table (BoardFor); a game without one gets a plain board built from its text
+//     drawing and notation, so every registered game is playable in both interfaces.
+//
+// Everything here works at the notation level of games.Position, off the hot path.
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/zerogames/zero/internal/games"
+)
+
+// DefaultOpponent is the agent people play unless they choose another; FallbackOpponent is
+// used in its place while the registry cannot build it (before the search has landed).
+const (
+	DefaultOpponent  = "uct:1000"
+	FallbackOpponent = "random"
+)
+
+// Human is the name a person plays under in a Match and its Record.
+const Human = "human"
+
+// Match is a game between a person and an agent. It is not safe for concurrent use.
+type Match struct {
+	Game games.Game
+	Pos  *games.Position
+	// Players are who plays player 0 and player 1: Human or the agent's spec.
+	Players [2]string
+	// Resigned is the side (0 or 1) that resigned, or -1.
+	Resigned int
+	agent    games.Agent
+	human    int
+	rng      *rand.Rand // chance draws
+}
+
+// NewMatch starts a game of game between a person playing side (a player name of the game,
+// or "random") and the agent opponent (a spec; "" for the default). The seed makes the
+// agent's choices, the random side and the chance draws reproducible.
+func NewMatch(game, opponent, side string, seed uint64) (*Match, error) {
+	g, err := games.Lookup(game)
+	if err != nil {
+		return nil, err
+	}
+	agent, err := NewAgent(g, opponent, seed)
+	if err != nil {
+		return nil, err
+	}
+	return NewMatchAgent(g, agent, side, seed)
+}
+
+// NewMatchAgent starts a game of g between a person playing side and agent.
+func NewMatchAgent(g games.Game, agent games.Agent, side string, seed uint64) (*Match, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x9a3e))
+	human, err := ParseSide(g, side, rng)
+	if err != nil {
+		return nil, err
+	}
+	m := &Match{Game: g, Pos: g.NewPosition(), Resigned: -1, agent: agent, human: human, rng: rng}
+	m.Players[human] = Human
+	m.Players[1-human] = agent.Spec()
+	m.drawChance()
+	return m, nil
+}
+
+// NewAgent builds the agent spec for g; "" is DefaultOpponent, or FallbackOpponent while g
+// cannot build the default.
+func NewAgent(g games.Game, spec string, seed uint64) (games.Agent, error) {
+	if spec != "" {
+		return g.NewAgent(spec, seed)
+	}
+	if a, err := g.NewAgent(DefaultOpponent, seed); err == nil {
+		return a, nil
+	}
+	return g.NewAgent(FallbackOpponent, seed)
+}
+
+// ParseSide reads a side: one of g's player names, or "random" (drawn from rng).
+func ParseSide(g games.Game, side string, rng *rand.Rand) (int, error) {
+	names := g.Info().PlayerNames
+	switch side {
+	case names[0]:
+		return 0, nil
+	case names[1]:
+		return 1, nil
+	case "random":
+		return rng.IntN(2), nil
+	}
+	return 0, fmt.Errorf("unknown side %q (want %s, %s or random)", side, names[0], names[1])
+}
+
+// HumanSide is the side (0 or 1) the person plays.
+func (m *Match) HumanSide() int { return m.human }
+
+// Agent is the person's opponent.
+func (m *Match) Agent() games.Agent { return m.agent }
+
+// Over tells whether the game has ended, by the rules or by resignation.
+func (m *Match) Over() bool { return m.Resigned >= 0 || m.Pos.Over() }
+
+// Result names the result: "none", the winner's name, or "draw".
+func (m *Match) Result() string {
+	if m.Resigned >= 0 {
+		return m.Game.Info().PlayerNames[1-m.Resigned]
+	}
+	return m.Pos.Result()
+}
+
+// toMove is the side to decide, or -1 at chance or once the game is over.
+func (m *Match) toMove() int {
+	if m.Resigned >= 0 {
+		return -1
+	}
+	return slices.Index(m.Game.Info().PlayerNames[:], m.Pos.ToMove())
+}
+
+// HumanToMove tells whether the person decides next.
+func (m *Match) HumanToMove() bool { return m.toMove() == m.human }
+
+// AgentToMove tells whether the agent decides next.
+func (m *Match) AgentToMove() bool { return m.toMove() == 1-m.human }
+
+// ErrGameOver is returned for a move or resignation after the end.
+var ErrGameOver = errors.New("the game is over")
+
+// Play plays the person's move, in the game's notation, then any chance decisions. A refused
+// move changes nothing; the error says why.
+func (m *Match) Play(move string) error {
+	if m.Over() {
+		return ErrGameOver
+	}
+	if !m.HumanToMove() {
+		return fmt.Errorf("it is %s's turn, not yours", m.Pos.ToMove())
+	}
+	if err := m.Pos.Play(m.Expand(move)); err != nil {
+		return err
+	}
+	m.drawChance()
+	return nil
+}
+
+// Expand lets a person shorten a move to what follows its first word when that names exactly
+// one legal move ("f6-f9" for "move f6-f9" in YINSH); runs of blanks count as one. Anything
+// else comes back as given, for the game's parser to judge.
+func (m *Match) Expand(move string) string {
+	move = strings.Join(strings.Fields(move), " ")
+	legal := m.Pos.Legal()
+	if slices.Contains(legal, move) || move == "" {
+		return move
+	}
+	found := ""
+	for _, l := range legal {
+		if _, rest, ok := strings.Cut(l, " "); ok && rest == move {
+			if found != "" {
+				return move
+			}
+			found = l
+		}
+	}
+	if found == "" {
+		return move
+	}
+	return found
+}
+
+// AgentTurn lets the agent make its decisions until the person is to decide or the game ends
+// (a YINSH turn may be a move, a row and a ring). It returns the moves played and the analysis
+// behind the first. progress reports the agent's work (see games.Agent). On error or
+// cancellation the decisions already made stay played.
+func (m *Match) AgentTurn(ctx context.Context, progress func(done, total int)) ([]string, games.Analysis, error) {
+	var played []string
+	var first games.Analysis
+	for m.AgentToMove() {
+		an, err := m.agent.Analyze(ctx, m.Pos, progress)
+		if err != nil {
+			return played, first, err
+		}
+		if err := ctx.Err(); err != nil {
+			return played, first, err
+		}
+		if err := m.Pos.Play(an.Best()); err != nil {
+			return played, first, fmt.Errorf("agent %s chose an illegal move: %w", m.agent.Spec(), err)
+		}
+		if played == nil {
+			first = an
+		}
+		played = append(played, an.Best())
+		m.drawChance()
+	}
+	return played, first, nil
+}
+
+// Hint is the agent's analysis of the current position, for the side to decide.
+func (m *Match) Hint(ctx context.Context, progress func(done, total int)) (games.Analysis, error) {
+	if m.Over() {
+		return games.Analysis{}, ErrGameOver
+	}
+	return m.agent.Analyze(ctx, m.Pos, progress)
+}
+
+// Undo takes back decisions up to and including the person's last one, so that it is the
+// person's decision again (the agent's reply goes too). Chance draws in between are taken back
+// with them, and a resignation is taken back first.
+func (m *Match) Undo() error {
+	if m.Resigned >= 0 {
+		m.Resigned = -1
+		return nil
+	}
+	c := m.Pos.Clone()
+	for c.Undo() == nil {
+		// Once a move is taken back, who is to decide is who made it.
+		if c.ToMove() == m.Game.Info().PlayerNames[m.human] {
+			m.Pos = c
+			return nil
+		}
+	}
+	return errors.New("nothing to undo: you have not moved yet")
+}
+
+// Resign ends the game: the person resigns.
+func (m *Match) Resign() error {
+	if m.Over() {
+		return ErrGameOver
+	}
+	m.Resigned = m.human
+	return nil
+}
+
+// drawChance plays the chance decisions that come next, drawn by their probabilities.
+func (m *Match) drawChance() {
+	for m.Pos.ToMove() == "chance" {
+		outcomes := m.Pos.Chances()
+		u := m.rng.Float64()
+		pick := outcomes[len(outcomes)-1].Move
+		for _, o := range outcomes {
+			if u < o.Prob {
+				pick = o.Move
+				break
+			}
+			u -= o.Prob
+		}
+		if err := m.Pos.Play(pick); err != nil {
+			panic(fmt.Sprintf("ui: chance outcome %q refused: %v", pick, err))
+		}
+	}
+}
+
+// Record is the game so far as a record.
+func (m *Match) Record() Record {
+	r := Record{Format: RecordFormat, Game: m.Game.Info().Name, Moves: m.Pos.Moves(), Result: m.Result()}
+	names := m.Game.Info().PlayerNames
+	r.Players = map[string]string{names[0]: m.Players[0], names[1]: m.Players[1]}
+	if m.Resigned >= 0 {
+		r.Resigned = names[m.Resigned]
+	}
+	return r
+}
+
+// Load replaces the game by the record's (checked move by move), keeping the person's side
+// and the agent. The record's game must be the match's.
+func (m *Match) Load(r Record) error {
+	if r.Game != m.Game.Info().Name {
+		return fmt.Errorf("the record is a game of %s, not %s", r.Game, m.Game.Info().Name)
+	}
+	pos, resigned, err := r.Replay()
+	if err != nil {
+		return err
+	}
+	m.Pos, m.Resigned = pos, resigned
+	m.drawChance()
+	return nil
+}

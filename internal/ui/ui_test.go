@@ -1,0 +1,309 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/internal/games"
+)
+
+// midgame is 20 moves into a YINSH game (white to move; black's last move g3-b3).
+const midgame = "place k7;place a3;place h9;place c3;place d3;place d9;place i6;place c7;place f2;place g3;move h9-f9;move c3-c2;move d3-d1;move c7-f10;move i6-d6;move d9-d8;move f9-g10;move c2-e2;move k7-i7;move g3-b3"
+
+func newMatch(t *testing.T, game, side string) *Match {
+	t.Helper()
+	m, err := NewMatch(game, "random", side, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestNewMatch(t *testing.T) {
+	tests := []struct {
+		game, opponent, side string
+		wantErr              string
+	}{
+		{"yinsh", "random", "white", ""},
+		{"yinsh-blitz", "", "black", ""},
+		{"yinsh", "", "random", ""},
+		{"chess", "random", "white", `unknown game "chess"`},
+		{"yinsh", "random", "red", `unknown side "red" (want white, black or random)`},
+		{"yinsh", "alphabeta:3", "white", `unknown agent "alphabeta:3"`},
+	}
+	for _, tt := range tests {
+		m, err := NewMatch(tt.game, tt.opponent, tt.side, 1)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("NewMatch(%q, %q, %q): %v, want %q", tt.game, tt.opponent, tt.side, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("NewMatch(%q, %q, %q): %v", tt.game, tt.opponent, tt.side, err)
+		}
+		h := m.HumanSide()
+		if m.Players[h] != Human || m.Players[1-h] != m.Agent().Spec() {
+			t.Errorf("players %q, human side %d", m.Players, h)
+		}
+		if tt.opponent == "" && m.Agent().Spec() != DefaultOpponent && m.Agent().Spec() != FallbackOpponent {
+			t.Errorf("default opponent %q", m.Agent().Spec())
+		}
+	}
+}
+
+// The default opponent is DefaultOpponent as soon as the registry knows it.
+func TestDefaultOpponent(t *testing.T) {
+	g, _ := games.Lookup("yinsh")
+	a, err := NewAgent(g, "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.NewAgent(DefaultOpponent, 1); err == nil && a.Spec() != DefaultOpponent {
+		t.Fatalf("default agent %q while %q is known", a.Spec(), DefaultOpponent)
+	} else if err != nil && a.Spec() != FallbackOpponent {
+		t.Fatalf("default agent %q while %q is unknown", a.Spec(), DefaultOpponent)
+	}
+}
+
+func TestMatchPlayUndoResign(t *testing.T) {
+	m := newMatch(t, "yinsh-blitz", "black")
+	if err := m.Play("place f6"); err == nil || !strings.Contains(err.Error(), "white's turn") {
+		t.Fatalf("a move out of turn: %v", err)
+	}
+	if err := m.Undo(); err == nil {
+		t.Fatal("undo before the person moved was accepted")
+	}
+	played, an, err := m.AgentTurn(context.Background(), nil)
+	if err != nil || len(played) != 1 || an.Best() != played[0] || !m.HumanToMove() {
+		t.Fatalf("AgentTurn: %q, %v, %v", played, an, err)
+	}
+	for _, bad := range []string{"place z9", "move f6-f9", "", "place " + strings.TrimPrefix(played[0], "place ")} {
+		before := m.Pos.Moves()
+		if err := m.Play(bad); err == nil {
+			t.Errorf("Play(%q) accepted", bad)
+		}
+		if !slices.Equal(before, m.Pos.Moves()) {
+			t.Errorf("Play(%q) changed the game", bad)
+		}
+	}
+	free := "e5"
+	if played[0] == "place e5" {
+		free = "e6"
+	}
+	if err := m.Play("  " + free + " "); err != nil { // shortened, with blanks
+		t.Fatal(err)
+	}
+	if _, _, err := m.AgentTurn(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Undo(); err != nil || len(m.Pos.Moves()) != 1 || !m.HumanToMove() {
+		t.Fatalf("undo: %v; moves %q", err, m.Pos.Moves())
+	}
+	if err := m.Resign(); err != nil || !m.Over() || m.Result() != "white" {
+		t.Fatalf("resign: %v, over %v, result %q", err, m.Over(), m.Result())
+	}
+	if err := m.Play("place " + free); err != ErrGameOver {
+		t.Fatalf("a move after resigning: %v", err)
+	}
+	r := m.Record()
+	if r.Resigned != "black" || r.Result != "white" || r.Players["black"] != Human || r.Players["white"] != "random" {
+		t.Fatalf("record %+v", r)
+	}
+	if err := m.Undo(); err != nil || m.Over() {
+		t.Fatalf("undoing a resignation: %v", err)
+	}
+}
+
+// Shortened moves expand only when exactly one legal move ends so.
+func TestExpand(t *testing.T) {
+	m := newMatch(t, "yinsh", "white")
+	if err := m.Pos.PlayMoves(midgame); err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"d1-e1":       "move d1-e1",
+		"move  d1-e1": "move d1-e1",
+		"d1-d9":       "d1-d9", // illegal: left for the parser to explain
+		"e1":          "e1",
+		"pass":        "pass",
+	} {
+		if got := m.Expand(in); got != want {
+			t.Errorf("Expand(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A whole game against the random agent, saved, read back and replayed to the same end.
+func TestRecordRoundTrip(t *testing.T) {
+	m := newMatch(t, "yinsh-blitz", "white")
+	for !m.Over() {
+		if m.HumanToMove() {
+			if err := m.Play(m.Pos.Legal()[0]); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if _, _, err := m.AgentTurn(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "game.json")
+	if err := m.Record().Save(path); err != nil {
+		t.Fatal(err)
+	}
+	r, err := LoadRecord(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Result != m.Result() || r.Result == "none" || !slices.Equal(r.Moves, m.Pos.Moves()) {
+		t.Fatalf("read back %+v", r)
+	}
+	m2 := newMatch(t, "yinsh-blitz", "white")
+	if err := m2.Load(r); err != nil || m2.Pos.Show() != m.Pos.Show() {
+		t.Fatalf("load: %v", err)
+	}
+	if err := newMatch(t, "yinsh", "white").Load(r); err == nil {
+		t.Fatal("a yinsh-blitz record loaded into a yinsh match")
+	}
+}
+
+func TestReadRecordRefuses(t *testing.T) {
+	good := Record{Format: RecordFormat, Game: "yinsh", Players: map[string]string{"white": Human, "black": "random"},
+		Moves: []string{"place f6", "place e5"}, Result: "none"}
+	edit := func(f func(r *Record)) string {
+		r := good
+		r.Players = map[string]string{"white": Human, "black": "random"}
+		r.Moves = slices.Clone(good.Moves)
+		f(&r)
+		return string(r.Marshal())
+	}
+	tests := []struct{ name, text, wantErr string }{
+		{"good", edit(func(*Record) {}), ""},
+		{"not JSON", "place f6", "not a game record"},
+		{"unknown field", `{"format":"zero-game/1","game":"yinsh","elo":3}`, `unknown field "elo"`},
+		{"two objects", edit(func(*Record) {}) + "{}", "data after the JSON object"},
+		{"other format", edit(func(r *Record) { r.Format = "pgn" }), `format: "pgn"`},
+		{"unknown game", edit(func(r *Record) { r.Game = "go" }), `game: unknown game "go"`},
+		{"players", edit(func(r *Record) { r.Players = map[string]string{"red": "x", "blue": "y"} }), "players: want who played white and black"},
+		{"illegal move", edit(func(r *Record) { r.Moves[1] = "place f6" }), `moves: move 2 "place f6": place f6: the point is taken`},
+		{"wrong result", edit(func(r *Record) { r.Result = "white" }), `result: "white", but the moves give "none"`},
+		{"resigned by a stranger", edit(func(r *Record) { r.Resigned = "red" }), `resigned: "red" is not a player`},
+		{"resigned, result not the other", edit(func(r *Record) { r.Resigned = "white" }), `result: "none", but the moves give "black"`},
+		{"resigned", edit(func(r *Record) { r.Resigned, r.Result = "white", "black" }), ""},
+		{"too large", strings.Repeat(" ", MaxRecordSize+1), "larger than"},
+	}
+	for _, tt := range tests {
+		_, err := ReadRecord(strings.NewReader(tt.text))
+		if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.wantErr)
+		}
+	}
+	if _, err := LoadRecord("/nonexistent/game.json"); err == nil {
+		t.Error("a missing file loaded")
+	}
+}
+
+// The drawing puts every piece where its point is, and each row's number at its ends.
+func TestYinshText(t *testing.T) {
+	m := newMatch(t, "yinsh", "white")
+	if err := m.Pos.PlayMoves(midgame); err != nil {
+		t.Fatal(err)
+	}
+	text := BoardFor("yinsh").Text(m.Pos)
+	lines := strings.Split(text, "\n")
+	s := m.Pos.State().(yinsh.State)
+	at := func(x, r int) string {
+		l := []rune(lines[yinshLine(x, r)])
+		c := yinshX(x)
+		if c+1 >= len(l) {
+			return string(l[c-1:])
+		}
+		return string(l[c-1 : c+2])
+	}
+	for p := range yinsh.NumPoints {
+		x, r := yinsh.PointCoords(p)
+		want := map[yinsh.Piece]string{yinsh.Empty: " · ", yinsh.WhiteRing: "(W)", yinsh.BlackRing: "(B)",
+			yinsh.WhiteMarker: " w ", yinsh.BlackMarker: " b "}[s.At(p)]
+		if yinsh.PointName(p) == "b3" { // the ring just moved
+			want = "[B]"
+		}
+		if got := at(x, r); strings.TrimRight(got, " ") != strings.TrimRight(want, " ") {
+			t.Errorf("%s drawn %q, want %q", yinsh.PointName(p), got, want)
+		}
+	}
+	if got := at(-1, 2); strings.TrimSpace(got) != "2" {
+		t.Errorf("row 2's label at its left end is %q", got)
+	}
+	if got := at(11, 8); strings.TrimSpace(got) != "8" {
+		t.Errorf("row 8's label at its right end is %q", got)
+	}
+	for _, part := range []string{"a   b   c   d   e   f   g   h   i   j   k", "rings removed: white 0, black 0 (3 to win)", "markers in the pool: 41", "white to move a ring"} {
+		if !strings.Contains(text, part) {
+			t.Errorf("the drawing lacks %q:\n%s", part, text)
+		}
+	}
+}
+
+func TestYinshGroupAndView(t *testing.T) {
+	m := newMatch(t, "yinsh", "white")
+	b := BoardFor("yinsh")
+	groups := b.Group(m.Pos)
+	if len(groups) != 11 || groups[0].Label != "place a" || !slices.Equal(groups[0].Items, []string{"a2", "a3", "a4", "a5"}) ||
+		groups[4].Items[9] != "e10" {
+		t.Fatalf("placements grouped as %v", groups)
+	}
+	if err := m.Pos.PlayMoves(midgame); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, g := range b.Group(m.Pos) {
+		if !strings.HasPrefix(g.Label, "move ") {
+			t.Fatalf("group %v in the move phase", g)
+		}
+		for _, it := range g.Items {
+			if !slices.Contains(m.Pos.Legal(), g.Label+it) {
+				t.Errorf("%s%s is not a legal move", g.Label, it)
+			}
+			n++
+		}
+	}
+	if n != len(m.Pos.Legal()) {
+		t.Errorf("the groups hold %d moves, want %d", n, len(m.Pos.Legal()))
+	}
+	data, err := json.Marshal(b.View(m.Pos))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v yinshView
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Kind != "yinsh" || len(v.Points) != 85 || v.Phase != "move" || v.Pool != 41 || v.LastFrom != "g3" || v.LastTo != "b3" || v.Target != 3 {
+		t.Fatalf("view %s", data)
+	}
+	pieces := map[string]int{}
+	for _, p := range v.Points {
+		pieces[p.Piece]++
+	}
+	if pieces["W"] != 5 || pieces["B"] != 5 || pieces["w"]+pieces["b"] != 10 {
+		t.Errorf("pieces in the view: %v", pieces)
+	}
+}
+
+// A game without a drawing of its own is drawn by its text and listed flat.
+func TestPlainBoard(t *testing.T) {
+	m := newMatch(t, "yinsh", "white")
+	b := plainBoard{}
+	if b.Text(m.Pos) != m.Pos.Show() || len(b.Group(m.Pos)[0].Items) != 85 {
+		t.Fatal("plain board")
+	}
+	if _, ok := BoardFor("no such game").(plainBoard); !ok {
+		t.Fatal("an unknown game got a drawing")
+	}
+}

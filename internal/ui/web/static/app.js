@@ -1,0 +1,454 @@
+// zero · play: the page. Plain JavaScript and SVG, no build step. It holds no game logic:
+// the server checks every move and sends the board (view), the legal moves and the history;
+// this page draws them and turns clicks into moves in the game's notation.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+const page = {
+  games: [],      // from /api/games
+  strengths: [],
+  st: null,       // the game's state from the server
+  selected: null, // YINSH: the ring picked to move
+  busy: false,
+};
+
+async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const resp = await fetch(path, opts);
+  const data = await resp.json().catch(() => ({ error: resp.statusText }));
+  if (!resp.ok) throw new Error(data.error || resp.statusText);
+  return data;
+}
+
+function setBusy(on, text) {
+  page.busy = on;
+  document.body.dataset.busy = on ? "true" : "false";
+  $("thinking").hidden = !on;
+  $("thinking-text").textContent = text || "thinking…";
+  updateButtons();
+}
+
+function showMessage(text) {
+  const m = $("message");
+  m.textContent = text || "";
+  m.hidden = !text;
+}
+
+// run does one exchange with the server, showing errors instead of throwing them.
+async function run(f, text) {
+  if (page.busy) return;
+  showMessage("");
+  setBusy(true, text);
+  try {
+    await f();
+  } catch (e) {
+    showMessage(e.message);
+  } finally {
+    setBusy(false);
+    render();
+  }
+}
+
+// ---------------------------------------------------------------- the new-game form
+
+function fillForm() {
+  const game = $("ng-game");
+  game.replaceChildren(...page.games.map((g) => option(g.name, gameTitle(g.name))));
+  const strength = $("ng-strength");
+  strength.replaceChildren(...page.strengths.map((s) => option(String(s.work), `${s.name} (${s.work} simulations)`)));
+  strength.value = "1000";
+  game.addEventListener("change", fillGameChoices);
+  $("ng-opponent").addEventListener("change", updateStrength);
+  fillGameChoices();
+}
+
+function fillGameChoices() {
+  const g = page.games.find((g) => g.name === $("ng-game").value);
+  $("ng-side").replaceChildren(...g.players.map((p) => option(p, p)), option("random", "either (random)"));
+  $("ng-opponent").replaceChildren(...g.opponents.map((o) => option(o.spec, o.label)));
+  const def = g.opponents.find((o) => o.spec === g.default || o.spec.replace("{N}", "") === g.default.replace(/\d+/, ""));
+  if (def) $("ng-opponent").value = def.spec;
+  updateStrength();
+}
+
+function updateStrength() {
+  $("ng-strength").disabled = !$("ng-opponent").value.includes("{N}");
+}
+
+function option(value, text) {
+  const o = document.createElement("option");
+  o.value = value;
+  o.textContent = text;
+  return o;
+}
+
+function gameTitle(name) {
+  return { "yinsh": "YINSH", "yinsh-blitz": "YINSH blitz", "gyges": "Gygès", "gyges-advanced": "Gygès (advanced)", "imbriqua": "Imbriqua" }[name] || name;
+}
+
+function newGame(ev) {
+  if (ev) ev.preventDefault();
+  const opponent = $("ng-opponent").value.replace("{N}", $("ng-strength").value);
+  run(async () => {
+    page.selected = null;
+    $("analysis").replaceChildren(muted("Ask the agent for its evaluation and top moves."));
+    page.st = await api("POST", "/api/new", { game: $("ng-game").value, side: $("ng-side").value, opponent });
+    render();
+    if (page.st.agent_turn) await agentTurn();
+  });
+}
+
+// ---------------------------------------------------------------- playing
+
+async function agentTurn() {
+  setBusy(true, `${page.st.to_move} thinks…`);
+  page.st = await api("POST", "/api/agent", { id: page.st.id });
+  if (page.st.analysis) showAnalysis(page.st.analysis, "its choice");
+}
+
+function play(move) {
+  run(async () => {
+    page.selected = null;
+    page.st = await api("POST", "/api/play", { id: page.st.id, move });
+    render();
+    if (page.st.agent_turn) await agentTurn();
+  });
+}
+
+function undo() {
+  run(async () => {
+    page.selected = null;
+    page.st = await api("POST", "/api/undo", { id: page.st.id });
+  });
+}
+
+function resign() {
+  if (!confirm("Resign this game?")) return;
+  run(async () => { page.st = await api("POST", "/api/resign", { id: page.st.id }); });
+}
+
+function analyze() {
+  run(async () => {
+    const an = await api("POST", "/api/analyze", { id: page.st.id });
+    showAnalysis(an, "for " + an.for);
+  }, "evaluating…");
+}
+
+function muted(text) {
+  const p = document.createElement("p");
+  p.className = "muted";
+  p.textContent = text;
+  return p;
+}
+
+function showAnalysis(an, what) {
+  const box = $("analysis");
+  const win = (an.value + 1) / 2;
+  const known = an.work > 0 || an.moves.some((m) => m.win_prob >= 0);
+  const head = muted(known
+    ? `${an.agent}, ${what}: ${an.work} simulations · value ${an.value >= 0 ? "+" : ""}${an.value.toFixed(2)} for ${an.for}`
+    : `${an.agent}, ${what}: no evaluation (it does not search).`);
+  const bar = document.createElement("div");
+  bar.hidden = !known;
+  bar.className = "bar";
+  const fill = document.createElement("div");
+  fill.style.width = `${Math.round(win * 100)}%`;
+  bar.append(fill);
+  const table = document.createElement("table");
+  table.innerHTML = "<thead><tr><th>move</th><th>visits</th><th>wins</th></tr></thead>";
+  const body = document.createElement("tbody");
+  for (const m of an.moves.slice(0, 6)) {
+    const tr = document.createElement("tr");
+    tr.append(cell(m.move), cell(`${(100 * m.share).toFixed(1)}%`, "num"), cell(m.win_prob >= 0 ? `${Math.round(100 * m.win_prob)}%` : "–", "num"));
+    body.append(tr);
+  }
+  table.append(body);
+  box.replaceChildren(head, bar, table);
+  box.dataset.moves = an.moves.length;
+}
+
+function cell(text, cls) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (cls) td.className = cls;
+  return td;
+}
+
+// ---------------------------------------------------------------- drawing the page
+
+function render() {
+  const st = page.st;
+  if (!st) return;
+  $("title").textContent = gameTitle(st.game);
+  document.title = `${gameTitle(st.game)} · zero`;
+  const players = st.names.map((n) => {
+    const who = st.players[n] === "human" ? "you" : st.players[n];
+    const span = document.createElement("span");
+    span.className = "who" + (st.to_move === n ? " active" : "");
+    const chip = document.createElement("span");
+    chip.className = "chip " + n;
+    span.append(chip, `${n}: ${who}`);
+    return span;
+  });
+  $("players").replaceChildren(...players);
+  const status = $("status");
+  status.textContent = statusText(st);
+  status.dataset.state = st.over ? "over" : st.your_turn ? "you" : "agent";
+  const moves = st.moves.map((m, i) => {
+    const li = document.createElement("li");
+    li.textContent = m;
+    if (i === st.moves.length - 1) li.className = "last";
+    return li;
+  });
+  $("moves").replaceChildren(...moves);
+  $("moves").scrollTop = $("moves").scrollHeight;
+  $("download").href = `/api/record?id=${st.id}`;
+  const draw = boards[st.view.kind] || boards.text;
+  draw(st);
+  updateButtons();
+}
+
+function statusText(st) {
+  if (st.over) {
+    if (st.resigned) return `${st.resigned} resigned: ${st.result} wins.`;
+    if (st.result === "draw") return "Game over: a draw.";
+    return st.result === st.human ? `Game over: you win (${st.result}).` : `Game over: ${st.result} wins.`;
+  }
+  const s = st.view.status || `${st.to_move} to move`;
+  return st.your_turn ? `Your turn — ${s}.` : `${s} (${st.players[st.to_move] || "…"}).`;
+}
+
+function updateButtons() {
+  const st = page.st;
+  const idle = !page.busy && st;
+  $("undo").disabled = !idle || st.moves.length === 0;
+  $("resign").disabled = !idle || st.over;
+  $("analyze").disabled = !idle || st.over;
+  $("start").disabled = page.busy;
+}
+
+// choices lays out buttons under the board for decisions that are not clicks on it.
+function choices(items) {
+  $("choices").replaceChildren(...items.map(([label, move, hover]) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.dataset.move = move;
+    b.addEventListener("click", () => play(move));
+    if (hover) {
+      b.addEventListener("mouseenter", () => hover(true));
+      b.addEventListener("mouseleave", () => hover(false));
+    }
+    return b;
+  }));
+}
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.append(e);
+  return e;
+}
+
+const boards = {
+  // A game without a drawing of its own: its text, and its moves as buttons.
+  text(st) {
+    $("board").hidden = true;
+    const pre = $("textboard");
+    pre.hidden = false;
+    pre.textContent = st.view.text;
+    choices(st.legal.map((m) => [m, m]));
+  },
+  yinsh: drawYinsh,
+};
+
+// ---------------------------------------------------------------- YINSH
+
+const S = 46;                      // the distance between neighbouring points
+const H = S * Math.sqrt(3) / 2;
+// Point (column c, row r): columns upright, up a column is up the page; a step along a row
+// goes right and down, along the diagonal right and up, as the board lies between the players.
+const yx = (c) => c * H;
+const yy = (c, r) => -(r - c / 2) * S;
+
+function drawYinsh(st) {
+  const v = st.view;
+  const svg = $("board");
+  svg.hidden = false;
+  $("textboard").hidden = true;
+  const pts = new Map(v.points.map((p) => [p.name, p]));
+  const at = (c, r) => pts.get(String.fromCharCode(97 + c) + r);
+  const xs = v.points.map((p) => yx(p.col)), ys = v.points.map((p) => yy(p.col, p.row));
+  const pad = S * 1.05;
+  const minX = Math.min(...xs) - pad, maxX = Math.max(...xs) + pad;
+  const minY = Math.min(...ys) - pad, maxY = Math.max(...ys) + pad;
+  svg.setAttribute("viewBox", `${minX} ${minY} ${maxX - minX} ${maxY - minY}`);
+  svg.replaceChildren();
+
+  // The wood: a hexagon around the points.
+  const cx = yx(5), cy = yy(5, 6), R = 5.35 * S;
+  const hex = [];
+  for (let k = 0; k < 6; k++) {
+    const a = Math.PI / 6 + k * Math.PI / 3;
+    hex.push(`${cx + R * Math.cos(a)},${cy + R * Math.sin(a)}`);
+  }
+  el("polygon", { points: hex.join(" "), class: "wood" }, svg);
+
+  const grid = el("g", {}, svg);
+  for (const p of v.points) {
+    for (const [dc, dr] of [[0, 1], [1, 0], [1, 1]]) {
+      const q = at(p.col + dc, p.row + dr);
+      if (q) el("line", { x1: yx(p.col), y1: yy(p.col, p.row), x2: yx(q.col), y2: yy(q.col, q.row), class: "gridline" }, grid);
+    }
+  }
+  // Letters below the columns, each row's number left of its first point.
+  const labels = el("g", {}, svg);
+  for (let c = 0; c < 11; c++) {
+    const lo = Math.min(...v.points.filter((p) => p.col === c).map((p) => p.row));
+    text(labels, yx(c), yy(c, lo) + 0.8 * S, String.fromCharCode(97 + c));
+  }
+  for (let r = 1; r <= 11; r++) {
+    const lo = Math.min(...v.points.filter((p) => p.row === r).map((p) => p.col));
+    text(labels, yx(lo) - 0.62 * S, yy(lo, r), String(r));
+  }
+
+  // The last ring move: its path, and a halo on the ring.
+  if (v.last_from && pts.get(v.last_from) && pts.get(v.last_to)) {
+    const a = pts.get(v.last_from), b = pts.get(v.last_to);
+    el("line", { x1: yx(a.col), y1: yy(a.col, a.row), x2: yx(b.col), y2: yy(b.col, b.row), class: "lastpath" }, svg);
+    el("circle", { cx: yx(b.col), cy: yy(b.col, b.row), r: S * 0.47, class: "lasthalo" }, svg);
+  }
+
+  const pieces = el("g", {}, svg);
+  for (const p of v.points) {
+    const x = yx(p.col), y = yy(p.col, p.row);
+    switch (p.piece) {
+      case "w": el("circle", { cx: x, cy: y, r: S * 0.26, class: "marker-w" }, pieces); break;
+      case "b": el("circle", { cx: x, cy: y, r: S * 0.26, class: "marker-b" }, pieces); break;
+      case "W":
+        el("circle", { cx: x, cy: y, r: S * 0.34, class: "ring-w-out" }, pieces);
+        el("circle", { cx: x, cy: y, r: S * 0.34, class: "ring-w" }, pieces);
+        break;
+      case "B": el("circle", { cx: x, cy: y, r: S * 0.34, class: "ring-b" }, pieces); break;
+    }
+    if (p.piece) pieces.lastElementChild.dataset.piece = p.piece;
+  }
+
+  // What the person can do now.
+  const ui = el("g", { id: "yinsh-ui" }, svg);
+  const hit = (name, cls, onClick) => {
+    const p = pts.get(name);
+    const x = yx(p.col), y = yy(p.col, p.row);
+    const c = el("circle", { cx: x, cy: y, r: S * 0.45, class: "hit " + cls }, ui);
+    c.dataset.point = name;
+    el("title", {}, c).textContent = name;
+    c.addEventListener("click", onClick);
+    el("circle", { cx: x, cy: y, r: S * 0.42, class: "hover" }, ui);
+    return c;
+  };
+  const mark = (name, cls, r) => {
+    const p = pts.get(name);
+    el("circle", { cx: yx(p.col), cy: yy(p.col, p.row), r: r * S, class: cls }, ui);
+  };
+  const items = [];
+  const moves = new Map(); // ring → its destinations
+  for (const m of st.legal) {
+    const [verb, arg] = m.split(" ");
+    if (verb === "place") {
+      hit(arg, "place", () => play(m));
+    } else if (verb === "move") {
+      const [a, b] = arg.split("-");
+      if (!moves.has(a)) moves.set(a, []);
+      moves.get(a).push(b);
+    } else if (verb === "row") {
+      items.push([m, m, rowBand(ui, pts, arg, m)]);
+    } else if (verb === "ring") {
+      mark(arg, "removable", 0.44);
+      hit(arg, "remove", () => play(m));
+    } else {
+      items.push([m === "pass" ? "pass (no ring can move)" : m, m]);
+    }
+  }
+  if (page.selected && !moves.has(page.selected)) page.selected = null;
+  for (const [ring, dests] of moves) {
+    if (ring === page.selected) {
+      mark(ring, "selected", 0.46);
+      for (const d of dests) {
+        mark(d, "target", 0.14);
+        hit(d, "dest", () => play(`move ${ring}-${d}`));
+      }
+    } else {
+      mark(ring, "movable", 0.46);
+    }
+    hit(ring, "ring", () => { page.selected = page.selected === ring ? null : ring; render(); });
+  }
+  choices(items);
+  const legend = $("score");
+  legend.replaceChildren(...st.names.map((n) => {
+    const row = document.createElement("div");
+    row.className = "row";
+    const chip = document.createElement("span");
+    chip.className = "chip " + n;
+    const pips = document.createElement("span");
+    pips.className = "pips";
+    for (let i = 0; i < v.target; i++) {
+      const pip = document.createElement("span");
+      pip.className = "pip" + (i < v.removed[n] ? " on" : "");
+      pips.append(pip);
+    }
+    row.append(chip, `${n}: ${v.removed[n]} of ${v.target} rings removed`, pips);
+    return row;
+  }), Object.assign(document.createElement("div"), { className: "muted", textContent: `${v.pool} markers left in the pool` }));
+}
+
+function text(g, x, y, s) {
+  const t = el("text", { x, y, class: "coord" }, g);
+  t.textContent = s;
+}
+
+// rowBand draws a clickable band over a row of five markers (arg "c4-c8") and returns the
+// function that highlights it.
+function rowBand(g, pts, arg, move) {
+  const [a, b] = arg.split("-").map((n) => pts.get(n));
+  const band = el("line", { x1: yx(a.col), y1: yy(a.col, a.row), x2: yx(b.col), y2: yy(b.col, b.row), class: "rowband", "stroke-width": S * 0.62 }, g);
+  band.dataset.row = arg;
+  band.addEventListener("click", () => play(move));
+  return (on) => band.classList.toggle("on", on);
+}
+
+// ---------------------------------------------------------------- start
+
+async function init() {
+  document.body.dataset.busy = "false";
+  $("newgame").addEventListener("submit", newGame);
+  $("undo").addEventListener("click", undo);
+  $("resign").addEventListener("click", resign);
+  $("analyze").addEventListener("click", analyze);
+  try {
+    const info = await api("GET", "/api/games");
+    page.games = info.games;
+    page.strengths = info.strengths;
+  } catch (e) {
+    showMessage("Cannot reach the server: " + e.message);
+    return;
+  }
+  fillForm();
+  const want = new URLSearchParams(location.search);
+  if (want.get("game")) $("ng-game").value = want.get("game"), fillGameChoices();
+  if (want.get("side")) $("ng-side").value = want.get("side");
+  if (want.get("opponent")) {
+    const o = want.get("opponent");
+    if (![...$("ng-opponent").options].some((x) => x.value === o)) $("ng-opponent").append(option(o, o));
+    $("ng-opponent").value = o;
+    updateStrength();
+  }
+  newGame();
+}
+
+init();

@@ -1,0 +1,560 @@
+// Package web is `zero serve`: games against the agent in the browser.
+//
+// One page (static/, embedded with go:embed: no build step, no network) draws the board in SVG
+// from a per-game JSON view (ui.Board.View) and talks to a small JSON API:
+//
+//	GET  /api/games                  the games, their sides, the opponents and strengths
+//	POST /api/new      {game, side, opponent}   start a game; the answer carries its id
+//	GET  /api/state?id=ID            the game: board view, legal moves, history, result
+//	POST /api/play     {id, move}    the person's move (checked; a refused move changes nothing)
+//	POST /api/agent    {id}          the agent's turn (all its decisions until the person's)
+//	POST /api/analyze  {id}          the agent's top moves with visit share and win probability
+//	POST /api/undo     {id}          take back the person's last move and the agent's reply
+//	POST /api/resign   {id}
+//	GET  /api/record?id=ID           the game record (JSON) as a download
+//
+// Each game is a session of its own, found by an unguessable id and locked while it is used,
+// so games never see each other. Input is checked before anything changes: request bodies are
+// small and strict JSON, games and agents must exist, an agent's checkpoint must be a file in
+// the models folder, and search budgets are bounded. Searches run at most one per core at once.
+// The server binds to loopback unless told otherwise (cmd/zero).
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/internal/ui"
+)
+
+//go:embed static
+var static embed.FS
+
+// Options configure a Server; the zero value of a field takes its default.
+type Options struct {
+	// ModelsDir is the only folder agents' checkpoints may come from (default "models").
+	ModelsDir string
+	// MaxSessions bounds the games kept at once; the least recently used goes first (default 256).
+	MaxSessions int
+	// IdleTimeout drops a game nobody touched for that long (default 6 hours).
+	IdleTimeout time.Duration
+	// MaxWork bounds an agent's search budget, the N of uct:N (default 100000).
+	MaxWork int
+	// Seed gives each new game its seed (default: random).
+	Seed func() uint64
+	// Log receives one line per failed request (default: none).
+	Log *log.Logger
+}
+
+// Strengths are the search budgets offered for the search agents, weakest first.
+var strengths = []strength{{"casual", 200}, {"standard", 1000}, {"strong", 5000}}
+
+type strength struct {
+	Name string `json:"name"`
+	Work int    `json:"work"`
+}
+
+// maxBody bounds a request body: the longest is a move.
+const maxBody = 4 << 10
+
+// Server serves the page and the API.
+type Server struct {
+	opts     Options
+	mu       sync.Mutex
+	sessions map[string]*session
+	searches chan struct{} // one token per search running
+	mux      *http.ServeMux
+}
+
+type session struct {
+	mu   sync.Mutex
+	id   string
+	m    *ui.Match
+	used time.Time // guarded by Server.mu
+}
+
+// New makes a server.
+func New(opts Options) *Server {
+	if opts.ModelsDir == "" {
+		opts.ModelsDir = "models"
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = 256
+	}
+	if opts.IdleTimeout <= 0 {
+		opts.IdleTimeout = 6 * time.Hour
+	}
+	if opts.MaxWork <= 0 {
+		opts.MaxWork = 100000
+	}
+	if opts.Seed == nil {
+		opts.Seed = func() uint64 {
+			var b [8]byte
+			rand.Read(b[:])
+			return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		}
+	}
+	s := &Server{opts: opts, sessions: map[string]*session{}, searches: make(chan struct{}, runtime.NumCPU())}
+	mux := http.NewServeMux()
+	assets, _ := fs.Sub(static, "static")
+	mux.Handle("GET /", http.FileServerFS(assets))
+	mux.HandleFunc("GET /api/games", s.handleGames)
+	mux.HandleFunc("POST /api/new", s.handleNew)
+	mux.HandleFunc("GET /api/state", s.withSession(s.handleState))
+	mux.HandleFunc("POST /api/play", s.withSession(s.handlePlay))
+	mux.HandleFunc("POST /api/agent", s.withSession(s.handleAgent))
+	mux.HandleFunc("POST /api/analyze", s.withSession(s.handleAnalyze))
+	mux.HandleFunc("POST /api/undo", s.withSession(s.handleUndo))
+	mux.HandleFunc("POST /api/resign", s.withSession(s.handleResign))
+	mux.HandleFunc("GET /api/record", s.withSession(s.handleRecord))
+	noEndpoint := func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, &httpError{http.StatusNotFound, fmt.Errorf("no such endpoint: %s %s", r.Method, r.URL.Path)})
+	}
+	mux.HandleFunc("GET /api/", noEndpoint)
+	mux.HandleFunc("POST /api/", noEndpoint)
+	s.mux = mux
+	return s
+}
+
+// ServeHTTP serves the page and the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'")
+	s.mux.ServeHTTP(w, r)
+}
+
+// httpError is an error with the status it answers.
+type httpError struct {
+	status int
+	err    error
+}
+
+func (e *httpError) Error() string { return e.err.Error() }
+
+func badRequest(format string, a ...any) error {
+	return &httpError{http.StatusBadRequest, fmt.Errorf(format, a...)}
+}
+
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status := http.StatusBadRequest
+	var he *httpError
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &he):
+		status = he.status
+	case errors.As(err, &mbe):
+		status = http.StatusRequestEntityTooLarge
+		err = fmt.Errorf("request larger than %d bytes", mbe.Limit)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		status = http.StatusServiceUnavailable
+	}
+	if s.opts.Log != nil {
+		s.opts.Log.Printf("%s %s: %d %v", r.Method, r.URL.Path, status, err)
+	}
+	writeJSON(w, status, map[string]string{"error": err.Error()})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// decode reads a small, strict JSON body into v.
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		return &httpError{http.StatusUnsupportedMediaType, errors.New("want a JSON body (Content-Type: application/json)")}
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return err
+		}
+		return badRequest("bad request body: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return badRequest("bad request body: more than one JSON value")
+	}
+	return nil
+}
+
+// opponent is one choice of agent offered for a game.
+type opponent struct {
+	Label string `json:"label"`
+	// Spec is the agent's spec, with "{N}" where the strength's budget goes.
+	Spec string `json:"spec"`
+}
+
+type gameInfo struct {
+	Name      string     `json:"name"`
+	Players   [2]string  `json:"players"`
+	Opponents []opponent `json:"opponents"`
+	Default   string     `json:"default"` // the default opponent's spec
+}
+
+func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
+	var out struct {
+		Games     []gameInfo `json:"games"`
+		Strengths []strength `json:"strengths"`
+	}
+	out.Strengths = strengths
+	for _, g := range games.All() {
+		in := g.Info()
+		gi := gameInfo{Name: in.Name, Players: in.PlayerNames}
+		if a, err := ui.NewAgent(g, "", 0); err == nil {
+			gi.Default = a.Spec()
+		}
+		if _, err := g.NewAgent("uct:1", 0); err == nil {
+			gi.Opponents = append(gi.Opponents, opponent{"UCT search (random playouts)", "uct:{N}"})
+		}
+		for _, m := range s.models(in.Name) {
+			gi.Opponents = append(gi.Opponents, opponent{"network " + m, "mcts:{N}:" + m})
+		}
+		gi.Opponents = append(gi.Opponents, opponent{"random mover", "random"})
+		out.Games = append(out.Games, gi)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// models lists the checkpoints for game in the models folder: files named GAME.* (GAME
+// exactly: yinsh.ckpt is not yinsh-blitz's).
+func (s *Server) models(game string) []string {
+	entries, err := os.ReadDir(s.opts.ModelsDir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.Type().IsRegular() && strings.TrimSuffix(name, filepath.Ext(name)) == game {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// checkSpec checks an agent spec from a request and returns it as the registry takes it: its
+// budget (the number after the first ':') at most MaxWork, and a checkpoint (the rest after a
+// second ':') only a file inside the models folder, named relative to it.
+func (s *Server) checkSpec(spec string) (string, error) {
+	if len(spec) > 200 {
+		return "", badRequest("opponent: spec too long")
+	}
+	kind, rest, hasArg := strings.Cut(spec, ":")
+	if !hasArg {
+		return spec, nil
+	}
+	budget, model, hasModel := strings.Cut(rest, ":")
+	n, err := strconv.Atoi(budget)
+	if err != nil || n < 1 || n > s.opts.MaxWork {
+		return "", badRequest("opponent %q: the budget must be a number from 1 to %d", spec, s.opts.MaxWork)
+	}
+	if !hasModel {
+		return spec, nil
+	}
+	name := strings.TrimPrefix(filepath.ToSlash(model), "models/")
+	if !filepath.IsLocal(name) || strings.ContainsAny(name, `/\`) {
+		return "", badRequest("opponent %q: a checkpoint must be a file of the models folder, named by its file name", spec)
+	}
+	path := filepath.Join(s.opts.ModelsDir, name)
+	st, err := os.Lstat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return "", badRequest("opponent %q: no checkpoint %s in the models folder", spec, name)
+	}
+	return kind + ":" + budget + ":" + path, nil
+}
+
+func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Game     string `json:"game"`
+		Side     string `json:"side"`
+		Opponent string `json:"opponent"`
+	}
+	if err := decode(w, r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	g, err := games.Lookup(req.Game)
+	if err != nil {
+		s.fail(w, r, badRequest("game: %v", err))
+		return
+	}
+	spec, err := s.checkSpec(req.Opponent)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	seed := s.opts.Seed()
+	agent, err := ui.NewAgent(g, spec, seed)
+	if err != nil {
+		s.fail(w, r, badRequest("opponent: %v", err))
+		return
+	}
+	if req.Side == "" {
+		req.Side = "random"
+	}
+	m, err := ui.NewMatchAgent(g, agent, req.Side, seed)
+	if err != nil {
+		s.fail(w, r, badRequest("side: %v", err))
+		return
+	}
+	sess := &session{id: newID(), m: m}
+	s.add(sess)
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	writeJSON(w, http.StatusOK, stateOf(sess))
+}
+
+func newID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// add keeps a new session, dropping idle ones and, past MaxSessions, the least recently used.
+func (s *Server) add(sess *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	sess.used = now
+	for id, o := range s.sessions {
+		if now.Sub(o.used) > s.opts.IdleTimeout {
+			delete(s.sessions, id)
+		}
+	}
+	for len(s.sessions) >= s.opts.MaxSessions {
+		var oldest *session
+		for _, o := range s.sessions {
+			if oldest == nil || o.used.Before(oldest.used) {
+				oldest = o
+			}
+		}
+		delete(s.sessions, oldest.id)
+	}
+	s.sessions[sess.id] = sess
+}
+
+// sessionHandler handles a request on one session, which it holds locked.
+type sessionHandler func(w http.ResponseWriter, r *http.Request, sess *session) error
+
+// withSession finds the session named by the request (id in the query for GET, in the body
+// for POST) and runs h with it locked.
+func (s *Server) withSession(h sessionHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var req request
+		if r.Method == http.MethodGet {
+			req.ID = r.URL.Query().Get("id")
+		} else if err := decode(w, r, &req); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		s.mu.Lock()
+		sess := s.sessions[req.ID]
+		if sess != nil {
+			sess.used = time.Now()
+		}
+		s.mu.Unlock()
+		if sess == nil {
+			s.fail(w, r, &httpError{http.StatusNotFound, errors.New("no such game (it may have expired): start a new one")})
+			return
+		}
+		sess.mu.Lock()
+		defer sess.mu.Unlock()
+		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, req))
+		if err := h(w, r, sess); err != nil {
+			s.fail(w, r, err)
+		}
+	}
+}
+
+// request is the body of the POST requests on a session.
+type request struct {
+	ID   string `json:"id"`
+	Move string `json:"move,omitempty"`
+}
+
+type requestKey struct{}
+
+func requestOf(r *http.Request) request { return r.Context().Value(requestKey{}).(request) }
+
+func (s *Server) handleState(w http.ResponseWriter, _ *http.Request, sess *session) error {
+	writeJSON(w, http.StatusOK, stateOf(sess))
+	return nil
+}
+
+func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request, sess *session) error {
+	move := requestOf(r).Move
+	if move == "" {
+		return badRequest("move: give a move in the game's notation")
+	}
+	if err := sess.m.Play(move); err != nil {
+		return &httpError{http.StatusUnprocessableEntity, err}
+	}
+	writeJSON(w, http.StatusOK, stateOf(sess))
+	return nil
+}
+
+// search runs f holding one of the search tokens, or fails when the request is given up first.
+func (s *Server) search(ctx context.Context, f func() error) error {
+	select {
+	case s.searches <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.searches }()
+	return f()
+}
+
+func (s *Server) handleAgent(w http.ResponseWriter, r *http.Request, sess *session) error {
+	if !sess.m.AgentToMove() {
+		return &httpError{http.StatusConflict, errors.New("it is not the agent's turn")}
+	}
+	var played []string
+	var an games.Analysis
+	side := sess.m.Pos.ToMove()
+	err := s.search(r.Context(), func() error {
+		var err error
+		played, an, err = sess.m.AgentTurn(r.Context(), nil)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	st := stateOf(sess)
+	st.AgentMoves = played
+	st.Analysis = analysisOf(sess.m, side, an)
+	writeJSON(w, http.StatusOK, st)
+	return nil
+}
+
+func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request, sess *session) error {
+	if sess.m.Over() {
+		return &httpError{http.StatusConflict, ui.ErrGameOver}
+	}
+	var an games.Analysis
+	err := s.search(r.Context(), func() error {
+		var err error
+		an, err = sess.m.Hint(r.Context(), nil)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, analysisOf(sess.m, sess.m.Pos.ToMove(), an))
+	return nil
+}
+
+func (s *Server) handleUndo(w http.ResponseWriter, _ *http.Request, sess *session) error {
+	if err := sess.m.Undo(); err != nil {
+		return &httpError{http.StatusConflict, err}
+	}
+	writeJSON(w, http.StatusOK, stateOf(sess))
+	return nil
+}
+
+func (s *Server) handleResign(w http.ResponseWriter, _ *http.Request, sess *session) error {
+	if err := sess.m.Resign(); err != nil {
+		return &httpError{http.StatusConflict, err}
+	}
+	writeJSON(w, http.StatusOK, stateOf(sess))
+	return nil
+}
+
+func (s *Server) handleRecord(w http.ResponseWriter, _ *http.Request, sess *session) error {
+	rec := sess.m.Record()
+	name := fmt.Sprintf("zero-%s-%s.json", rec.Game, time.Now().Format("20060102-150405"))
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	w.Write(rec.Marshal())
+	return nil
+}
+
+// state is what the page knows of a game.
+type state struct {
+	ID      string            `json:"id"`
+	Game    string            `json:"game"`
+	Names   [2]string         `json:"names"`   // the players' names, player 0 first
+	Players map[string]string `json:"players"` // who plays each: "human" or the agent's spec
+	Human   string            `json:"human"`   // the person's side
+	ToMove  string            `json:"to_move"` // a player name, "chance" or "none"
+	// YourTurn and AgentTurn tell who decides next; both are false once the game is over.
+	YourTurn  bool   `json:"your_turn"`
+	AgentTurn bool   `json:"agent_turn"`
+	Over      bool   `json:"over"`
+	Result    string `json:"result"`   // "none", the winner or "draw"
+	Resigned  string `json:"resigned"` // who resigned, or ""
+	// Moves are the decisions from the start; Legal the person's legal moves (empty unless it
+	// is the person's turn), sorted byte-wise, and Groups the same as the board lists them.
+	Moves  []string       `json:"moves"`
+	Legal  []string       `json:"legal"`
+	Groups []ui.MoveGroup `json:"groups"`
+	View   any            `json:"view"` // the board, as the game's ui.Board draws it
+	Text   string         `json:"text"` // the game's own text drawing
+	// AgentMoves and Analysis come with the agent's turn: what it played and why.
+	AgentMoves []string  `json:"agent_moves,omitempty"`
+	Analysis   *analysis `json:"analysis,omitempty"`
+}
+
+func stateOf(sess *session) *state {
+	m := sess.m
+	names := m.Game.Info().PlayerNames
+	board := ui.BoardFor(m.Game.Info().Name)
+	st := &state{ID: sess.id, Game: m.Game.Info().Name, Names: names, Human: names[m.HumanSide()],
+		ToMove: m.Pos.ToMove(), YourTurn: m.HumanToMove(), AgentTurn: m.AgentToMove(), Over: m.Over(),
+		Result: m.Result(), Moves: m.Pos.Moves(), Legal: []string{}, Groups: []ui.MoveGroup{},
+		View: board.View(m.Pos), Text: m.Pos.Show()}
+	rec := m.Record()
+	st.Players, st.Resigned = rec.Players, rec.Resigned
+	if st.YourTurn {
+		st.Legal = m.Pos.Legal()
+		st.Groups = board.Group(m.Pos)
+	}
+	return st
+}
+
+// analysis is an agent's view of a position, for the page.
+type analysis struct {
+	Agent string     `json:"agent"`
+	For   string     `json:"for"`   // the side to decide, whose view Value and WinProb are
+	Value float64    `json:"value"` // the expected result, in [-1, 1]
+	Work  int        `json:"work"`  // simulations spent
+	Moves []moveStat `json:"moves"` // ranked, the agent's choice first
+}
+
+type moveStat struct {
+	Move  string  `json:"move"`
+	Share float64 `json:"share"` // the share of the search spent on it, in [0, 1]
+	// WinProb is the chance of winning after it for the side to decide, or -1 when unknown.
+	WinProb float64 `json:"win_prob"`
+}
+
+func analysisOf(m *ui.Match, side string, an games.Analysis) *analysis {
+	out := &analysis{Agent: m.Agent().Spec(), For: side, Value: an.Value, Work: an.Work, Moves: []moveStat{}}
+	for _, ms := range an.Moves {
+		out.Moves = append(out.Moves, moveStat{ms.Move, ms.Share, ms.WinProb})
+	}
+	return out
+}

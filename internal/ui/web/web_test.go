@@ -1,0 +1,269 @@
+package web
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/zerogames/zero/internal/ui"
+)
+
+func newServer(t *testing.T, opts Options) *httptest.Server {
+	t.Helper()
+	if opts.Seed == nil {
+		opts.Seed = func() uint64 { return 7 }
+	}
+	srv := httptest.NewServer(New(opts))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// call sends a request (a POST with body if body is not "") and decodes the JSON answer into
+// out (if not nil); it returns the status.
+func call(t *testing.T, srv *httptest.Server, method, path, body string, out any) int {
+	t.Helper()
+	req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			t.Fatalf("%s %s: %v in %q", method, path, err, data)
+		}
+	}
+	return resp.StatusCode
+}
+
+type apiError struct {
+	Error string `json:"error"`
+}
+
+func newGame(t *testing.T, srv *httptest.Server, body string) state {
+	t.Helper()
+	var st state
+	if code := call(t, srv, "POST", "/api/new", body, &st); code != 200 {
+		t.Fatalf("new %s: status %d", body, code)
+	}
+	return st
+}
+
+// A whole yinsh-blitz game through the API: the person plays the first legal move, the agent
+// replies, until the end; then the record downloads and replays to the same result.
+func TestWholeGame(t *testing.T) {
+	srv := newServer(t, Options{})
+	st := newGame(t, srv, `{"game":"yinsh-blitz","side":"black","opponent":"random"}`)
+	if st.Human != "black" || !st.AgentTurn || st.YourTurn || len(st.Legal) != 0 || st.Players["white"] != "random" {
+		t.Fatalf("new game %+v", st)
+	}
+	id := `{"id":"` + st.ID + `"}`
+	for turns := 0; !st.Over; turns++ {
+		if turns > 400 {
+			t.Fatal("the game does not end")
+		}
+		if st.AgentTurn {
+			if code := call(t, srv, "POST", "/api/agent", id, &st); code != 200 || len(st.AgentMoves) == 0 || st.Analysis == nil {
+				t.Fatalf("agent: status %d, %+v", code, st)
+			}
+			continue
+		}
+		if !st.YourTurn || len(st.Legal) == 0 || len(st.Groups) == 0 {
+			t.Fatalf("neither side to move: %+v", st)
+		}
+		body := `{"id":"` + st.ID + `","move":"` + st.Legal[0] + `"}`
+		if code := call(t, srv, "POST", "/api/play", body, &st); code != 200 {
+			t.Fatalf("play %s: status %d", body, code)
+		}
+	}
+	if st.Result == "none" || st.YourTurn || st.AgentTurn {
+		t.Fatalf("finished game %+v", st)
+	}
+	resp, err := srv.Client().Get(srv.URL + "/api/record?id=" + st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if cd := resp.Header.Get("Content-Disposition"); !strings.HasPrefix(cd, `attachment; filename="zero-yinsh-blitz-`) {
+		t.Errorf("Content-Disposition %q", cd)
+	}
+	rec, err := ui.ReadRecord(resp.Body)
+	if err != nil || rec.Result != st.Result || !slices.Equal(rec.Moves, st.Moves) || rec.Players["black"] != ui.Human {
+		t.Fatalf("record %+v, %v", rec, err)
+	}
+}
+
+func TestPlayUndoResignAnalyze(t *testing.T) {
+	srv := newServer(t, Options{})
+	st := newGame(t, srv, `{"game":"yinsh","side":"white","opponent":"random"}`)
+	id := st.ID
+	var e apiError
+	if code := call(t, srv, "POST", "/api/play", `{"id":"`+id+`","move":"place z9"}`, &e); code != 422 || !strings.Contains(e.Error, `"z9" is not a point`) {
+		t.Fatalf("a bad move: %d %q", code, e.Error)
+	}
+	if code := call(t, srv, "POST", "/api/agent", `{"id":"`+id+`"}`, &e); code != 409 {
+		t.Fatalf("the agent out of turn: %d %q", code, e.Error)
+	}
+	call(t, srv, "POST", "/api/play", `{"id":"`+id+`","move":"f6"}`, &st) // shortened
+	if !slices.Equal(st.Moves, []string{"place f6"}) || !st.AgentTurn {
+		t.Fatalf("after place f6: %+v", st)
+	}
+	call(t, srv, "POST", "/api/agent", `{"id":"`+id+`"}`, &st)
+	var an analysis
+	if code := call(t, srv, "POST", "/api/analyze", `{"id":"`+id+`"}`, &an); code != 200 || an.Agent != "random" || an.For != "white" || len(an.Moves) != 1 {
+		t.Fatalf("analyze: %d %+v", code, an)
+	}
+	if code := call(t, srv, "POST", "/api/undo", `{"id":"`+id+`"}`, &st); code != 200 || len(st.Moves) != 0 || !st.YourTurn {
+		t.Fatalf("undo: %d %+v", code, st)
+	}
+	if code := call(t, srv, "POST", "/api/undo", `{"id":"`+id+`"}`, &e); code != 409 {
+		t.Fatalf("undo at the start: %d", code)
+	}
+	if code := call(t, srv, "POST", "/api/resign", `{"id":"`+id+`"}`, &st); code != 200 || !st.Over || st.Result != "black" || st.Resigned != "white" {
+		t.Fatalf("resign: %d %+v", code, st)
+	}
+	if code := call(t, srv, "POST", "/api/analyze", `{"id":"`+id+`"}`, &e); code != 409 {
+		t.Fatalf("analyze after the end: %d", code)
+	}
+}
+
+// Two games never see each other's moves.
+func TestSessionsAreIsolated(t *testing.T) {
+	srv := newServer(t, Options{})
+	a := newGame(t, srv, `{"game":"yinsh","side":"white","opponent":"random"}`)
+	b := newGame(t, srv, `{"game":"yinsh","side":"white","opponent":"random"}`)
+	if a.ID == b.ID || len(a.ID) != 32 {
+		t.Fatalf("ids %q and %q", a.ID, b.ID)
+	}
+	call(t, srv, "POST", "/api/play", `{"id":"`+a.ID+`","move":"place f6"}`, nil)
+	var st state
+	call(t, srv, "GET", "/api/state?id="+b.ID, "", &st)
+	if len(st.Moves) != 0 {
+		t.Fatalf("game b sees %q", st.Moves)
+	}
+	call(t, srv, "GET", "/api/state?id="+a.ID, "", &st)
+	if !slices.Equal(st.Moves, []string{"place f6"}) {
+		t.Fatalf("game a has %q", st.Moves)
+	}
+}
+
+// Past MaxSessions, the least recently used game goes.
+func TestSessionLimit(t *testing.T) {
+	srv := newServer(t, Options{MaxSessions: 2})
+	a := newGame(t, srv, `{"game":"yinsh","opponent":"random"}`)
+	b := newGame(t, srv, `{"game":"yinsh","opponent":"random"}`)
+	call(t, srv, "GET", "/api/state?id="+a.ID, "", nil) // a is now more recent than b
+	newGame(t, srv, `{"game":"yinsh","opponent":"random"}`)
+	if code := call(t, srv, "GET", "/api/state?id="+b.ID, "", nil); code != 404 {
+		t.Errorf("the least recently used game is still there: %d", code)
+	}
+	if code := call(t, srv, "GET", "/api/state?id="+a.ID, "", nil); code != 200 {
+		t.Errorf("a recently used game was dropped: %d", code)
+	}
+}
+
+func TestInputIsChecked(t *testing.T) {
+	models := t.TempDir()
+	os.WriteFile(filepath.Join(models, "yinsh.ckpt"), []byte("weights"), 0o644)
+	os.Mkdir(filepath.Join(models, "sub"), 0o755)
+	outside := filepath.Join(t.TempDir(), "yinsh.ckpt")
+	os.WriteFile(outside, []byte("weights"), 0o644)
+	srv := newServer(t, Options{ModelsDir: models, MaxWork: 5000})
+	tests := []struct {
+		name, method, path, body string
+		status                   int
+		wantErr                  string
+	}{
+		{"unknown game", "POST", "/api/new", `{"game":"chess"}`, 400, `game: unknown game "chess"`},
+		{"unknown agent", "POST", "/api/new", `{"game":"yinsh","opponent":"alphabeta"}`, 400, `opponent: unknown agent "alphabeta"`},
+		{"unknown side", "POST", "/api/new", `{"game":"yinsh","side":"red","opponent":"random"}`, 400, `side: unknown side "red"`},
+		{"unknown field", "POST", "/api/new", `{"game":"yinsh","elo":3000}`, 400, `unknown field "elo"`},
+		{"two values", "POST", "/api/new", `{"game":"yinsh"}{}`, 400, "more than one JSON value"},
+		{"not JSON", "POST", "/api/new", `game=yinsh`, 400, "bad request body"},
+		{"too large", "POST", "/api/new", `{"game":"` + strings.Repeat("y", maxBody) + `"}`, 413, "request larger than 4096 bytes"},
+		{"budget too large", "POST", "/api/new", `{"game":"yinsh","opponent":"uct:5001"}`, 400, "the budget must be a number from 1 to 5000"},
+		{"budget not a number", "POST", "/api/new", `{"game":"yinsh","opponent":"uct:lots"}`, 400, "the budget must be"},
+		{"checkpoint outside models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:` + outside + `"}`, 400, "a checkpoint must be a file of the models folder"},
+		{"checkpoint escaping models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:../yinsh.ckpt"}`, 400, "a checkpoint must be a file of the models folder"},
+		{"checkpoint missing", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:gone.ckpt"}`, 400, "no checkpoint gone.ckpt in the models folder"},
+		{"checkpoint a folder", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:sub"}`, 400, "no checkpoint sub"},
+		{"unknown session", "GET", "/api/state?id=nope", "", 404, "no such game"},
+		{"no session", "POST", "/api/play", `{"move":"place f6"}`, 404, "no such game"},
+		{"wrong method", "GET", "/api/new", "", 404, "no such endpoint: GET /api/new"},
+		{"unknown endpoint", "POST", "/api/teleport", "", 404, "no such endpoint"},
+	}
+	for _, tt := range tests {
+		var e apiError
+		var out any = &e
+		if tt.wantErr == "" {
+			out = nil
+		}
+		if code := call(t, srv, tt.method, tt.path, tt.body, out); code != tt.status || !strings.Contains(e.Error, tt.wantErr) {
+			t.Errorf("%s: status %d error %q, want %d %q", tt.name, code, e.Error, tt.status, tt.wantErr)
+		}
+	}
+	// A checkpoint inside the models folder passes the server's check and reaches the
+	// registry, which judges the spec (it knows no mcts agent until the search lands).
+	s := New(Options{ModelsDir: models})
+	for _, spec := range []string{"mcts:10:yinsh.ckpt", "mcts:10:models/yinsh.ckpt"} {
+		got, err := s.checkSpec(spec)
+		if err != nil || got != "mcts:10:"+filepath.Join(models, "yinsh.ckpt") {
+			t.Errorf("checkSpec(%q) = %q, %v", spec, got, err)
+		}
+	}
+	// A body without its content type is refused.
+	resp, err := srv.Client().Post(srv.URL+"/api/new", "text/plain", strings.NewReader(`{"game":"yinsh"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 415 {
+		t.Errorf("a text/plain body: status %d", resp.StatusCode)
+	}
+}
+
+func TestGamesAndPage(t *testing.T) {
+	models := t.TempDir()
+	for _, name := range []string{"yinsh.ckpt", "yinsh-blitz.ckpt", "notes.txt"} {
+		os.WriteFile(filepath.Join(models, name), nil, 0o644)
+	}
+	srv := newServer(t, Options{ModelsDir: models})
+	var out struct {
+		Games []gameInfo `json:"games"`
+	}
+	if code := call(t, srv, "GET", "/api/games", "", &out); code != 200 || len(out.Games) < 2 {
+		t.Fatalf("games: %d %+v", code, out)
+	}
+	g := out.Games[0]
+	if g.Name != "yinsh" || g.Players != [2]string{"white", "black"} || g.Default == "" {
+		t.Fatalf("games[0] = %+v", g)
+	}
+	var specs []string
+	for _, o := range g.Opponents {
+		specs = append(specs, o.Spec)
+	}
+	if !slices.Contains(specs, "random") || !slices.Contains(specs, "mcts:{N}:yinsh.ckpt") || slices.Contains(specs, "mcts:{N}:yinsh-blitz.ckpt") {
+		t.Errorf("yinsh's opponents %q", specs)
+	}
+	for _, path := range []string{"/", "/app.js", "/style.css"} {
+		resp, err := srv.Client().Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || len(body) == 0 || resp.Header.Get("Content-Security-Policy") == "" {
+			t.Errorf("GET %s: %d, %d bytes", path, resp.StatusCode, len(body))
+		}
+	}
+}
