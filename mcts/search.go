@@ -18,7 +18,6 @@ import (
 // concurrent use: run one Search per game, and let searches share a network through an
 // Evaluator behind a batcher.
 type Search[S env.State[S]] struct {
-	game       env.Game[S]
 	numActions int
 	oracle     Oracle[S]
 	p          Params
@@ -75,7 +74,6 @@ func New[S env.State[S]](g env.Game[S], oracle Oracle[S], p Params, seed uint64)
 	pcg := rand.NewPCG(seed, searchStream)
 	n := g.Info().NumActions
 	s := &Search[S]{
-		game:       g,
 		numActions: n,
 		oracle:     oracle,
 		p:          p,
