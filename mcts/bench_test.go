@@ -80,4 +80,11 @@ func BenchmarkUCT(b *testing.B) {
 	b.Run("yinsh-blitz/start", func(b *testing.B) {
 		benchSearch(b, yinsh.Blitz, NewRollout(yinsh.Blitz, 1, 1), p, yinsh.Blitz.New(), 1000)
 	})
+	// Classic UCT (UCB1), the method of the public engines it is compared with.
+	b.Run("yinsh/start/ucb1", func(b *testing.B) {
+		benchSearch(b, yinsh.Normal, NewRollout(yinsh.Normal, 1, 1), UCTParams(), yinsh.Normal.New(), 1000)
+	})
+	b.Run("yinsh/midgame/ucb1", func(b *testing.B) {
+		benchSearch(b, yinsh.Normal, NewRollout(yinsh.Normal, 1, 1), UCTParams(), midgame(yinsh.Normal, 40), 1000)
+	})
 }

@@ -30,12 +30,13 @@ type Player[S env.State[S]] interface {
 //	random              uniform among the legal actions
 //	uct:N               Monte Carlo tree search without knowledge: N simulations, each valued
 //	                    by one random game from its leaf, PUCT with equal priors
+//	ucb1:N              the same with classic UCT's UCB1 selection (weaker: docs/BENCHMARKS.md)
 //	mcts:N:CHECKPOINT   AlphaZero search: N simulations of PUCT guided by the network of a
 //	                    checkpoint file (needs Networks)
 type Spec struct {
 	// Text is the spec as given, which names the player in tables and records.
 	Text string
-	// Kind is "random", "uct" or "mcts".
+	// Kind is "random", "uct", "ucb1" or "mcts".
 	Kind string
 	// Simulations is N (uct and mcts).
 	Simulations int
@@ -60,7 +61,7 @@ func ParseSpec(text string) (Spec, error) {
 			return Spec{}, fmt.Errorf("player %q: random takes no parameter", text)
 		}
 		return sp, nil
-	case "uct":
+	case "uct", "ucb1":
 		n, err := sims(rest)
 		if err != nil {
 			return Spec{}, err
@@ -79,7 +80,7 @@ func ParseSpec(text string) (Spec, error) {
 		sp.Simulations, sp.Checkpoint = n, path
 		return sp, nil
 	}
-	return Spec{}, fmt.Errorf("player %q: unknown kind %q (want random, uct:N or mcts:N:CHECKPOINT)", text, kind)
+	return Spec{}, fmt.Errorf("player %q: unknown kind %q (want random, uct:N, ucb1:N or mcts:N:CHECKPOINT)", text, kind)
 }
 
 // Networks gives mcts:N:CHECKPOINT players their network. The net package implements it once
@@ -98,10 +99,14 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec, nets Networks) (Player[S]
 	switch sp.Kind {
 	case "random":
 		return &Random[S]{actions: make([]env.Action, 0, g.Info().NumActions)}, nil
-	case "uct":
+	case "uct", "ucb1":
 		oracle := mcts.NewRollout(g, 0, 1)
-		// PUCT with the rollouts' equal priors: stronger than UCB1 (docs/BENCHMARKS.md).
-		return newSearchPlayer(g, oracle, mcts.DefaultParams(), mcts.Budget{Simulations: sp.Simulations}, oracle.Seed)
+		// PUCT with the rollouts' equal priors is stronger than UCB1 (docs/BENCHMARKS.md).
+		p := mcts.DefaultParams()
+		if sp.Kind == "ucb1" {
+			p = mcts.UCTParams()
+		}
+		return newSearchPlayer(g, oracle, p, mcts.Budget{Simulations: sp.Simulations}, oracle.Seed)
 	case "mcts":
 		if nets == nil {
 			return nil, fmt.Errorf("player %q: %w", sp.Text, ErrNoNetworks)

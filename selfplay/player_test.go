@@ -17,6 +17,7 @@ func TestParseSpec(t *testing.T) {
 	}{
 		{"random", Spec{Text: "random", Kind: "random"}},
 		{"uct:200", Spec{Text: "uct:200", Kind: "uct", Simulations: 200}},
+		{"ucb1:50", Spec{Text: "ucb1:50", Kind: "ucb1", Simulations: 50}},
 		{"mcts:800:runs/yinsh/ckpt-000100.zero", Spec{Text: "mcts:800:runs/yinsh/ckpt-000100.zero", Kind: "mcts",
 			Simulations: 800, Checkpoint: "runs/yinsh/ckpt-000100.zero"}},
 		{"mcts:8:C:\\nets\\a.zero", Spec{Text: "mcts:8:C:\\nets\\a.zero", Kind: "mcts", Simulations: 8, Checkpoint: "C:\\nets\\a.zero"}},

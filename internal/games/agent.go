@@ -63,11 +63,12 @@ type agentImpl[S env.State[S]] interface {
 }
 
 // NewAgent builds an agent from its spec string (see selfplay.Spec): "random" (uniform among
-// the legal moves), "uct:N" (tree search with random playouts, N simulations), "mcts:N:CHECKPOINT" (once networks
-// load). Every agent draws chance outcomes by their probabilities.
+// the legal moves), "uct:N" (tree search with random playouts, N simulations; "ucb1:N" with
+// classic UCT's selection), "mcts:N:CHECKPOINT" (once networks load). Every agent draws
+// chance outcomes by their probabilities.
 func (e generic[S]) NewAgent(spec string, seed uint64) (Agent, error) {
-	if kind, _, _ := strings.Cut(spec, ":"); kind != "random" && kind != "uct" && kind != "mcts" {
-		return nil, fmt.Errorf("unknown agent %q (known: random, uct:N, mcts:N:CHECKPOINT)", spec)
+	if kind, _, _ := strings.Cut(spec, ":"); kind != "random" && kind != "uct" && kind != "ucb1" && kind != "mcts" {
+		return nil, fmt.Errorf("unknown agent %q (known: random, uct:N, ucb1:N, mcts:N:CHECKPOINT)", spec)
 	}
 	sp, err := selfplay.ParseSpec(spec)
 	if err != nil {
