@@ -182,7 +182,7 @@ func Rate(names []string, games []Outcome, anchor int, prior float64) (Ratings, 
 			break
 		}
 		if iter == 200 {
-			return Ratings{}, errors.New("ratings: Newton's method did not converge in 200 steps")
+			return Ratings{}, errors.New("ratings: Newton's method did not converge in 200 steps (results that no finite rating explains, as a player or a side winning every game, need a prior > 0)")
 		}
 	}
 	evaluate()
