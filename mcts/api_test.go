@@ -417,3 +417,33 @@ func TestSetRoot(t *testing.T) {
 		t.Errorf("SetRoot of a position not below the root: %d visits", s.Visits())
 	}
 }
+
+// TestSetParams: parameters change between searches on the same tree, and a bad change is
+// refused without effect.
+func TestSetParams(t *testing.T) {
+	g := yinsh.Blitz
+	s := mustSearch(t, g, Uniform[yinsh.State]{}, DefaultParams(), 1)
+	s.Reset(midgame(g, 40))
+	if err := s.Run(context.Background(), Budget{Simulations: 50}); err != nil {
+		t.Fatal(err)
+	}
+	p := DefaultParams()
+	p.InFlight, p.DirichletAlpha = 16, 0.3
+	if err := s.SetParams(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Run(context.Background(), Budget{Simulations: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.checkTree(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Visits() != 151 {
+		t.Errorf("%d visits after 1 + 50 + 100 simulations", s.Visits())
+	}
+	bad := p
+	bad.InFlight = 0
+	if err := s.SetParams(bad); err == nil || s.Params().InFlight != 16 {
+		t.Errorf("SetParams(InFlight 0): %v, InFlight now %d", err, s.Params().InFlight)
+	}
+}

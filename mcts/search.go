@@ -99,6 +99,24 @@ const searchStream = 0x5ea_0c4
 // Params returns the search's parameters.
 func (s *Search[S]) Params() Params { return s.p }
 
+// SetParams changes the parameters of the searches to come, keeping the tree: a self-play
+// worker turns root noise on for the moves it records and off for the cheap ones (playout cap
+// randomization). Noise already mixed into the root's priors stays there. It refuses invalid
+// parameters, or a change while leaves are in flight, and then changes nothing.
+func (s *Search[S]) SetParams(p Params) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if len(s.leafNode) > 0 {
+		return errors.New("mcts: SetParams with leaves in flight: Apply them first")
+	}
+	s.p = p
+	s.policy = resize(s.policy, p.InFlight*s.numActions)
+	s.value = resize(s.value, p.InFlight)
+	s.prepared = false
+	return nil
+}
+
 // Root is the position at the root.
 func (s *Search[S]) Root() S { return s.t.states[s.t.nodes[0].state] }
 
