@@ -13,7 +13,9 @@
 // The root may instead be a Gumbel AlphaZero root (Params.Gumbel; Danihelka et al., "Policy
 // improvement by planning with Gumbel", ICLR 2022): Gumbel-top-k sampling of the actions,
 // sequential halving of the simulations among them, and the completed-Q improved policy as the
-// training target, which keeps learning sound with 8 to 32 simulations per move.
+// training target, which keeps learning sound with 8 to 32 simulations per move. Below the
+// root, PUCT stays, or with Params.GumbelInterior Gumbel MuZero's deterministic rule (the
+// action whose share of the visits lags most behind the node's improved policy).
 //
 // # Values, deciders and chance
 //

@@ -195,3 +195,66 @@ func (s *Search[S]) improvedPolicy(dst []float32) {
 		dst[c.action] = float32(math.Exp(gr.logit[k]+sigma*gr.q[k]-hi) / sum)
 	}
 }
+
+// improvedSelect picks the child of decision node i (not the root) as Gumbel MuZero does below
+// the root, deterministically: argmax π'(a) - n(a)/(1 + Σn), with π' = softmax(logit +
+// σ(q̂)) the node's improved policy, that is π'(a) ∝ P(a)·exp(σ(q̂(a))). Leaves in flight
+// count as visits.
+func (s *Search[S]) improvedSelect(i int32) int32 {
+	nd := &s.t.nodes[i]
+	sg := sign(nd.toMove)
+	children := s.t.nodes[nd.first : nd.first+nd.count]
+	sumN, maxN := 0.0, int32(0)
+	sumP, sumPQ := 0.0, 0.0
+	for _, c := range children {
+		if c.n > 0 {
+			q := sg * c.w / float64(c.n)
+			sumN += float64(c.n)
+			sumP += float64(c.prior)
+			sumPQ += float64(c.prior) * q
+			maxN = max(maxN, c.n)
+		}
+	}
+	mix := sg * float64(nd.value)
+	if sumN > 0 && sumP > 0 {
+		mix = (mix + sumN*sumPQ/sumP) / (1 + sumN)
+	}
+	lo, hi := mix, mix
+	for _, c := range children {
+		if c.n > 0 {
+			q := sg * c.w / float64(c.n)
+			lo, hi = min(lo, q), max(hi, q)
+		}
+	}
+	span := max(hi-lo, 1e-8)
+	sigma := (s.p.CVisit + float64(maxN)) * s.p.CScale
+	completed := func(c *node) float64 {
+		q := mix
+		if c.n > 0 {
+			q = sg * c.w / float64(c.n)
+		}
+		return (q - lo) / span
+	}
+	// Normalize by the largest exponent so that exp never overflows.
+	top := math.Inf(-1)
+	for k := range children {
+		top = max(top, sigma*completed(&children[k]))
+	}
+	z := 0.0
+	for k := range children {
+		z += float64(children[k].prior) * math.Exp(sigma*completed(&children[k])-top)
+	}
+	visits := 1.0
+	for _, c := range children {
+		visits += float64(c.n + c.inflight)
+	}
+	best, bestK := math.Inf(-1), 0
+	for k := range children {
+		c := &children[k]
+		pi := float64(c.prior) * math.Exp(sigma*completed(c)-top) / z
+		if score := pi - float64(c.n+c.inflight)/visits; score > best {
+			best, bestK = score, k
+		}
+	}
+	return nd.first + int32(bestK)
+}

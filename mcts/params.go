@@ -32,7 +32,7 @@ func (r Rule) String() string {
 // the table gives the values of the papers, for training.
 //
 //	field            default   AlphaZero (Silver et al. 2018)        Gumbel (Danihelka et al. 2022)
-//	Rule             PUCT      PUCT                                  PUCT below the root
+//	Rule             PUCT      PUCT                                  (below the root)
 //	CPuct            1.25      c_init 1.25                           -
 //	CPuctBase        19652     c_base 19652                          -
 //	FPUReduction     0.25      0: unvisited Q = 0 ("loss" in [0,1])  -
@@ -41,6 +41,7 @@ func (r Rule) String() string {
 //	NoiseFraction    0.25      0.25                                  -
 //	Temperature      0         1 for the first 30 moves (Go), then 0  - (the Gumbel sample decides)
 //	Gumbel           false     -                                     true
+//	GumbelInterior   false     -                                     true (Gumbel MuZero)
 //	GumbelActions    16        -                                     m = 16
 //	GumbelScale      1         -                                     1 (training), 0 (evaluation)
 //	CVisit           50        -                                     c_visit 50
@@ -79,6 +80,9 @@ type Params struct {
 	// GumbelActions actions, sequential halving of the simulations among them, and the
 	// completed-Q improved policy as the training target. It needs a budget in simulations.
 	Gumbel bool
+	// GumbelInterior also replaces PUCT below the root, by Gumbel MuZero's deterministic
+	// choice of the action whose share of the visits most lags its improved policy (mctx).
+	GumbelInterior bool
 	// GumbelActions is m, the number of root actions sampled (without replacement).
 	GumbelActions int
 	// GumbelScale multiplies the Gumbel noise: 1 samples (training), 0 makes the choice

@@ -344,6 +344,8 @@ func (s *Search[S]) descend() bool {
 			return true
 		case i == 0 && s.p.Gumbel:
 			c = s.gumbelSelect()
+		case s.p.Gumbel && s.p.GumbelInterior:
+			c = s.improvedSelect(i)
 		default:
 			c = s.selectChild(i)
 		}
