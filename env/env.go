@@ -37,11 +37,16 @@
 //     game's notation and returns an error naming the problem for anything else; it may return
 //     an action that is not legal in the state (the caller checks legality with [Apply]).
 //   - Observe writes every element of dst (it does not assume dst is zeroed), from the point of
-//     view of the player to decide; equal states give equal observations.
+//     view of the player to decide; equal states give equal observations. At chance and
+//     terminal states the view is the game's choice (search and training never observe there).
 //   - Symmetry k of Info.Symmetries (0 is the identity) maps states with [State.Symmetry] and
 //     actions with [Game.MapAction], and commutes with play:
 //     s.Play(a).Symmetry(k) == s.Symmetry(k).Play(g.MapAction(k, a)).
 //   - A game from [Game.New] ends within Info.MaxLength decisions, chance included.
+//   - The state is a plain value: no pointer, slice, map, channel, function or interface in it.
+//   - The notation is canonical: ParseAction accepts a text only if AppendAction prints that
+//     action exactly so (no other case, no extra blanks).
+//   - NumActions ≤ 65536, so that an action fits 16 bits in replay records.
 //   - Legal, Chances, Play and Observe allocate nothing.
 package env
 
@@ -139,6 +144,9 @@ type Info struct {
 	Symmetries int
 	// HasChance tells whether some states are chance nodes.
 	HasChance bool
+	// Version numbers the game's rules and encodings (actions, observation). Change it when
+	// either changes: replay shards and checkpoints record it and refuse another version.
+	Version int
 }
 
 // PlayerName names p: a player name, "chance", or "none" for a finished game.
@@ -273,7 +281,7 @@ func ReplayFrom[S State[S]](s S, list string) (S, []Action, error) {
 	for i, text := range SplitMoves(list) {
 		t, a, err := PlayText(s, text)
 		if err != nil {
-			return s, actions, fmt.Errorf("move %d %q: %w", i+1, text, err)
+			return s, actions, fmt.Errorf("move %d: %w", i+1, err)
 		}
 		s = t
 		actions = append(actions, a)
@@ -285,7 +293,10 @@ func ReplayFrom[S State[S]](s S, list string) (S, []Action, error) {
 // network can compute the policy with a convolutional head: Planes() output planes over the
 // observation's Height × Width cells, action a read at (plane, cell), the cell indexed as in
 // Observe's planes (h·Width + w).
-// Actions that are not on the grid (a pass) report ok = false and take a dense output instead.
+// Actions that are not on the grid (a pass) report ok = false and take a dense output instead,
+// in ascending action order. A game whose observation is seen from the decider's side (a
+// flipped board) numbers its actions from that side too, so the map does not depend on the
+// state.
 type SpatialPolicy interface {
 	PolicyPlanes() int
 	PolicyCell(a Action) (plane, cell int, ok bool)

@@ -18,9 +18,6 @@ func PerftBulk[S State[S]](s S, depth int, bufs [][]Action) uint64 {
 	return perft(s, depth, bufs, true)
 }
 
-// sink keeps the compiler from dropping the leaves Perft makes.
-var sink Player
-
 func perft[S State[S]](s S, depth int, bufs [][]Action, bulk bool) uint64 {
 	if depth == 0 {
 		return 1
@@ -31,12 +28,17 @@ func perft[S State[S]](s S, depth int, bufs [][]Action, bulk bool) uint64 {
 	legal := s.Legal(bufs[0][:0])
 	bufs[0] = legal
 	if depth == 1 {
-		if !bulk {
-			for _, a := range legal {
-				sink = s.Play(a).ToMove()
+		if bulk {
+			return uint64(len(legal))
+		}
+		// Count what the leaves say, not len(legal), so the compiler cannot drop the Play.
+		var n uint64
+		for _, a := range legal {
+			if s.Play(a).ToMove() != invalidPlayer {
+				n++
 			}
 		}
-		return uint64(len(legal))
+		return n
 	}
 	var n uint64
 	for _, a := range legal {
@@ -44,6 +46,9 @@ func perft[S State[S]](s S, depth int, bufs [][]Action, bulk bool) uint64 {
 	}
 	return n
 }
+
+// invalidPlayer is no state's ToMove: comparing with it keeps a leaf's Play alive.
+const invalidPlayer Player = -128
 
 // PerftBuffers makes the buffers Perft needs for depth plies, each with room for capacity
 // actions (it grows them when needed, so 0 works too).

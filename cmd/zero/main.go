@@ -16,11 +16,20 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// The first Ctrl-C asks the work to stop cleanly; from then on the signal's default
+		// applies, so a second one kills at once.
+		<-ctx.Done()
+		stop()
+	}()
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	switch {
 	case err == nil:
 	case errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(os.Stderr, "zero: interrupted")
+		os.Exit(130)
 	case errors.Is(err, errUsage):
 		os.Exit(2)
 	default:

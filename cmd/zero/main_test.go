@@ -23,7 +23,7 @@ func TestRun(t *testing.T) {
 			[]string{"perft yinsh after 0 moves, white to move; every node made", "    1              85", "    2            7140", "    3          592620"}, ""},
 		{"perft bulk, after moves, divide", []string{"perft", "--game", "yinsh-blitz", "--moves", "place f6;place e5", "--depth", "2", "--bulk", "--divide"}, "",
 			[]string{"after 2 moves", "last ply bulk-counted", "    2            6806", "place a2: 82"}, ""},
-		{"perft with an illegal move", []string{"perft", "--moves", "place f6;place f6"}, "", nil, `--moves: move 2 "place f6": place f6: the point is taken`},
+		{"perft with an illegal move", []string{"perft", "--moves", "place f6;place f6"}, "", nil, `--moves: move 2: place f6: the point is taken`},
 		{"perft with a bad depth", []string{"perft", "--depth", "0"}, "", nil, "--depth 0: want 1 to 64"},
 		{"perft of an unknown game", []string{"perft", "--game", "go"}, "", nil, `--game: unknown game "go"`},
 		{"a stray argument", []string{"perft", "extra"}, "", nil, `unexpected argument "extra"`},

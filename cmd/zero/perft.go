@@ -38,7 +38,7 @@ func perftCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		fmt.Fprintf(stdout, "perft %s after %d moves, %s to move; %s\n", g.Info().Name, len(pos.Moves()), pos.ToMove(), method)
 		fmt.Fprintf(stdout, "%5s %15s %9s %13s\n", "depth", "leaves", "seconds", "leaves/s")
 		start := time.Now()
-		err = g.Perft(pos, *depth, *bulk, func(d int, leaves uint64) {
+		err = g.Perft(ctx, pos, *depth, *bulk, func(d int, leaves uint64) {
 			elapsed := time.Since(start)
 			fmt.Fprintf(stdout, "%5d %15d %9.3f %13.0f\n", d, leaves, elapsed.Seconds(), float64(leaves)/max(elapsed.Seconds(), 1e-9))
 			start = time.Now()
@@ -47,7 +47,7 @@ func perftCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			return err
 		}
 		if *divide {
-			lines, err := g.Divide(pos, *depth, *bulk)
+			lines, err := g.Divide(ctx, pos, *depth, *bulk)
 			if err != nil {
 				return err
 			}

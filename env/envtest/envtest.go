@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -61,13 +62,15 @@ func RunWith[S env.State[S]](t *testing.T, g env.Game[S], cfg Config) {
 		cfg.SymmetryEvery = 1
 	}
 	info := g.Info()
+	t.Run("plain-value", func(t *testing.T) { checkPlain(t, reflect.TypeFor[S](), "S") })
 	t.Run("info", func(t *testing.T) { checkInfo(t, g) })
 	t.Run("notation-injective", func(t *testing.T) { checkInjective(t, g) })
 	t.Run("symmetry-permutations", func(t *testing.T) { checkPermutations(t, g) })
 	t.Run("random-games", func(t *testing.T) {
 		var samples []S
+		moved := make([]bool, info.Symmetries) // whether symmetry k moved some state
 		for i := 0; i < cfg.Games; i++ {
-			c := &checker[S]{t: t, g: g, info: info, cfg: cfg,
+			c := &checker[S]{t: t, g: g, info: info, cfg: cfg, moved: moved,
 				rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
 			c.play()
 			if t.Failed() {
@@ -75,8 +78,31 @@ func RunWith[S env.State[S]](t *testing.T, g env.Game[S], cfg Config) {
 			}
 			samples = append(samples, c.samples...)
 		}
+		for k := 1; k < info.Symmetries; k++ {
+			if !moved[k] {
+				t.Errorf("symmetry %d left every state of %d games unchanged: it is the identity", k, cfg.Games)
+			}
+		}
 		t.Run("zero-allocations", func(t *testing.T) { checkAllocs(t, g, samples) })
 	})
+}
+
+// checkPlain: a state is fixed arrays, integers, booleans and structs of them, so that copying
+// it copies everything and == compares everything.
+func checkPlain(t *testing.T, typ reflect.Type, path string) {
+	switch typ.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+	case reflect.Array:
+		checkPlain(t, typ.Elem(), path+"[]")
+	case reflect.Struct:
+		for i := 0; i < typ.NumField(); i++ {
+			checkPlain(t, typ.Field(i).Type, path+"."+typ.Field(i).Name)
+		}
+	default:
+		t.Errorf("%s is a %s: a state must be a plain value (fixed arrays and integers)", path, typ.Kind())
+	}
 }
 
 func checkInfo[S env.State[S]](t *testing.T, g env.Game[S]) {
@@ -94,6 +120,10 @@ func checkInfo[S env.State[S]](t *testing.T, g env.Game[S]) {
 		t.Errorf("Info.Symmetries = %d (the identity counts)", info.Symmetries)
 	case info.PlayerNames[0] == "" || info.PlayerNames[1] == "" || info.PlayerNames[0] == info.PlayerNames[1]:
 		t.Errorf("Info.PlayerNames = %q", info.PlayerNames)
+	case info.NumActions > 1<<16:
+		t.Errorf("Info.NumActions = %d: more than 65536 actions do not fit replay records", info.NumActions)
+	case info.Version < 1:
+		t.Errorf("Info.Version = %d: number the rules and encodings from 1", info.Version)
 	}
 	s := g.New()
 	if s.ToMove() == env.Terminal {
@@ -152,7 +182,9 @@ type checker[S env.State[S]] struct {
 	cfg     Config
 	rng     *rand.Rand
 	history []string
+	actions []env.Action
 	samples []S
+	moved   []bool
 	errors  int
 }
 
@@ -190,6 +222,7 @@ func (c *checker[S]) play() {
 			a = legal[c.rng.IntN(len(legal))]
 		}
 		c.history = append(c.history, env.ActionString(s, a))
+		c.actions = append(c.actions, a)
 		s = s.Play(a)
 	}
 }
@@ -311,6 +344,10 @@ func (c *checker[S]) checkIllegal(s S, legal []env.Action) {
 			c.errorf("ParseAction(%q) = %d, out of range", text, a)
 			return
 		}
+		if back := env.ActionString(s, a); back != text {
+			c.errorf("ParseAction(%q) = %q: the notation must be canonical (parse only what prints)", text, back)
+			return
+		}
 		if _, ok := slices.BinarySearch(legal, a); ok {
 			return // a mutation may well be another legal action
 		}
@@ -379,7 +416,15 @@ func (c *checker[S]) checkObserve(s S) {
 			return
 		}
 	}
-	t := s // an equal state, made by copying
+	// An equal state made anew, by replaying the game from the start.
+	t := c.g.New()
+	for _, x := range c.actions {
+		t = t.Play(x)
+	}
+	if t != s {
+		c.errorf("replaying the game's actions from the start gives another state")
+		return
+	}
 	t.Observe(b)
 	if !slices.Equal(a, b) {
 		c.errorf("Observe differs between equal states")
@@ -391,6 +436,9 @@ func (c *checker[S]) checkSymmetries(s S, legal []env.Action) {
 	outcomes := s.Chances(nil)
 	for k := 1; k < c.info.Symmetries; k++ {
 		t := s.Symmetry(k)
+		if t != s {
+			c.moved[k] = true
+		}
 		if t.ToMove() != s.ToMove() || t.Result() != s.Result() {
 			c.errorf("symmetry %d changes who decides or the result", k)
 			continue

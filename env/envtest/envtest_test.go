@@ -36,7 +36,13 @@ type raceGame struct{ bug int8 }
 
 func (g raceGame) Info() *env.Info {
 	return &env.Info{Name: "race", PlayerNames: [2]string{"first", "second"}, NumActions: int(numActions),
-		Observation: env.Shape{Planes: 3, Height: 1, Width: 1}, MaxLength: 200, Symmetries: 1, HasChance: true}
+		Observation: env.Shape{Planes: 3, Height: 1, Width: 1}, MaxLength: g.maxLength(), Symmetries: 1, HasChance: true, Version: 1}
+}
+func (g raceGame) maxLength() int {
+	if g.bug == 7 { // too small a bound
+		return 3
+	}
+	return 200
 }
 func (g raceGame) New() race                                { return race{pile: 7, bug: g.bug} }
 func (g raceGame) MapAction(k int, a env.Action) env.Action { return a }
@@ -71,6 +77,9 @@ func (s race) Legal(dst []env.Action) []env.Action {
 }
 
 func (s race) Chances(dst []env.Outcome) []env.Outcome {
+	if s.bug == 9 && s.ToMove() != env.Chance { // outcomes at a player's decision
+		return append(dst, env.Outcome{Action: take1, Prob: 1})
+	}
 	if s.ToMove() != env.Chance {
 		return dst
 	}
@@ -96,6 +105,9 @@ func (s race) Play(a env.Action) race {
 }
 
 func (s race) Result() env.Result {
+	if s.bug == 8 && s.pile == 1 { // a result before the end
+		return env.Draw
+	}
 	if s.pile > 0 {
 		return env.Ongoing
 	}
@@ -126,6 +138,9 @@ func (s race) AppendAction(dst []byte, a env.Action) []byte {
 }
 
 func (s race) ParseAction(text string) (env.Action, error) {
+	if s.bug == 10 { // lenient: blanks and case ignored
+		text = strings.ToLower(strings.TrimSpace(text))
+	}
 	switch text {
 	case "take 1":
 		return take1, nil
@@ -163,12 +178,16 @@ func TestSuiteCatchesBrokenGames(t *testing.T) {
 		t.Skip("runs child processes")
 	}
 	for bug, want := range map[int]string{
-		1: "not strictly ascending",
-		2: "chance probabilities sum to",
-		3: "Observe left element 1 unwritten",
-		4: "which parses as",
-		5: "out of range",
-		6: "Legal allocates",
+		1:  "not strictly ascending",
+		2:  "chance probabilities sum to",
+		3:  "Observe left element 1 unwritten",
+		4:  "which parses as",
+		5:  "out of range",
+		6:  "Legal allocates",
+		7:  "game longer than Info.MaxLength",
+		8:  "Result() = 3 but ToMove()",
+		9:  "Chances at a non-chance node",
+		10: "the notation must be canonical",
 	} {
 		t.Run(strconv.Itoa(bug), func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestSuiteCatchesBrokenGames$")
@@ -181,5 +200,35 @@ func TestSuiteCatchesBrokenGames(t *testing.T) {
 				t.Fatalf("bug %d: the suite failed without saying %q:\n%s", bug, want, out)
 			}
 		})
+	}
+}
+
+// leaky is race with a pointer inside: copies share what it points to, so it is no plain value.
+type leaky struct {
+	race
+	log *[4]int
+}
+
+type leakyGame struct{}
+
+func (leakyGame) Info() *env.Info                          { return raceGame{}.Info() }
+func (leakyGame) New() leaky                               { return leaky{race: raceGame{}.New(), log: new([4]int)} }
+func (leakyGame) MapAction(k int, a env.Action) env.Action { return a }
+func (s leaky) Play(a env.Action) leaky                    { s.race = s.race.Play(a); s.log[0]++; return s }
+func (s leaky) Symmetry(k int) leaky                       { return s }
+
+func TestSuiteRefusesStatesThatAreNotPlainValues(t *testing.T) {
+	if os.Getenv("ENVTEST_LEAKY") != "" {
+		envtest.Run(t, leakyGame{})
+		return
+	}
+	if testing.Short() {
+		t.Skip("runs a child process")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSuiteRefusesStatesThatAreNotPlainValues$")
+	cmd.Env = append(os.Environ(), "ENVTEST_LEAKY=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "S.log is a ptr: a state must be a plain value") {
+		t.Fatalf("the suite did not refuse a state holding a pointer (err %v):\n%s", err, out)
 	}
 }

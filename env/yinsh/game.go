@@ -36,10 +36,10 @@ const (
 	numPlanes
 )
 
-// MaxLength bounds a game: 10 placements; at most 51 + 5·5 moves (at most 5 rows are removed
-// before someone has 3, each returning 5 markers); a pass at most before each move and one
-// more; 5 rows and 5 rings.
-const MaxLength = 10 + 76 + 77 + 10
+// MaxLength bounds a game: 10 placements; at most 71 moves (51 markers, and at most 4 rows
+// returning 5 each before the fifth removal ends the game, or the last marker does); at most
+// one pass before each move and two at the end; 5 rows and 5 rings.
+const MaxLength = 10 + 71 + 73 + 10
 
 var (
 	// Normal is YINSH: the first to remove 3 rings wins.
@@ -56,6 +56,7 @@ func info(name string) env.Info {
 		Observation: env.Shape{Planes: numPlanes, Height: gridSize, Width: gridSize},
 		MaxLength:   MaxLength,
 		Symmetries:  numSymmetries,
+		Version:     1,
 	}
 }
 
@@ -103,7 +104,7 @@ func (s State) Observe(dst []float32) {
 	t := float32(s.target())
 	fill(dst[planeOwnRemoved*numCells:], float32(s.removed[me])/t)
 	fill(dst[planeTheirRemoved*numCells:], float32(s.removed[them])/t)
-	fill(dst[planePool*numCells:], float32(s.pool)/poolSize)
+	fill(dst[planePool*numCells:], float32(s.Pool())/poolSize)
 	if s.blitz {
 		fill(dst[planeBlitz*numCells:], 1)
 	}
@@ -170,7 +171,7 @@ func (s State) String() string {
 		}
 	}
 	fmt.Fprintf(&sb, "%s; rings removed: white %d, black %d; markers in the pool: %d",
-		s.status(), s.removed[0], s.removed[1], s.pool)
+		s.status(), s.removed[0], s.removed[1], s.Pool())
 	return sb.String()
 }
 

@@ -50,7 +50,8 @@ func (s State) AppendAction(dst []byte, a env.Action) []byte {
 	return append(dst, "pass"...)
 }
 
-// String is the notation of a in any state (YINSH's notation does not depend on the state).
+// ActionString is the notation of a in any state (YINSH's notation does not depend on the
+// state).
 func ActionString(a env.Action) string { return string(State{}.AppendAction(nil, a)) }
 
 // ParsePoint reads a point name such as "f6" and returns its index.

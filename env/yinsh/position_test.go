@@ -68,7 +68,7 @@ func position(t *testing.T, spec string) State {
 	if pool < 0 {
 		pool = poolSize - s.markers[0].count() - s.markers[1].count()
 	}
-	s.pool = uint8(pool)
+	s.used = uint8(poolSize - pool)
 	if hasRow(s.markers[0]) || hasRow(s.markers[1]) {
 		t.Fatalf("position %q already has a row", spec)
 	}

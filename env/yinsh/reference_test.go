@@ -18,6 +18,7 @@ type ref struct {
 	removed       [2]int
 	placed        int
 	pool          int
+	lastTaken     bool // the last marker has left the pool: the game ends after this turn
 	blitz         bool
 	queue         []int // players who still have rows to resolve, in order (the mover first)
 	decider       int
@@ -142,7 +143,7 @@ func (r *ref) nextDecider() {
 		return
 	}
 	next := 1 - r.mover
-	if r.pool == 0 {
+	if r.lastTaken {
 		r.score()
 		return
 	}
@@ -184,6 +185,7 @@ func (r *ref) play(m string) {
 			}
 		}
 		r.pool--
+		r.lastTaken = r.pool == 0
 		r.lastPass = false
 		r.queue = []int{r.mover, 1 - r.mover}
 		r.nextDecider()
@@ -235,40 +237,85 @@ func TestAgainstReference(t *testing.T) {
 		results := map[env.Result]int{}
 		for i := 0; i < games; i++ {
 			rng := rand.New(rand.NewPCG(uint64(i), 99))
-			s := g.New()
 			r := &ref{cell: map[[2]int]byte{}, pool: poolSize, blitz: g.blitz}
-			var history []string
-			for {
-				var got []string
-				for _, a := range s.Legal(nil) {
-					got = append(got, ActionString(a))
-				}
-				slices.Sort(got)
-				want := r.legal()
-				if !slices.Equal(got, want) {
-					t.Fatalf("%s game %d after %q:\nengine    %q\nreference %q\n%v", g.info.Name, i, strings.Join(history, ";"), got, want, s)
-				}
-				if r.over {
-					wantResult := env.Draw
-					if r.winner >= 0 {
-						wantResult = env.WinFor(env.Player(r.winner))
-					}
-					if s.Result() != wantResult {
-						t.Fatalf("%s game %d: result %d, reference %d", g.info.Name, i, s.Result(), wantResult)
-					}
-					results[s.Result()]++
-					break
-				}
-				if int(s.ToMove()) != r.decider {
-					t.Fatalf("%s game %d after %q: engine says %d decides, reference %d", g.info.Name, i, strings.Join(history, ";"), s.ToMove(), r.decider)
-				}
-				m := want[rng.IntN(len(want))]
-				history = append(history, m)
-				s, _, _ = env.PlayText(s, m)
-				r.play(m)
-			}
+			results[compareWithReference(t, fmt.Sprintf("%s game %d", g.info.Name, i), g.New(), r, rng)]++
 		}
 		t.Logf("%s: %d games, results %v", g.info.Name, games, results)
+	}
+}
+
+// TestAgainstReferenceFromPositions plays random games from hand-made positions where passes,
+// double passes and the last marker come up, which random games from the start almost never
+// reach.
+func TestAgainstReferenceFromPositions(t *testing.T) {
+	// The blocked positions give each player one or two rings, so they are played in blitz,
+	// where the first ring removed ends the game; the others end within two moves.
+	specs := []string{
+		blocked + " white blitz", blocked + " black blitz", blocked + " W=f6 white blitz", blocked + " W=f6 B=f8 black blitz",
+		blocked + " W=f6 pool=3 white", blocked + " W=f6 B=e8 pool=2 removed=1,1 black",
+		"W=e1,k7 B=a2,k9 b=e2,e3,e4,e5 pool=1 white", "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5,b6,c6,d6,f6 w=e6 pool=2 white",
+	}
+	for i, spec := range specs {
+		for j := range 20 {
+			s := position(t, spec)
+			rng := rand.New(rand.NewPCG(uint64(i), uint64(j)))
+			compareWithReference(t, fmt.Sprintf("from %q, game %d", spec, j), s, refFrom(s), rng)
+		}
+	}
+}
+
+// refFrom builds the reference's position from a state between turns.
+func refFrom(s State) *ref {
+	r := &ref{cell: map[[2]int]byte{}, removed: [2]int{int(s.removed[0]), int(s.removed[1])},
+		placed: int(s.placed), pool: s.Pool(), blitz: s.blitz, decider: int(s.toMove), mover: int(s.mover),
+		lastPass: s.passed}
+	for p := 0; p < numPoints; p++ {
+		c := int(pointCell[p])
+		x, y := cellXY(c)
+		for i, b := range []bitboard{s.rings[0], s.rings[1], s.markers[0], s.markers[1]} {
+			if b.has(c) {
+				r.cell[[2]int{x, y + 1}] = "WBwb"[i]
+			}
+		}
+	}
+	return r
+}
+
+// compareWithReference plays s and r on together with random moves, checking that the legal
+// moves, who decides and the result agree at every step, and returns the result.
+func compareWithReference(t *testing.T, label string, s State, r *ref, rng *rand.Rand) env.Result {
+	t.Helper()
+	var history []string
+	for {
+		var got []string
+		for _, a := range s.Legal(nil) {
+			got = append(got, ActionString(a))
+		}
+		slices.Sort(got)
+		want := r.legal()
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s after %q:\nengine    %q\nreference %q\n%v", label, strings.Join(history, ";"), got, want, s)
+		}
+		if r.over {
+			wantResult := env.Draw
+			if r.winner >= 0 {
+				wantResult = env.WinFor(env.Player(r.winner))
+			}
+			if s.Result() != wantResult {
+				t.Fatalf("%s after %q: result %d, reference %d", label, strings.Join(history, ";"), s.Result(), wantResult)
+			}
+			return s.Result()
+		}
+		if int(s.ToMove()) != r.decider {
+			t.Fatalf("%s after %q: engine says %d decides, reference %d", label, strings.Join(history, ";"), s.ToMove(), r.decider)
+		}
+		if len(want) == 0 {
+			t.Fatalf("%s after %q: no legal move but the game goes on\n%v", label, strings.Join(history, ";"), s)
+		}
+		m := want[rng.IntN(len(want))]
+		history = append(history, m)
+		s, _, _ = env.PlayText(s, m)
+		r.play(m)
 	}
 }
 

@@ -34,7 +34,7 @@ func TestRulings(t *testing.T) {
 				{"ring e6;ring k7", "ring k7"}},
 			end: "black to move",
 			check: func(s State) error {
-				return expect(s.removed == [2]uint8{1, 0} && s.markers[0].empty() && s.pool == 51,
+				return expect(s.removed == [2]uint8{1, 0} && s.markers[0].empty() && s.Pool() == 51,
 					"one white ring removed, the 5 markers back in the pool")
 			},
 		},
@@ -123,14 +123,28 @@ func TestRulings(t *testing.T) {
 			end:   "game over: draw",
 		},
 		{
-			name: "the last marker makes a row: it is resolved first, and the pool refills",
+			name: "the last marker makes a row: it is resolved, then the game ends though the pool refilled",
 			spec: "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5 pool=1 white",
 			steps: []step{{"", "move e1-e6"}, {"row e1-e5", "row e1-e5"},
 				{"ring e6;ring k7", "ring k7"}},
-			end: "black to move",
+			end: "game over: white wins",
 			check: func(s State) error {
-				return expect(s.pool == 5 && s.removed == [2]uint8{1, 0}, "5 markers back in the pool")
+				return expect(s.Pool() == 5 && s.removed == [2]uint8{1, 0}, "5 markers back in the pool")
 			},
+		},
+		{
+			name: "the last marker makes the opponent's row: he resolves it, then the game ends",
+			spec: "W=e1,k7 B=a2,k9 b=b6,c6,d6,f6 w=e6 pool=1 white",
+			steps: []step{{"", "move e1-e7"}, {"row b6-f6", "row b6-f6"},
+				{"ring a2;ring k9", "ring k9"}},
+			end: "game over: black wins",
+		},
+		{
+			name: "the last marker makes rows for both: both resolved, then scored",
+			spec: "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5,b6,c6,d6,f6 w=e6 pool=1 white",
+			steps: []step{{"", "move e1-e7"}, {"row e1-e5", "row e1-e5"}, {"", "ring k7"},
+				{"row b6-f6", "row b6-f6"}, {"", "ring k9"}},
+			end: "game over: draw",
 		},
 		{
 			name: "the last marker makes the winning row",
@@ -152,7 +166,7 @@ func TestRulings(t *testing.T) {
 				{"pass", "pass"}},
 			end: "white to move",
 			check: func(s State) error {
-				return expect(s.pool == 51-34-2, "no marker used by a pass")
+				return expect(s.Pool() == 51-34-2, "no marker used by a pass")
 			},
 		},
 		{
@@ -255,3 +269,65 @@ func mustPoint(name string) int {
 	}
 	return p
 }
+
+func TestZeroValueIsTheStart(t *testing.T) {
+	if (State{}) != Normal.New() {
+		t.Fatalf("State{} is not the start of a normal game")
+	}
+}
+
+// TestSymmetriesAreTheHexagons: the 12 point maps are distinct, closed under composition, and
+// keep the board's adjacency (so they are symmetries of the board, not just permutations).
+func TestSymmetriesAreTheHexagons(t *testing.T) {
+	index := map[[numPoints]uint8]int{}
+	for k := 0; k < numSymmetries; k++ {
+		if _, dup := index[symPoint[k]]; dup {
+			t.Fatalf("symmetry %d repeats another", k)
+		}
+		index[symPoint[k]] = k
+	}
+	for a := 0; a < numSymmetries; a++ {
+		for b := 0; b < numSymmetries; b++ {
+			var comp [numPoints]uint8
+			for p := range comp {
+				comp[p] = symPoint[a][symPoint[b][p]]
+			}
+			if _, ok := index[comp]; !ok {
+				t.Fatalf("symmetry %d after %d is none of the 12", a, b)
+			}
+		}
+		for p := 0; p < numPoints; p++ {
+			for d := 0; d < 6; d++ {
+				if rayLen[p][d] == 0 {
+					continue
+				}
+				q := int(cellPoint[rays[p][d][0]])
+				sp, sq := int(symPoint[a][p]), int(symPoint[a][q])
+				if e := int(symDir[a][d]); rayLen[sp][e] == 0 || int(cellPoint[rays[sp][e][0]]) != sq {
+					t.Fatalf("symmetry %d does not keep %s next to %s", a, PointName(p), PointName(q))
+				}
+			}
+		}
+	}
+}
+
+// TestPerftMidgame pins the leaf counts from the benchmark position of docs/BENCHMARKS.md.
+func TestPerftMidgame(t *testing.T) {
+	s, _, err := env.Replay[State](Normal, midgameMoves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []uint64{24, 595, 15088, 379881}
+	bufs := env.PerftBuffers(len(want), NumActions)
+	for d, n := range want {
+		if got := env.Perft(s, d+1, bufs); got != n {
+			t.Fatalf("perft(%d) = %d, want %d", d+1, got, n)
+		}
+		if got := env.PerftBulk(s, d+1, bufs); got != n {
+			t.Fatalf("bulk perft(%d) = %d, want %d", d+1, got, n)
+		}
+	}
+}
+
+// midgameMoves is the position 40 decisions into a random game (seed 7) of docs/BENCHMARKS.md.
+const midgameMoves = "place k7;place a3;place h9;place c3;place d3;place d9;place i6;place c7;place f2;place g3;move h9-f9;move c3-c2;move d3-d1;move c7-f10;move i6-d6;move d9-d8;move f9-g10;move c2-e2;move k7-i7;move g3-b3;move d1-e1;move d8-b6;move g10-g11;move b3-c4;move i7-e7;move e2-f3;move g11-g9;move a3-a5;move d6-c5;move f3-h3;move e7-e4;move h3-g2;move e4-b1;move b6-b7;move c5-b5;move c4-c1;move g9-i11;move g2-g4;move f2-d2;move c1-c6"

@@ -36,23 +36,25 @@ const (
 	ringsEach = 5
 )
 
-// State is a YINSH position. It is a plain value: copy it to keep it.
+// State is a YINSH position. It is a plain value: copy it to keep it. The zero value is the
+// start of a normal game.
 type State struct {
 	rings   [2]bitboard // by player: 0 white, 1 black
 	markers [2]bitboard // by colour showing
 	removed [2]uint8    // rings removed by each player
 	placed  uint8       // rings placed so far (the opening ends at 10)
-	pool    uint8       // markers left in the pool
+	used    uint8       // markers taken from the pool and on the board
 	phase   uint8
 	toMove  env.Player
 	mover   env.Player // whose move made the rows being resolved
 	passed  bool       // the previous turn was a pass
+	last    bool       // the last marker has been taken: the game ends after this turn's rows
 	blitz   bool
 	result  env.Result
 }
 
 func newState(blitz bool) State {
-	return State{pool: poolSize, phase: phasePlace, toMove: 0, blitz: blitz}
+	return State{phase: phasePlace, toMove: 0, blitz: blitz}
 }
 
 // ToMove is the player to decide: 0 white, 1 black, or env.Terminal.
@@ -71,7 +73,7 @@ func (s State) Blitz() bool { return s.blitz }
 func (s State) RingsRemoved(p env.Player) int { return int(s.removed[p]) }
 
 // Pool is the number of markers left in the pool.
-func (s State) Pool() int { return int(s.pool) }
+func (s State) Pool() int { return poolSize - int(s.used) }
 
 func (s State) target() uint8 {
 	if s.blitz {
@@ -233,27 +235,36 @@ func (s State) Play(a env.Action) State {
 		s.markers[0] = s.markers[0].xor(jumped)
 		s.markers[1] = s.markers[1].xor(jumped)
 		s.markers[s.toMove].set(from)
-		s.pool--
+		s.used++
+		s.last = s.used == poolSize
 		s.rings[s.toMove].clear(from)
 		s.rings[s.toMove].set(to)
 		s.passed = false
 		s.mover = s.toMove
+		// No row existed before the move, so a new one passes through a changed marker: the
+		// mover's through the marker just put down or one flipped to his colour, the
+		// opponent's through one flipped to his. Without flips, the three lines through the
+		// new marker are cheaper to check than the board; the opponent's markers are scanned
+		// only if some flipped to his colour.
+		me, them := s.toMove, s.toMove.Other()
+		var mine bool
 		if jumped.empty() {
-			// No marker changed colour: a new row can only be the mover's, through the
-			// marker just put down. Checking the three lines through it is much cheaper than
-			// scanning the board.
-			if rowThrough(s.markers[s.toMove], p) {
-				s.phase = phaseRow
-			} else {
-				s.startTurn(s.toMove.Other())
-			}
-			break
+			mine = rowThrough(s.markers[me], p)
+		} else {
+			mine = hasRow(s.markers[me])
 		}
-		s.resolve()
+		switch {
+		case mine:
+			s.phase = phaseRow
+		case !jumped.and(s.markers[them]).empty() && hasRow(s.markers[them]):
+			s.phase, s.toMove = phaseRow, them
+		default:
+			s.startTurn(them)
+		}
 	case a < ringBase:
 		i := int(a - rowBase)
 		s.markers[s.toMove] = s.markers[s.toMove].andNot(rowMask[i/3][i%3])
-		s.pool += 5
+		s.used -= 5
 		s.phase = phaseRing
 	case a < passAction:
 		s.rings[s.toMove].clear(int(pointCell[a-ringBase]))
@@ -288,10 +299,11 @@ func (s *State) resolve() {
 	}
 }
 
-// startTurn gives the turn to p, or ends the game when p must take a marker and the pool is
-// empty. Whether p has to pass is found out by Legal.
+// startTurn gives the turn to p, or ends the game once the last marker has been taken (its
+// move's rows resolved, even if they put markers back in the pool). Whether p has to pass is
+// found out by Legal.
 func (s *State) startTurn(p env.Player) {
-	if s.pool == 0 {
+	if s.last {
 		s.finishByScore()
 		return
 	}

@@ -29,10 +29,14 @@ const Version = "0.1"
 // errQuit ends the session after the reply to `quit`.
 var errQuit = errors.New("quit")
 
+// maxLine bounds a command line; a longer one is refused (and skipped) with an error reply.
+const maxLine = 1 << 20
+
 // Session is one engine: the game being played and its history, and the player that
 // genmove and go use.
 type Session struct {
-	pos *games.Position
+	game games.Game
+	pos  *games.Position
 	// The player: its spec and seed, and the agent made of them for the current game (made
 	// again when the game changes).
 	spec      string
@@ -52,27 +56,23 @@ func NewSession(game string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{pos: g.NewPosition(), spec: DefaultPlayer, seed: 1, ctx: context.Background()}, nil
+	return &Session{game: g, pos: g.NewPosition(), spec: DefaultPlayer, seed: 1, ctx: context.Background()}, nil
 }
 
 // SetPlayer makes the player of spec (see `zero help arena`), seeded by seed, the session's
 // player. On error the player does not change.
 func (s *Session) SetPlayer(spec string, seed uint64) error {
-	g, err := games.Lookup(s.pos.Info().Name)
+	a, err := s.game.NewAgent(spec, seed)
 	if err != nil {
 		return err
 	}
-	a, err := g.NewAgent(spec, seed)
-	if err != nil {
-		return err
-	}
-	s.spec, s.seed, s.agent, s.agentGame = spec, seed, a, g.Info().Name
+	s.spec, s.seed, s.agent, s.agentGame = spec, seed, a, s.game.Info().Name
 	return nil
 }
 
 // player returns the session's agent for the current game.
 func (s *Session) player() (games.Agent, error) {
-	if s.agent == nil || s.agentGame != s.pos.Info().Name {
+	if s.agent == nil || s.agentGame != s.game.Info().Name {
 		if err := s.SetPlayer(s.spec, s.seed); err != nil {
 			return nil, err
 		}
@@ -93,32 +93,42 @@ func manyText(text string) reply                  { return many(strings.Split(st
 func ok() reply                                   { return reply{} }
 func fail(format string, a ...any) (reply, error) { return reply{}, fmt.Errorf(format, a...) }
 
+// What a command takes after its name.
+const (
+	noArg = iota
+	needsArg
+	mayTakeArg
+)
+
 type command struct {
 	name, args, help string
+	takes            int
 	run              func(s *Session, arg string) (reply, error)
 }
 
 // commands is the protocol; `help` lists it (exec answers `help` itself, since the table
 // cannot refer to itself).
 var commands = []command{
-	{"game", "[NAME]", "switch to a game and start it; without NAME, the current game's name", cmdGame},
-	{"new", "", "start the current game again", func(s *Session, _ string) (reply, error) { s.pos.Reset(); return ok(), nil }},
-	{"play", "MOVE", "play a move in the game's notation (refused if illegal)", cmdPlay},
-	{"legal", "", "the legal moves, one per line, sorted byte-wise", func(s *Session, _ string) (reply, error) { return many(s.pos.Legal()), nil }},
-	{"tomove", "", "who decides next: a player, chance, or none", func(s *Session, _ string) (reply, error) { return one(s.pos.ToMove()), nil }},
-	{"result", "", "none while the game goes on, else the winner or draw", func(s *Session, _ string) (reply, error) { return one(s.pos.Result()), nil }},
-	{"show", "", "the board as text", func(s *Session, _ string) (reply, error) { return manyText(s.pos.Show()), nil }},
-	{"moves", "", "the moves played from the start, separated by ';'", func(s *Session, _ string) (reply, error) {
+	{"game", "[NAME]", "switch to a game and start it; without NAME, the current game's name", mayTakeArg, cmdGame},
+	{"new", "", "start the current game again", noArg, func(s *Session, _ string) (reply, error) { s.pos.Reset(); return ok(), nil }},
+	{"position", "MOVES", "set the position: the moves from the start, separated by ';' (all or nothing)", needsArg, cmdPosition},
+	{"play", "MOVE", "play a move in the game's notation (refused if illegal)", needsArg, cmdPlay},
+	{"legal", "", "the legal moves, one per line, sorted byte-wise", noArg, func(s *Session, _ string) (reply, error) { return many(s.pos.Legal()), nil }},
+	{"tomove", "", "who decides next: a player, chance, or none", noArg, func(s *Session, _ string) (reply, error) { return one(s.pos.ToMove()), nil }},
+	{"result", "", "none while the game goes on, else the winner or draw", noArg, func(s *Session, _ string) (reply, error) { return one(s.pos.Result()), nil }},
+	{"score", "", "the running score of a game scored by counting (Imbriqua's framed squares): each player's name and count", noArg, cmdScore},
+	{"show", "", "the board as text", noArg, func(s *Session, _ string) (reply, error) { return manyText(s.pos.Show()), nil }},
+	{"moves", "", "the moves played from the start, separated by ';'", noArg, func(s *Session, _ string) (reply, error) {
 		return one(strings.Join(s.pos.Moves(), ";")), nil
 	}},
-	{"undo", "", "take back the last decision", func(s *Session, _ string) (reply, error) { return ok(), s.pos.Undo() }},
-	{"player", "[SPEC]", "set the player of genmove and go (random, uct:N, mcts:N:CHECKPOINT); without SPEC, the player", cmdPlayer},
-	{"genmove", "", "the player chooses a move, plays it and answers it", cmdGenmove},
-	{"go", "visits N|time MS", "the player searches (N simulations, or MS milliseconds) and answers its moves, the chosen first, without playing", cmdGo},
-	{"name", "", "the engine's name", func(*Session, string) (reply, error) { return one("zero"), nil }},
-	{"version", "", "the engine's version", func(*Session, string) (reply, error) { return one(Version), nil }},
-	{"help", "", "the commands", nil},
-	{"quit", "", "end the session", func(*Session, string) (reply, error) { return ok(), errQuit }},
+	{"undo", "", "take back the last decision", noArg, func(s *Session, _ string) (reply, error) { return ok(), s.pos.Undo() }},
+	{"player", "[SPEC]", "set the player of genmove and go (random, uct:N, ucb1:N, mcts:N:CHECKPOINT); without SPEC, the player", mayTakeArg, cmdPlayer},
+	{"genmove", "", "the player chooses a move, plays it and answers it", noArg, cmdGenmove},
+	{"go", "visits N|time MS", "the player searches (N simulations, or MS milliseconds) and answers its moves, the chosen first, without playing", needsArg, cmdGo},
+	{"name", "", "the engine's name", noArg, func(*Session, string) (reply, error) { return one("zero"), nil }},
+	{"version", "", "the engine's version", noArg, func(*Session, string) (reply, error) { return one(Version), nil }},
+	{"help", "", "the commands", noArg, nil},
+	{"quit", "", "end the session", noArg, func(*Session, string) (reply, error) { return ok(), errQuit }},
 }
 
 func cmdGame(s *Session, arg string) (reply, error) {
@@ -129,14 +139,29 @@ func cmdGame(s *Session, arg string) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	s.pos = g.NewPosition()
+	s.game, s.pos = g, g.NewPosition()
 	return ok(), nil
 }
 
-func cmdPlay(s *Session, arg string) (reply, error) {
-	if arg == "" {
-		return fail("play needs a move")
+func cmdPosition(s *Session, arg string) (reply, error) {
+	pos := s.game.NewPosition()
+	if err := pos.PlayMoves(arg); err != nil {
+		return reply{}, err
 	}
+	s.pos = pos
+	return ok(), nil
+}
+
+func cmdScore(s *Session, _ string) (reply, error) {
+	score, ok := s.pos.Score()
+	if !ok {
+		return fail("%s has no running score", s.pos.Info().Name)
+	}
+	names := s.pos.Info().PlayerNames
+	return one(fmt.Sprintf("%s %d %s %d", names[0], score[0], names[1], score[1])), nil
+}
+
+func cmdPlay(s *Session, arg string) (reply, error) {
 	if s.pos.Over() {
 		return fail("the game is over (%s)", s.pos.Result())
 	}
@@ -166,10 +191,7 @@ func (s *Session) analyze(simulations int, cap time.Duration) (games.Analysis, e
 	return a.Analyze(s.ctx, s.pos, nil)
 }
 
-func cmdGenmove(s *Session, arg string) (reply, error) {
-	if arg != "" {
-		return fail("genmove takes no argument (the player moves for whoever is to decide)")
-	}
+func cmdGenmove(s *Session, _ string) (reply, error) {
 	an, err := s.analyze(0, 0)
 	if err != nil {
 		return reply{}, err
@@ -221,75 +243,137 @@ func help() (reply, error) {
 }
 
 // Serve reads commands from in and writes replies to out until `quit`, the end of the input or
-// the context's end.
+// the context's end (which it notices even while waiting for input).
 func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.ctx = ctx
 	defer func() { s.ctx = context.Background() }()
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	type line struct {
+		text string
+		err  error
+	}
+	lines := make(chan line)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		r := bufio.NewReaderSize(in, 64*1024)
+		for {
+			text, err := readLine(r)
+			select {
+			case lines <- line{text, err}:
+			case <-done:
+				return
+			}
+			if err != nil && !errors.Is(err, errLong) {
+				return
+			}
+		}
+	}()
 	w := bufio.NewWriter(out)
-	for sc.Scan() {
-		if err := ctx.Err(); err != nil {
-			return err
+	for {
+		var l line
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case l = <-lines:
 		}
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
+		var text string
+		quit := false
+		switch {
+		case errors.Is(l.err, errLong):
+			text = fmt.Sprintf("? line too long (the limit is %d bytes)\n\n", maxLine)
+		case l.err != nil && l.text == "":
+			if errors.Is(l.err, io.EOF) {
+				return nil
+			}
+			return l.err
+		default:
+			text, quit = s.handle(l.text)
 		}
-		id, rest := splitID(line)
-		name, arg, _ := strings.Cut(rest, " ")
-		r, err := s.exec(name, strings.TrimSpace(arg))
-		quit := errors.Is(err, errQuit)
-		if quit {
-			err = nil
-		}
-		writeReply(w, id, r, err)
+		w.WriteString(text)
 		if err := w.Flush(); err != nil {
 			return err
 		}
-		if quit {
-			return nil
+		if quit || (l.err != nil && !errors.Is(l.err, errLong)) {
+			return nil // quit, or the input ended with this line
 		}
 	}
-	return sc.Err()
+}
+
+var errLong = errors.New("line too long")
+
+// readLine reads one line without its end; a line longer than maxLine is consumed and
+// reported as errLong. The last line may end without a newline.
+func readLine(r *bufio.Reader) (string, error) {
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(buf)+len(chunk) <= maxLine+1 {
+			buf = append(buf, chunk...)
+		} else {
+			buf = buf[:maxLine+2] // remember it was too long; keep reading to its end
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if len(buf) > maxLine+1 {
+			return "", errLong
+		}
+		return strings.TrimRight(string(buf), "\r\n"), err
+	}
 }
 
 // Exec runs one command line and returns the framed reply, as Serve would write it.
 func (s *Session) Exec(line string) string {
-	var sb strings.Builder
-	w := bufio.NewWriter(&sb)
-	id, rest := splitID(strings.TrimSpace(line))
+	text, _ := s.handle(line)
+	return text
+}
+
+// handle runs one line and returns its framed reply ("" for a blank or comment line) and
+// whether it was quit.
+func (s *Session) handle(line string) (string, bool) {
+	line = strings.TrimSpace(strings.ReplaceAll(line, "\t", " "))
+	if line == "" || line[0] == '#' {
+		return "", false
+	}
+	id, rest := splitID(line)
 	name, arg, _ := strings.Cut(rest, " ")
 	r, err := s.exec(name, strings.TrimSpace(arg))
-	if errors.Is(err, errQuit) {
+	quit := errors.Is(err, errQuit)
+	if quit {
 		err = nil
 	}
+	var sb strings.Builder
+	w := bufio.NewWriter(&sb)
 	writeReply(w, id, r, err)
 	w.Flush()
-	return sb.String()
+	return sb.String(), quit
 }
 
 func (s *Session) exec(name, arg string) (reply, error) {
-	if name == "help" {
-		return help()
-	}
 	for _, c := range commands {
-		if c.name == name {
-			return c.run(s, arg)
+		if c.name != name {
+			continue
 		}
+		switch {
+		case c.takes == noArg && arg != "":
+			return fail("%s takes no argument (got %q)", name, arg)
+		case c.takes == needsArg && arg == "":
+			return fail("%s needs %s", name, c.args)
+		case name == "help":
+			return help()
+		}
+		return c.run(s, arg)
 	}
 	return fail("unknown command %q (try help)", name)
 }
 
+// splitID splits a leading numeric id off a command line.
 func splitID(line string) (id, rest string) {
 	i := 0
 	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
 		i++
 	}
 	if i == 0 || (i < len(line) && line[i] != ' ') {
-		return "", line
-	}
-	if _, err := strconv.Atoi(line[:i]); err != nil {
 		return "", line
 	}
 	return line[:i], strings.TrimSpace(line[i:])

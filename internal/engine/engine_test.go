@@ -2,9 +2,12 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestTranscripts(t *testing.T) {
@@ -22,12 +25,25 @@ func TestTranscripts(t *testing.T) {
 		{"an illegal move is refused and changes nothing", "play place f6\nplay place f6\nmoves\ntomove\n",
 			"=\n\n? place f6: the point is taken\n\n= place f6\n\n= black\n\n"},
 		{"garbage", "frobnicate\nplay\nplay move\nundo\n",
-			"? unknown command \"frobnicate\" (try help)\n\n? play needs a move\n\n? \"move\": want place P, move P-Q, row P-Q, ring P or pass (lower-case, as in place f6)\n\n? nothing to undo: the game is at its start\n\n"},
+			"? unknown command \"frobnicate\" (try help)\n\n? play needs MOVE\n\n? \"move\": want place P, move P-Q, row P-Q, ring P or pass (lower-case, as in place f6)\n\n? nothing to undo: the game is at its start\n\n"},
 		{"switching games", "game\ngame yinsh-blitz\ngame\ngame chess\ngame\n",
-			"= yinsh\n\n=\n\n= yinsh-blitz\n\n? unknown game \"chess\" (known: yinsh, yinsh-blitz)\n\n= yinsh-blitz\n\n"},
+			"= yinsh\n\n=\n\n= yinsh-blitz\n\n? unknown game \"chess\" (known: yinsh, yinsh-blitz, imbriqua)\n\n= yinsh-blitz\n\n"},
 		{"new starts again", "play place f6\nnew\nmoves\n", "=\n\n=\n\n=\n\n"},
 		{"comments and blank lines are skipped", "# a comment\n\n   \ntomove\n", "= white\n\n"},
 		{"quit ends the session", "quit\ntomove\n", "=\n\n"},
+		{"position from a move list, all or nothing", "play place a2\nposition place f6; place e5\nmoves\nposition place k7;place k7\nmoves\n",
+			"=\n\n=\n\n= place f6;place e5\n\n? move 2: place k7: the point is taken\n\n= place f6;place e5\n\n"},
+		{"arguments where none are taken are refused", "legal now\nnew yinsh\nmoves\n",
+			"? legal takes no argument (got \"now\")\n\n? new takes no argument (got \"yinsh\")\n\n=\n\n"},
+		{"tabs separate like spaces", "play\tplace f6\n5\tmoves\n", "=\n\n=5 place f6\n\n"},
+		{"a long id is echoed as given", "123456789012345678901234567890 tomove\n", "=123456789012345678901234567890 white\n\n"},
+		{"the last line may lack its newline", "tomove", "= white\n\n"},
+		{"score is for games scored by counting", "score\n", "? yinsh has no running score\n\n"},
+		{"imbriqua: chance decides, cards are played, score counts framed squares",
+			"game imbriqua\nposition a1;b1;h8;g8;a8;b8;h1;g1;c3\ntomove\nplay card 11\nplay card 7\ntomove\nscore\nresult\n",
+			// card 7 (a long capture by the pawn on c3) is impossible, so dark decides the penalty;
+			// light frames b2 (between a1 and c3).
+			"=\n\n=\n\n= chance\n\n? \"card 11\": card 11 (place 2 pawns) is never drawn by chance: it is the first pile's bottom card\n\n=\n\n= dark\n\n= light 1 dark 0\n\n= none\n\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,5 +111,50 @@ func TestDocExample(t *testing.T) {
 	}
 	if out.String() != want.String() {
 		t.Fatalf("docs/ENGINE.md's example is not what the engine says:\n%s\nwant (the doc)\n%s", out.String(), want.String())
+	}
+}
+
+func TestLongLineIsRefusedAndSkipped(t *testing.T) {
+	s, _ := NewSession("yinsh")
+	in := "play " + strings.Repeat("x", maxLine+10) + "\ntomove\n"
+	var out strings.Builder
+	if err := s.Serve(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := "? line too long (the limit is 1048576 bytes)\n\n= white\n\n"
+	if out.String() != want {
+		t.Fatalf("got %q, want %q", out.String(), want)
+	}
+}
+
+func TestServeStopsWithItsContext(t *testing.T) {
+	s, _ := NewSession("yinsh")
+	r, w := io.Pipe() // input that never comes
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- s.Serve(ctx, r, io.Discard) }()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("Serve returned %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve went on waiting for input after its context ended")
+	}
+}
+
+// TestRulesCopiesAreCurrent: docs/rules holds the shared rules, unchanged.
+func TestRulesCopiesAreCurrent(t *testing.T) {
+	for _, name := range []string{"yinsh.md", "gyges.md", "imbriqua.md"} {
+		shared, err := os.ReadFile("../../../shared/rules/" + name)
+		if err != nil {
+			t.Skipf("no shared rules beside the repository: %v", err)
+		}
+		copied, err := os.ReadFile("../../docs/rules/" + name)
+		if err != nil || string(copied) != string(shared) {
+			t.Errorf("docs/rules/%s differs from ../shared/rules/%s (copy it again)", name, name)
+		}
 	}
 }

@@ -67,7 +67,7 @@ func TestGenmove(t *testing.T) {
 	exec(t, s, "result", "= white\n\n")
 	exec(t, s, "genmove", "? the game is over (white)\n\n")
 	for _, bad := range []struct{ line, says string }{
-		{"go", "want go visits N or go time MS"},
+		{"go", "go needs visits N|time MS"},
 		{"go visits", "want a whole number"},
 		{"go visits 0", "want a whole number"},
 		{"go visits -3", "want a whole number"},

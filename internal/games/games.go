@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/selfplay"
 )
@@ -25,10 +26,11 @@ type Game interface {
 	// NewPosition starts a game at its beginning.
 	NewPosition() *Position
 	// Perft counts the leaves at each depth from 1 to depth below pos (see env.Perft; bulk
-	// counts the last ply without playing it) and reports each depth as it is done.
-	Perft(pos *Position, depth int, bulk bool, report func(depth int, leaves uint64)) error
+	// counts the last ply without playing it) and reports each depth as it is done. It stops
+	// early, with ctx's error, when ctx ends.
+	Perft(ctx context.Context, pos *Position, depth int, bulk bool, report func(depth int, leaves uint64)) error
 	// Divide counts the leaves at depth below each legal action of pos.
-	Divide(pos *Position, depth int, bulk bool) ([]DivideLine, error)
+	Divide(ctx context.Context, pos *Position, depth int, bulk bool) ([]DivideLine, error)
 	// NewAgent builds a player from its spec string ("random", "uct:1000", …) and a seed.
 	NewAgent(spec string, seed uint64) (Agent, error)
 	// Arena plays a round robin between players given by spec strings (selfplay.Arena).
@@ -45,6 +47,7 @@ type DivideLine struct {
 var registry = []Game{
 	Of[yinsh.State](yinsh.Normal),
 	Of[yinsh.State](yinsh.Blitz),
+	Of[imbriqua.State](imbriqua.Game),
 }
 
 // All returns the registered games.
@@ -93,25 +96,23 @@ func (e generic[S]) state(pos *Position) (S, error) {
 	return h.current(), nil
 }
 
-func (e generic[S]) Perft(pos *Position, depth int, bulk bool, report func(int, uint64)) error {
-	s, err := e.state(pos)
-	if err != nil {
-		return err
-	}
-	bufs := env.PerftBuffers(depth, e.Info().NumActions)
+func (e generic[S]) Perft(ctx context.Context, pos *Position, depth int, bulk bool, report func(int, uint64)) error {
 	for d := 1; d <= depth; d++ {
+		lines, err := e.Divide(ctx, pos, d, bulk)
+		if err != nil {
+			return err
+		}
 		var n uint64
-		if bulk {
-			n = env.PerftBulk(s, d, bufs)
-		} else {
-			n = env.Perft(s, d, bufs)
+		for _, l := range lines {
+			n += l.Leaves
 		}
 		report(d, n)
 	}
 	return nil
 }
 
-func (e generic[S]) Divide(pos *Position, depth int, bulk bool) ([]DivideLine, error) {
+// Divide counts below each root action in turn, checking ctx between them.
+func (e generic[S]) Divide(ctx context.Context, pos *Position, depth int, bulk bool) ([]DivideLine, error) {
 	s, err := e.state(pos)
 	if err != nil {
 		return nil, err
@@ -122,10 +123,14 @@ func (e generic[S]) Divide(pos *Position, depth int, bulk bool) ([]DivideLine, e
 	bufs := env.PerftBuffers(depth, e.Info().NumActions)
 	var lines []DivideLine
 	for _, a := range s.Legal(nil) {
-		var n uint64
-		if bulk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var n uint64 = 1 // bulk at depth 1: counted, not played
+		switch {
+		case bulk && depth > 1:
 			n = env.PerftBulk(s.Play(a), depth-1, bufs)
-		} else {
+		case !bulk:
 			n = env.Perft(s.Play(a), depth-1, bufs)
 		}
 		lines = append(lines, DivideLine{env.ActionString(s, a), n})

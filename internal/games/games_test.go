@@ -2,6 +2,7 @@ package games
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func TestPlayMovesIsAllOrNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := p.PlayMoves("place e5; place a2 ;place e5;place b1")
-	if err == nil || !strings.Contains(err.Error(), `move 3 "place e5"`) {
+	if err == nil || !strings.Contains(err.Error(), `move 3: place e5: the point is taken`) {
 		t.Fatalf("error %v; want it to name move 3", err)
 	}
 	if got := p.Moves(); !slices.Equal(got, []string{"place f6"}) {
@@ -41,11 +42,11 @@ func TestPerftAndDivideAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	var counts []uint64
-	if err := g.Perft(p, 3, false, func(_ int, n uint64) { counts = append(counts, n) }); err != nil {
+	if err := g.Perft(context.Background(), p, 3, false, func(_ int, n uint64) { counts = append(counts, n) }); err != nil {
 		t.Fatal(err)
 	}
 	for _, bulk := range []bool{false, true} {
-		lines, err := g.Divide(p, 3, bulk)
+		lines, err := g.Divide(context.Background(), p, 3, bulk)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +59,7 @@ func TestPerftAndDivideAgree(t *testing.T) {
 		}
 	}
 	other, _ := Lookup("yinsh-blitz")
-	if err := other.Perft(p, 1, false, func(int, uint64) {}); err == nil {
+	if err := other.Perft(context.Background(), p, 1, false, func(int, uint64) {}); err == nil {
 		t.Fatalf("a yinsh position was accepted by yinsh-blitz")
 	}
 }
@@ -86,5 +87,51 @@ func TestRandomAgent(t *testing.T) {
 		if _, err := g.NewAgent(bad, 1); err == nil {
 			t.Errorf("agent %q accepted", bad)
 		}
+	}
+}
+
+func TestPerftStopsWithItsContext(t *testing.T) {
+	g, _ := Lookup("yinsh")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := g.Perft(ctx, g.NewPosition(), 6, false, func(int, uint64) { t.Fatal("a depth was reported") })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Perft with an ended context: %v", err)
+	}
+}
+
+// TestImbriqua: the game with chance through the registry — who decides, the draw listed
+// byte-wise, and a whole game by the random agent (chance sampled by probability).
+func TestImbriqua(t *testing.T) {
+	g, err := Lookup("imbriqua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.NewPosition()
+	if err := p.PlayMoves("a1;b1;h8;g8;a8;b8;h1;g1;d4"); err != nil {
+		t.Fatal(err)
+	}
+	if p.ToMove() != "chance" {
+		t.Fatalf("after the first placement %s decides, want chance", p.ToMove())
+	}
+	want := []string{"card 1", "card 10", "card 2", "card 3", "card 4", "card 5", "card 6", "card 7", "card 8", "card 9"}
+	if got := p.Legal(); !slices.Equal(got, want) {
+		t.Fatalf("legal at the first draw: %q, want %q", got, want)
+	}
+	a, err := g.NewAgent("random", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !p.Over() {
+		an, err := a.Analyze(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Play(an.Best()); err != nil {
+			t.Fatalf("the random agent chose an illegal move: %v", err)
+		}
+	}
+	if r := p.Result(); r != "light" && r != "dark" && r != "draw" {
+		t.Fatalf("result %q", r)
 	}
 }

@@ -93,7 +93,7 @@ func (h *history[S]) playMoves(list string) error {
 	for i, text := range env.SplitMoves(list) {
 		if err := h.play(text); err != nil {
 			h.states, h.actions = h.states[:n+1], h.actions[:n]
-			return fmt.Errorf("move %d %q: %w", i+1, text, err)
+			return fmt.Errorf("move %d: %w", i+1, err)
 		}
 	}
 	return nil
@@ -160,4 +160,14 @@ func (h *history[S]) chances() []Outcome {
 
 func (h *history[S]) clone() positionImpl {
 	return &history[S]{g: h.g, states: slices.Clone(h.states), actions: slices.Clone(h.actions)}
+}
+
+// Score is the running score of a game scored by counting (env.Scorer: Imbriqua's framed
+// squares), by player; ok is false for a game without one.
+func (p *Position) Score() (score [2]int, ok bool) {
+	sc, ok := p.State().(env.Scorer)
+	if !ok {
+		return score, false
+	}
+	return sc.Score(), true
 }

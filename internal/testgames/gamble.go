@@ -40,6 +40,7 @@ var Gamble = &gambleGame{info: env.Info{
 	MaxLength:   4,
 	Symmetries:  1,
 	HasChance:   true,
+	Version:     1,
 }}
 
 type gambleGame struct{ info env.Info }

@@ -112,7 +112,7 @@ func (r Record) Replay() (*games.Position, int, error) {
 	pos := g.NewPosition()
 	for i, m := range r.Moves {
 		if err := pos.Play(m); err != nil {
-			return nil, -1, fmt.Errorf("moves: move %d %q: %w", i+1, m, err)
+			return nil, -1, fmt.Errorf("moves: move %d: %w", i+1, err)
 		}
 	}
 	resigned := -1

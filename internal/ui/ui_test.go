@@ -191,7 +191,7 @@ func TestReadRecordRefuses(t *testing.T) {
 		{"other format", edit(func(r *Record) { r.Format = "pgn" }), `format: "pgn"`},
 		{"unknown game", edit(func(r *Record) { r.Game = "go" }), `game: unknown game "go"`},
 		{"players", edit(func(r *Record) { r.Players = map[string]string{"red": "x", "blue": "y"} }), "players: want who played white and black"},
-		{"illegal move", edit(func(r *Record) { r.Moves[1] = "place f6" }), `moves: move 2 "place f6": place f6: the point is taken`},
+		{"illegal move", edit(func(r *Record) { r.Moves[1] = "place f6" }), `moves: move 2: place f6: the point is taken`},
 		{"wrong result", edit(func(r *Record) { r.Result = "white" }), `result: "white", but the moves give "none"`},
 		{"resigned by a stranger", edit(func(r *Record) { r.Resigned = "red" }), `resigned: "red" is not a player`},
 		{"resigned, result not the other", edit(func(r *Record) { r.Resigned = "white" }), `result: "none", but the moves give "black"`},

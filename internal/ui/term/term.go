@@ -393,6 +393,7 @@ func (s *session) think(ctx context.Context, what string, f func(context.Context
 	}
 	an, err := f(ctx, progress)
 	mu.Lock()
+	bar.RenderBlank() // the last progress, which the throttle may have held back
 	bar.Finish()
 	mu.Unlock()
 	return an, err
