@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/internal/testgames"
 )
@@ -59,6 +60,12 @@ func BenchmarkSearch(b *testing.B) {
 	b.Run("yinsh-blitz/midgame", func(b *testing.B) {
 		benchSearch(b, yinsh.Blitz, Uniform[yinsh.State]{}, p, midgame(yinsh.Blitz, 40), 800)
 	})
+	b.Run("imbriqua/start", func(b *testing.B) {
+		benchSearch(b, imbriqua.Game, Uniform[imbriqua.State]{}, p, imbriqua.Game.New(), 800)
+	})
+	b.Run("imbriqua/midgame", func(b *testing.B) {
+		benchSearch(b, imbriqua.Game, Uniform[imbriqua.State]{}, p, midgame(imbriqua.Game, 40), 800)
+	})
 	b.Run("tictactoe/start", func(b *testing.B) {
 		benchSearch(b, testgames.TicTacToe, Uniform[testgames.Board]{}, p, testgames.TicTacToe.New(), 800)
 	})
@@ -79,6 +86,9 @@ func BenchmarkUCT(b *testing.B) {
 	})
 	b.Run("yinsh-blitz/start", func(b *testing.B) {
 		benchSearch(b, yinsh.Blitz, NewRollout(yinsh.Blitz, 1, 1), p, yinsh.Blitz.New(), 1000)
+	})
+	b.Run("imbriqua/start", func(b *testing.B) {
+		benchSearch(b, imbriqua.Game, NewRollout(imbriqua.Game, 1, 1), p, imbriqua.Game.New(), 1000)
 	})
 	// Classic UCT (UCB1), the method of the public engines it is compared with.
 	b.Run("yinsh/start/ucb1", func(b *testing.B) {

@@ -92,7 +92,7 @@ func TestYinshTactics(t *testing.T) {
 		// refutations are found: the Gumbel root is for searches guided by a trained prior.
 		// Here it only has to find the win.
 		{"gumbel-uniform", func() Oracle[yinsh.State] { return Uniform[yinsh.State]{} }, gumbel, 400, 0},
-		{"gumbel-rollout", func() Oracle[yinsh.State] { return NewRollout(g, 1, 1) }, gumbel, 100, 0},
+		{"gumbel-rollout", func() Oracle[yinsh.State] { return NewRollout(g, 1, 1) }, gumbel, 400, 0},
 	}
 	for _, sc := range searches {
 		t.Run(sc.name, func(t *testing.T) {
