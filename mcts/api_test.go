@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/internal/testgames"
 )
@@ -47,6 +48,15 @@ func TestZeroAllocations(t *testing.T) {
 				add("yinsh rollout", func() error {
 					s.Reset(root)
 					return s.Run(ctx, Budget{Simulations: 200})
+				})
+			}
+			{
+				// Early in Imbriqua, where the deck's draws put chance nodes in the tree.
+				s := mustSearch(t, imbriqua.Game, Uniform[imbriqua.State]{}, v.p, 1)
+				root := midgame(imbriqua.Game, 12)
+				add("imbriqua", func() error {
+					s.Reset(root)
+					return s.Run(ctx, Budget{Simulations: 300})
 				})
 			}
 			{

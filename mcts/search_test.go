@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/internal/testgames"
 )
@@ -125,6 +126,9 @@ func TestTreeInvariants(t *testing.T) {
 			})
 			t.Run("yinsh-blitz", func(t *testing.T) {
 				playGames(t, yinsh.Blitz, NewRollout(yinsh.Blitz, 5, 1), v.p, 1, 48)
+			})
+			t.Run("imbriqua", func(t *testing.T) {
+				playGames(t, imbriqua.Game, Uniform[imbriqua.State]{}, v.p, 1, 32)
 			})
 		})
 	}
