@@ -16,13 +16,11 @@ import (
 )
 
 // TestZeroAllocations: once the arenas have grown, searches allocate nothing, whatever the
-// variant, with the uniform and the rollout oracles, with and without tree reuse.
+// variant (root noise included), with the uniform and the rollout oracles, with and without
+// tree reuse.
 func TestZeroAllocations(t *testing.T) {
 	ctx := context.Background()
 	for _, v := range variants() {
-		if v.p.DirichletAlpha > 0 {
-			continue // gonum's Gamma sampler allocates once per draw: per move, not per simulation
-		}
 		t.Run(v.name, func(t *testing.T) {
 			cases := []struct {
 				name string
