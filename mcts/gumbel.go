@@ -81,15 +81,18 @@ func resize[T any](x []T, n int) []T {
 	return x[:n]
 }
 
-// completedQ fills gr.q with the root children's completed Q from the root decider's view,
-// rescaled to [0, 1], and returns σ's factor (c_visit + max n)·c_scale. An unvisited child's
-// Q is v_mix, the oracle's value of the root mixed with the prior-weighted Q of the visited
-// children (Danihelka et al., appendix D).
-func (s *Search[S]) completedQ() float64 {
-	gr := &s.gumbel
-	root := &s.t.nodes[0]
-	sg := sign(root.toMove)
-	children := s.t.nodes[root.first : root.first+root.count]
+// completion is what Gumbel's completed Q needs at a decision node (Danihelka et al.,
+// appendix D): an unvisited child's Q is v_mix, the oracle's value of the node mixed with the
+// prior-weighted Q of the visited children; the completed Qs, from the node's decider's view,
+// are rescaled to [0, 1] between the lowest and the highest of them; σ(q̂) = (c_visit + max
+// n)·c_scale·q̂.
+type completion struct {
+	sg, mix, lo, span, sigma float64
+}
+
+func (s *Search[S]) complete(nd *node) completion {
+	sg := sign(nd.toMove)
+	children := s.t.nodes[nd.first : nd.first+nd.count]
 	sumN, maxN := 0.0, int32(0)
 	sumP, sumPQ := 0.0, 0.0
 	for _, c := range children {
@@ -101,24 +104,38 @@ func (s *Search[S]) completedQ() float64 {
 			maxN = max(maxN, c.n)
 		}
 	}
-	mix := sg * float64(root.value)
+	cm := completion{sg: sg, mix: sg * float64(nd.value), sigma: (s.p.CVisit + float64(maxN)) * s.p.CScale}
 	if sumN > 0 && sumP > 0 {
-		mix = (mix + sumN*sumPQ/sumP) / (1 + sumN)
+		cm.mix = (cm.mix + sumN*sumPQ/sumP) / (1 + sumN)
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for k, c := range children {
-		q := mix
-		if c.n > 0 {
-			q = sg * c.w / float64(c.n)
-		}
-		gr.q[k] = q
+	for k := range children {
+		q := cm.raw(&children[k])
 		lo, hi = min(lo, q), max(hi, q)
 	}
-	span := max(hi-lo, 1e-8)
-	for k := range gr.q {
-		gr.q[k] = (gr.q[k] - lo) / span
+	cm.lo, cm.span = lo, max(hi-lo, 1e-8)
+	return cm
+}
+
+// raw is child c's completed Q, from the decider's view.
+func (cm *completion) raw(c *node) float64 {
+	if c.n > 0 {
+		return cm.sg * c.w / float64(c.n)
 	}
-	return (s.p.CVisit + float64(maxN)) * s.p.CScale
+	return cm.mix
+}
+
+// q is child c's completed Q rescaled to [0, 1].
+func (cm *completion) q(c *node) float64 { return (cm.raw(c) - cm.lo) / cm.span }
+
+// completedQ fills gr.q with the root children's rescaled completed Q and returns σ's factor.
+func (s *Search[S]) completedQ() float64 {
+	root := &s.t.nodes[0]
+	cm := s.complete(root)
+	for k := range s.gumbel.q {
+		s.gumbel.q[k] = cm.q(&s.t.nodes[root.first+int32(k)])
+	}
+	return cm.sigma
 }
 
 // gumbelSelect picks the root child for simulation number s.started.
@@ -202,56 +219,25 @@ func (s *Search[S]) improvedPolicy(dst []float32) {
 // count as visits.
 func (s *Search[S]) improvedSelect(i int32) int32 {
 	nd := &s.t.nodes[i]
-	sg := sign(nd.toMove)
 	children := s.t.nodes[nd.first : nd.first+nd.count]
-	sumN, maxN := 0.0, int32(0)
-	sumP, sumPQ := 0.0, 0.0
-	for _, c := range children {
-		if c.n > 0 {
-			q := sg * c.w / float64(c.n)
-			sumN += float64(c.n)
-			sumP += float64(c.prior)
-			sumPQ += float64(c.prior) * q
-			maxN = max(maxN, c.n)
-		}
-	}
-	mix := sg * float64(nd.value)
-	if sumN > 0 && sumP > 0 {
-		mix = (mix + sumN*sumPQ/sumP) / (1 + sumN)
-	}
-	lo, hi := mix, mix
-	for _, c := range children {
-		if c.n > 0 {
-			q := sg * c.w / float64(c.n)
-			lo, hi = min(lo, q), max(hi, q)
-		}
-	}
-	span := max(hi-lo, 1e-8)
-	sigma := (s.p.CVisit + float64(maxN)) * s.p.CScale
-	completed := func(c *node) float64 {
-		q := mix
-		if c.n > 0 {
-			q = sg * c.w / float64(c.n)
-		}
-		return (q - lo) / span
-	}
-	// Normalize by the largest exponent so that exp never overflows.
-	top := math.Inf(-1)
+	cm := s.complete(nd)
+	// Exponents relative to the largest, so that exp neither overflows nor underflows all.
+	top := 0.0
 	for k := range children {
-		top = max(top, sigma*completed(&children[k]))
+		top = max(top, cm.q(&children[k]))
 	}
-	z := 0.0
+	z, visits := 0.0, 1.0
 	for k := range children {
-		z += float64(children[k].prior) * math.Exp(sigma*completed(&children[k])-top)
+		z += float64(children[k].prior) * math.Exp(cm.sigma*(cm.q(&children[k])-top))
+		visits += float64(children[k].n + children[k].inflight)
 	}
-	visits := 1.0
-	for _, c := range children {
-		visits += float64(c.n + c.inflight)
+	if z == 0 {
+		z = 1 // priors so small they underflow: the visit counts alone decide
 	}
 	best, bestK := math.Inf(-1), 0
 	for k := range children {
 		c := &children[k]
-		pi := float64(c.prior) * math.Exp(sigma*completed(c)-top) / z
+		pi := float64(c.prior) * math.Exp(cm.sigma*(cm.q(c)-top)) / z
 		if score := pi - float64(c.n+c.inflight)/visits; score > best {
 			best, bestK = score, k
 		}
