@@ -12,9 +12,15 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/zerogames/zero/net/linalg"
 )
 
 func main() {
+	// First: with OpenBLAS on an AVX-512 CPU this re-executes the binary with the faster kernels.
+	if err := linalg.Setup(); err != nil {
+		fmt.Fprintln(os.Stderr, "zero: choosing OpenBLAS's kernels:", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		// The first Ctrl-C asks the work to stop cleanly; from then on the signal's default
@@ -59,6 +65,8 @@ func subcommands() []subcommand {
 		{"play", "play a game against the agent in the terminal", playCmd},
 		{"serve", "play against the agent in a browser (a local web server)", serveCmd},
 		{"report", "draw a training run's charts (losses, Elo, throughput) as PNG files", reportCmd},
+		{"net", "inspect or create a network checkpoint: net info CHECKPOINT, net init --config C --out F", netCmd},
+		{"bench", "measure speed: bench net [--game G] (the inference engine against the GEMM peak)", benchCmd},
 	}
 }
 

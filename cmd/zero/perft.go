@@ -12,7 +12,8 @@ import (
 
 func perftCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	game := fs.String("game", "yinsh", "the game: "+joinNames())
-	moves := fs.String("moves", "", "the position, as the moves from the start separated by ';'")
+	moves := fs.String("moves", "", "the position, as the moves from the start (or from --position) separated by ';'")
+	position := fs.String("position", "", "start from this position, in the game's position notation (gyges: 321123/000000/000000/000000/000000/321123 s)")
 	depth := fs.Int("depth", 4, "the number of plies (every decision, chance included, is a ply)")
 	bulk := fs.Bool("bulk", false, "count the last ply's moves without playing them (every node is made otherwise)")
 	divide := fs.Bool("divide", false, "also count the leaves below each legal move at the full depth")
@@ -27,7 +28,13 @@ func perftCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if err != nil {
 			return fmt.Errorf("--game: %w", err)
 		}
-		pos := g.NewPosition()
+		pos, from := g.NewPosition(), ""
+		if *position != "" {
+			if pos, err = games.FromPosition(g, *position); err != nil {
+				return fmt.Errorf("--position: %w", err)
+			}
+			from = " from " + *position
+		}
 		if err := pos.PlayMoves(*moves); err != nil {
 			return fmt.Errorf("--moves: %w", err)
 		}
@@ -35,7 +42,7 @@ func perftCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if *bulk {
 			method = "last ply bulk-counted"
 		}
-		fmt.Fprintf(stdout, "perft %s after %d moves, %s to move; %s\n", g.Info().Name, len(pos.Moves()), pos.ToMove(), method)
+		fmt.Fprintf(stdout, "perft %s%s after %d moves, %s to move; %s\n", g.Info().Name, from, len(pos.Moves()), pos.ToMove(), method)
 		fmt.Fprintf(stdout, "%5s %15s %9s %13s\n", "depth", "leaves", "seconds", "leaves/s")
 		start := time.Now()
 		err = g.Perft(ctx, pos, *depth, *bulk, func(d int, leaves uint64) {

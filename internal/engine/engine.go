@@ -111,7 +111,7 @@ type command struct {
 var commands = []command{
 	{"game", "[NAME]", "switch to a game and start it; without NAME, the current game's name", mayTakeArg, cmdGame},
 	{"new", "", "start the current game again", noArg, func(s *Session, _ string) (reply, error) { s.pos.Reset(); return ok(), nil }},
-	{"position", "MOVES", "set the position: the moves from the start, separated by ';' (all or nothing)", needsArg, cmdPosition},
+	{"position", "MOVES", "set the position: the moves from the start, separated by ';' (all or nothing); or a position in the game's notation, if it has one (gyges)", needsArg, cmdPosition},
 	{"play", "MOVE", "play a move in the game's notation (refused if illegal)", needsArg, cmdPlay},
 	{"legal", "", "the legal moves, one per line, sorted byte-wise", noArg, func(s *Session, _ string) (reply, error) { return many(s.pos.Legal()), nil }},
 	{"tomove", "", "who decides next: a player, chance, or none", noArg, func(s *Session, _ string) (reply, error) { return one(s.pos.ToMove()), nil }},
@@ -146,7 +146,15 @@ func cmdGame(s *Session, arg string) (reply, error) {
 func cmdPosition(s *Session, arg string) (reply, error) {
 	pos := s.game.NewPosition()
 	if err := pos.PlayMoves(arg); err != nil {
-		return reply{}, err
+		if !games.HasPositionNotation(s.game) {
+			return reply{}, err
+		}
+		// A game with a position notation of its own (Gygès) takes a position as well.
+		p, perr := games.FromPosition(s.game, arg)
+		if perr != nil {
+			return fail("neither a move list (%v) nor a position (%v)", err, perr)
+		}
+		pos = p
 	}
 	s.pos = pos
 	return ok(), nil

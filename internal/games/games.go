@@ -14,8 +14,10 @@ import (
 	"strings"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/gyges"
 	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/selfplay"
 )
 
@@ -35,6 +37,8 @@ type Game interface {
 	NewAgent(spec string, seed uint64) (Agent, error)
 	// Arena plays a round robin between players given by spec strings (selfplay.Arena).
 	Arena(ctx context.Context, cfg selfplay.ArenaConfig) (*selfplay.ArenaResult, error)
+	// NetSpec describes the game to the network (net.Spec): its shapes and policy layout.
+	NetSpec() (*net.Spec, error)
 }
 
 // DivideLine is one legal action and the leaves below it.
@@ -47,6 +51,8 @@ type DivideLine struct {
 var registry = []Game{
 	Of[yinsh.State](yinsh.Normal),
 	Of[yinsh.State](yinsh.Blitz),
+	Of[gyges.State](gyges.Basic),
+	Of[gyges.State](gyges.Advanced),
 	Of[imbriqua.State](imbriqua.Game),
 }
 

@@ -90,6 +90,35 @@ func TestRandomAgent(t *testing.T) {
 	}
 }
 
+func TestFromPosition(t *testing.T) {
+	g, _ := Lookup("gyges-advanced")
+	p, err := FromPosition(g, "202110/000330/000000/000200/000100/030123 s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counts []uint64
+	if err := g.Perft(context.Background(), p, 2, true, func(_ int, n uint64) { counts = append(counts, n) }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(counts, []uint64{602, 377020}) {
+		t.Fatalf("perft of the benchmark position: %v", counts)
+	}
+	if err := p.Play("a1-a3"); err != nil {
+		t.Fatal(err)
+	}
+	p.Reset()
+	if len(p.Moves()) != 0 || p.ToMove() != "south" {
+		t.Fatalf("reset does not go back to the given position: %q, %s to move", p.Moves(), p.ToMove())
+	}
+	if _, err := FromPosition(g, "202110/000330 s"); err == nil || !strings.Contains(err.Error(), "2 rows") {
+		t.Fatalf("a bad position: %v", err)
+	}
+	y, _ := Lookup("yinsh")
+	if _, err := FromPosition(y, "anything"); err == nil || !strings.Contains(err.Error(), "no position notation") {
+		t.Fatalf("yinsh has no position notation, but: %v", err)
+	}
+}
+
 func TestPerftStopsWithItsContext(t *testing.T) {
 	g, _ := Lookup("yinsh")
 	ctx, cancel := context.WithCancel(context.Background())

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/net/linalg"
+)
+
+// benchCmd is `zero bench WHAT`: speed measurements. WHAT is net for now.
+func benchCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
+	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+		if len(args) == 0 {
+			return errors.New("bench: say what to measure: net")
+		}
+		switch args[0] {
+		case "net":
+			return benchNet(ctx, args[1:], stdout, stderr)
+		}
+		return fmt.Errorf("bench: unknown benchmark %q (net)", args[0])
+	}
+}
+
+// benchNet measures the inference engine against the machine's GEMM speed, and optionally
+// a training step.
+func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("zero bench net", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	game := fs.String("game", "yinsh", "the game whose default net to measure: "+joinNames())
+	shape := fs.String("shape", "", "measure a synthetic game instead: PLANESxHEIGHTxWIDTH:ACTIONS (dense policy head), e.g. 7x6x6:300")
+	config := fs.String("config", "", "take the net from this configuration file instead of the game's default")
+	batches := fs.String("batch", "1,2,4,8,16,32,64,128,256", "batch sizes, comma-separated")
+	workers := fs.String("workers", "1,2", "numbers of workers (goroutines, one engine each), comma-separated")
+	per := fs.Duration("time", time.Second, "time to measure each line")
+	trainBatch := fs.Int("train", 0, "also measure training steps on batches of this size (0: no)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return errUsage
+	}
+	if err := noArgs(fs.Args()); err != nil {
+		return err
+	}
+	bs, err := intList("--batch", *batches)
+	if err != nil {
+		return err
+	}
+	ws, err := intList("--workers", *workers)
+	if err != nil {
+		return err
+	}
+	var spec *net.Spec
+	cfg := net.DefaultConfig(*game)
+	opt := net.DefaultOptimizer()
+	switch {
+	case *shape != "":
+		if spec, err = syntheticSpec(*shape); err != nil {
+			return err
+		}
+		cfg = net.DefaultConfig(spec.Game)
+	default:
+		g, err := games.Lookup(*game)
+		if err != nil {
+			return fmt.Errorf("--game: %w", err)
+		}
+		if spec, err = g.NetSpec(); err != nil {
+			return err
+		}
+	}
+	if *config != "" {
+		f, err := net.LoadFile(*config)
+		if err != nil {
+			return err
+		}
+		cfg, opt = f.Net, f.Optimizer
+	}
+	w, err := net.NewWeights(spec, cfg, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		return err
+	}
+	m := net.NewModel(w)
+	fmt.Fprintf(stdout, "net %s: observation %v, %d actions; %d blocks × %d channels, global pooling %v; %.1f MFLOP a position\n",
+		spec.Game, spec.Observation, spec.NumActions, cfg.Blocks, cfg.Channels, cfg.GlobalPool, m.FLOPs()/1e6)
+	fmt.Fprintf(stdout, "BLAS %s (%s kernels, OPENBLAS_CORETYPE=%q)\n", linalg.Name, linalg.Kernels(), linalg.CoreType())
+	// The machine may be shared: the yardstick is GEMMs interleaved with the engine's batches in
+	// the same workers (see net.MeasureEngine).
+	fmt.Fprintf(stdout, "%6s %8s %12s %9s %12s %8s\n", "batch", "workers", "positions/s", "GFLOP/s", "GEMM GFLOP/s", "of GEMM")
+	for _, nw := range ws {
+		for _, b := range bs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			s := net.MeasureEngine(m, b, nw, *per)
+			fmt.Fprintf(stdout, "%6d %8d %12.0f %9.1f %12.1f %7.0f%%\n", b, nw, s.Positions, s.GFLOPS, s.GEMM, 100*s.GFLOPS/s.GEMM)
+		}
+	}
+	if *trainBatch > 0 {
+		sps, bytes, allocs, err := net.MeasureTraining(spec, cfg, opt, *trainBatch, 3)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "training (gorgonia, %s), batch %d: %.1f samples/s, %.0f MB and %.0f allocations a step\n",
+			opt.Method, *trainBatch, sps, bytes/1e6, allocs)
+	}
+	return nil
+}
+
+// intList parses "1,2,4" into positive integers.
+func intList(flagName, s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%s: %q is not a positive integer", flagName, f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// syntheticSpec reads PLANESxHEIGHTxWIDTH:ACTIONS.
+func syntheticSpec(s string) (*net.Spec, error) {
+	var p, h, w, a int
+	if n, err := fmt.Sscanf(s, "%dx%dx%d:%d", &p, &h, &w, &a); err != nil || n != 4 || p < 1 || h < 1 || w < 1 || a < 1 {
+		return nil, fmt.Errorf("--shape %q: want PLANESxHEIGHTxWIDTH:ACTIONS, e.g. 7x6x6:300", s)
+	}
+	info := &env.Info{Name: "synthetic-" + s, NumActions: a, Observation: env.Shape{Planes: p, Height: h, Width: w}}
+	return net.NewSpec(info, nil)
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/net"
+)
+
+// netCmd is `zero net info CHECKPOINT` and `zero net init --config C --out F`.
+func netCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
+	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+		if len(args) == 0 {
+			return errors.New("net: give an action: info CHECKPOINT, or init --config C --out F")
+		}
+		switch args[0] {
+		case "info":
+			if len(args) != 2 {
+				return errors.New("net info: give one checkpoint file")
+			}
+			return netInfo(stdout, args[1])
+		case "init":
+			sub := flag.NewFlagSet("zero net init", flag.ContinueOnError)
+			sub.SetOutput(stderr)
+			config := sub.String("config", "", "the configuration file (game, net, optimizer)")
+			out := sub.String("out", "", "the checkpoint file to write")
+			seed := sub.Uint64("seed", 1, "the seed of the random initial weights")
+			force := sub.Bool("force", false, "overwrite --out if it exists")
+			if err := sub.Parse(args[1:]); err != nil {
+				if errors.Is(err, flag.ErrHelp) {
+					return nil
+				}
+				return errUsage
+			}
+			if err := noArgs(sub.Args()); err != nil {
+				return err
+			}
+			return netInit(stdout, *config, *out, *seed, *force)
+		}
+		return fmt.Errorf("net: unknown action %q (info, init)", args[0])
+	}
+}
+
+// netInfo prints a checkpoint's header and size, after checking the whole file.
+func netInfo(w io.Writer, path string) error {
+	h, size, err := net.Inspect(path)
+	if err != nil {
+		return err
+	}
+	c := h.Net
+	pool := "no"
+	if c.GlobalPool {
+		pool = "yes"
+	}
+	policy := "dense"
+	if h.PolicyPlanes > 0 {
+		policy = fmt.Sprintf("spatial, %d planes + %d off the grid", h.PolicyPlanes, h.OffGrid)
+	}
+	var stats, trained int64
+	for _, t := range h.Tensors {
+		n := int64(1)
+		for _, d := range t.Shape {
+			n *= int64(d)
+		}
+		switch {
+		case strings.HasPrefix(t.Name, "optimizer."):
+		case strings.HasSuffix(t.Name, ".mean"), strings.HasSuffix(t.Name, ".var"):
+			stats += n
+		default:
+			trained += n
+		}
+	}
+	fmt.Fprintf(w, "file         %s (%d bytes, checksum ok)\n", path, size)
+	fmt.Fprintf(w, "format       %d\n", h.Format)
+	fmt.Fprintf(w, "game         %s\n", h.Game)
+	fmt.Fprintf(w, "shape        observation %v, %d actions, policy %s\n", h.Observation, h.NumActions, policy)
+	fmt.Fprintf(w, "net          %d blocks × %d channels; policy head %d planes; value head %d planes → %d; global pooling %s\n",
+		c.Blocks, c.Channels, c.PolicyChannels, c.ValueChannels, c.ValueHidden, pool)
+	fmt.Fprintf(w, "parameters   %d trained, %d batchnorm statistics\n", trained, stats)
+	fmt.Fprintf(w, "step         %d\n", h.Step)
+	fmt.Fprintf(w, "created      %s\n", h.Created.Format(time.RFC3339))
+	if o := h.Optimizer; o != nil {
+		fmt.Fprintf(w, "optimizer    %s, learning rate %g, l2 %g, at step %d (state saved)\n", o.Method, o.LearningRate, o.L2, h.OptimizerStep)
+	} else {
+		fmt.Fprintf(w, "optimizer    none saved\n")
+	}
+	return nil
+}
+
+// netInit writes a fresh network for the configuration's game.
+func netInit(w io.Writer, config, out string, seed uint64, force bool) error {
+	if config == "" {
+		return errors.New("--config: give the configuration file")
+	}
+	if out == "" {
+		return errors.New("--out: give the checkpoint file to write")
+	}
+	if !force {
+		if _, err := os.Stat(out); err == nil {
+			return fmt.Errorf("--out %s: the file exists (--force overwrites it)", out)
+		}
+	}
+	f, err := net.LoadFile(config)
+	if err != nil {
+		return err
+	}
+	g, err := games.Lookup(f.Game)
+	if err != nil {
+		return fmt.Errorf("%s: game: %w", config, err)
+	}
+	spec, err := g.NetSpec()
+	if err != nil {
+		return err
+	}
+	weights, err := net.NewWeights(spec, f.Net, rand.New(rand.NewPCG(seed, 0)))
+	if err != nil {
+		return fmt.Errorf("%s: net.%w", config, err)
+	}
+	opt := net.NewOptimizer(weights)
+	opt.Config = f.Optimizer
+	if err := net.Save(out, weights, opt, 0, time.Now()); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s: a fresh %s net, %d trained parameters\n", out, f.Game, weights.Count())
+	return nil
+}

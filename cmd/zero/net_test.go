@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNetCommands drives `zero net init`, `zero net info` and `zero bench net` as a user would,
+// through run, in a temporary directory.
+func TestNetCommands(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := write("small.yaml", "game: yinsh-blitz\nnet:\n  blocks: 1\n  channels: 8\noptimizer:\n  method: sgd\n")
+	unknown := write("unknown.yaml", "game: yinsh\nnet:\n  blockz: 1\n")
+	invalid := write("invalid.yaml", "game: yinsh\nnet:\n  blocks: -1\n")
+	noGame := write("nogame.yaml", "game: chess\n")
+	ckpt := filepath.Join(dir, "net.ckpt")
+	garbage := write("garbage.ckpt", "zeronet\n\x01\x00")
+
+	tests := []struct {
+		name    string
+		args    []string
+		wantOut []string
+		wantErr string
+	}{
+		{"init", []string{"net", "init", "--config", good, "--out", ckpt}, []string{"wrote " + ckpt, "fresh yinsh-blitz net"}, ""},
+		{"init refuses to overwrite", []string{"net", "init", "--config", good, "--out", ckpt}, nil, "the file exists"},
+		{"init overwrites with --force", []string{"net", "init", "--config", good, "--out", ckpt, "--force"}, []string{"wrote"}, ""},
+		{"info", []string{"net", "info", ckpt}, []string{"game         yinsh-blitz", "checksum ok", "1 blocks × 8 channels", "spatial, 59 planes + 1 off the grid", "optimizer    sgd"}, ""},
+		{"info of a bad file", []string{"net", "info", garbage}, nil, "garbage.ckpt: truncated"},
+		{"info without a file", []string{"net", "info"}, nil, "give one checkpoint file"},
+		{"init with an unknown key", []string{"net", "init", "--config", unknown, "--out", ckpt + "2"}, nil, "unknown.yaml: yaml: unmarshal errors:\n  line 3: field blockz not found"},
+		{"init with a bad value", []string{"net", "init", "--config", invalid, "--out", ckpt + "2"}, nil, "invalid.yaml: net.blocks: must be in [0, 128], is -1"},
+		{"init of an unknown game", []string{"net", "init", "--config", noGame, "--out", ckpt + "2"}, nil, `nogame.yaml: game: unknown game "chess"`},
+		{"init without --out", []string{"net", "init", "--config", good}, nil, "--out: give"},
+		{"net without action", []string{"net"}, nil, "give an action"},
+		{"net unknown action", []string{"net", "frob"}, nil, `unknown action "frob"`},
+		{"bench net", []string{"bench", "net", "--batch", "2", "--workers", "1", "--time", "1ms"}, []string{"net yinsh", "GEMM GFLOP/s", "     2        1"}, ""},
+		{"bench net, synthetic", []string{"bench", "net", "--shape", "7x6x6:300", "--batch", "4", "--workers", "2", "--time", "1ms", "--train", "2"}, []string{"observation 7×6×6, 300 actions", "     4        2", "training (gorgonia, adam), batch 2"}, ""},
+		{"bench net, bad shape", []string{"bench", "net", "--shape", "6x6"}, nil, `--shape "6x6"`},
+		{"bench net, bad batch", []string{"bench", "net", "--batch", "0"}, nil, `--batch: "0"`},
+		{"bench, unknown", []string{"bench", "frob"}, nil, `unknown benchmark "frob"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			err := run(context.Background(), tt.args, strings.NewReader(""), &stdout, &stderr)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("error %v\nstderr: %s", err, stderr.String())
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+			}
+			for _, part := range tt.wantOut {
+				if !strings.Contains(stdout.String(), part) {
+					t.Errorf("stdout lacks %q:\n%s", part, stdout.String())
+				}
+			}
+		})
+	}
+}

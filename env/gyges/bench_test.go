@@ -1,0 +1,116 @@
+package gyges
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/zerogames/zero/env"
+)
+
+// The benchmarks run on the benchmark position (see benchPosition) with both rules. Leaves/s
+// counts the states at the last ply: made (Perft) or counted from the legal list (PerftBulk).
+
+var benchGames = []*Game{Basic, Advanced}
+
+func benchState(b *testing.B, g *Game) State {
+	b.Helper()
+	s, err := g.ParsePosition(benchPosition)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+func benchPerft(b *testing.B, bulk bool) {
+	for _, g := range benchGames {
+		b.Run(g.info.Name, func(b *testing.B) {
+			s := benchState(b, g)
+			bufs := env.PerftBuffers(3, g.info.NumActions)
+			var leaves uint64
+			b.ReportAllocs()
+			for b.Loop() {
+				if bulk {
+					leaves += env.PerftBulk(s, 3, bufs)
+				} else {
+					leaves += env.Perft(s, 3, bufs)
+				}
+			}
+			b.ReportMetric(float64(leaves)/b.Elapsed().Seconds(), "leaves/s")
+		})
+	}
+}
+
+// BenchmarkPerft is perft(3) of the benchmark position, every leaf made.
+func BenchmarkPerft(b *testing.B) { benchPerft(b, false) }
+
+// BenchmarkPerftBulk is perft(3) of the benchmark position, the last ply counted.
+func BenchmarkPerftBulk(b *testing.B) { benchPerft(b, true) }
+
+// BenchmarkRandomGame plays whole random games from the empty board (set-up included).
+func BenchmarkRandomGame(b *testing.B) {
+	for _, g := range benchGames {
+		b.Run(g.info.Name, func(b *testing.B) {
+			w := env.NewWalker[State](rand.New(rand.NewPCG(1, 1)), g.info.NumActions)
+			decisions := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				_, n := w.Playout(g.New())
+				decisions += n
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+			b.ReportMetric(float64(decisions)/float64(b.N), "decisions/game")
+		})
+	}
+}
+
+// BenchmarkLegal lists the legal actions of the benchmark position.
+func BenchmarkLegal(b *testing.B) {
+	for _, g := range benchGames {
+		b.Run(g.info.Name, func(b *testing.B) {
+			s := benchState(b, g)
+			buf := make([]env.Action, 0, g.info.NumActions)
+			b.ReportAllocs()
+			for b.Loop() {
+				buf = s.Legal(buf[:0])
+			}
+			b.ReportMetric(float64(len(buf)), "actions")
+		})
+	}
+}
+
+// BenchmarkLegalHard lists the legal actions of the position where Legal was slowest in a
+// search over many positions (the bounces branch the most there).
+func BenchmarkLegalHard(b *testing.B) {
+	for _, g := range benchGames {
+		b.Run(g.info.Name, func(b *testing.B) {
+			s, err := g.ParsePosition("310000/013000/010030/010202/030020/000200 s")
+			if err != nil {
+				b.Fatal(err)
+			}
+			buf := make([]env.Action, 0, g.info.NumActions)
+			b.ReportAllocs()
+			for b.Loop() {
+				buf = s.Legal(buf[:0])
+			}
+			b.ReportMetric(float64(len(buf)), "actions")
+		})
+	}
+}
+
+// BenchmarkPlay makes the legal actions of the benchmark position in turn.
+func BenchmarkPlay(b *testing.B) {
+	for _, g := range benchGames {
+		b.Run(g.info.Name, func(b *testing.B) {
+			s := benchState(b, g)
+			legal := s.Legal(nil)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				_ = s.Play(legal[i])
+				if i++; i == len(legal) {
+					i = 0
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,105 @@
+package net
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/zerogames/zero/net/linalg"
+)
+
+// BenchmarkEngine measures the inference engine on YINSH's default net at several batch sizes,
+// and the same net with KataGo's global pooling in the value head (32 planes pooled instead of 2
+// flattened), to weigh its cost; GFLOP/s compares with BenchmarkGEMM's.
+func BenchmarkEngine(b *testing.B) {
+	spec := yinshSpec(b)
+	pooled := DefaultConfig("yinsh")
+	pooled.GlobalPool, pooled.ValueChannels = true, 32
+	for _, net := range []struct {
+		name string
+		cfg  Config
+	}{{"yinsh", DefaultConfig("yinsh")}, {"yinsh-pool", pooled}} {
+		w, err := NewWeights(spec, net.cfg, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := NewModel(w)
+		for _, n := range []int{1, 32, 256} {
+			b.Run(fmt.Sprintf("%s/batch=%d", net.name, n), func(b *testing.B) {
+				obs := randomObs(rand.New(rand.NewPCG(2, 2)), n, spec)
+				logits, value := make([]float32, n*spec.NumActions), make([]float32, n)
+				e := NewEngine(m)
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := e.Evaluate(obs, logits, value); err != nil {
+						b.Fatal(err)
+					}
+				}
+				pos := float64(b.N*n) / b.Elapsed().Seconds()
+				b.ReportMetric(pos, "positions/s")
+				b.ReportMetric(pos*m.FLOPs()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
+
+// BenchmarkGEMM is the yardstick: single-thread float32 GEMM of 1024×1024 matrices.
+func BenchmarkGEMM(b *testing.B) {
+	const n = 1024
+	x, y, z := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	for i := range x {
+		x[i], y[i] = float32(i%7), float32(i%5)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		linalg.Float32.Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, x, n, y, n, 0, z, n)
+	}
+	b.ReportMetric(2*n*n*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkTrainStep measures a training step of YINSH's default net on batches of 64, as the
+// Trainer runs it (our convolution and batchnorm ops, the graph and machine of the batch size
+// reused) and, for comparison, with gorgonia's Conv2d and BatchNorm, reused or rebuilt every
+// step (a naive use of gorgonia).
+func BenchmarkTrainStep(b *testing.B) {
+	spec := yinshSpec(b)
+	const n = 64
+	for _, mode := range []struct {
+		name            string
+		ownOps, rebuild bool
+	}{
+		{"trainer", true, false},
+		{"gorgonia-ops", false, false},
+		{"gorgonia-ops-rebuilt", false, true},
+	} {
+		b.Run("yinsh/"+mode.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			w, err := NewWeights(spec, DefaultConfig("yinsh"), rng)
+			if err != nil {
+				b.Fatal(err)
+			}
+			batch := randomBatch(rng, n, spec)
+			tr, err := NewTrainer(w, DefaultOptimizer(), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tr.ownOps = mode.ownOps
+			if _, err := tr.Step(batch); err != nil { // builds the graph
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if mode.rebuild {
+					tr.Close()
+				}
+				if _, err := tr.Step(batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			tr.Close()
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "samples/s")
+		})
+	}
+}

@@ -1,0 +1,269 @@
+package net
+
+import (
+	"fmt"
+	"hash"
+	"math"
+
+	"github.com/chewxy/hm"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// The training graph's batchnorm is our own op too: normalisation by the batch's statistics,
+// scale and shift in one pass, the running statistics updated in the Weights themselves. It
+// replaces gorgonia's BatchNorm followed by a broadcast product and sum, which materialise the
+// broadcast scale and shift and a copy of the input. Its statistics follow gorgonia's: the
+// running variance takes the batch's unbiased variance, the normalisation its biased one.
+//
+// Shapes: x and y (batch, channels, h, w); gamma and beta (channels).
+
+// bnOp is the forward pass: inputs x, gamma, beta.
+type bnOp struct {
+	shape                  tensor.Shape
+	batch, channels, cells int
+	momentum               float32
+	mean, vari             []float32 // the Weights' running statistics, updated by each run
+	// batchMean and invStd are the last run's, for the backward ops.
+	batchMean, invStd []float32
+}
+
+// bnDxOp is the gradient with respect to x: inputs x, gamma, dy.
+type bnDxOp struct{ f *bnOp }
+
+// bnDgammaOp is the gradient with respect to gamma: inputs x, dy.
+type bnDgammaOp struct{ f *bnOp }
+
+// bnDbetaOp is the gradient with respect to beta: input dy.
+type bnDbetaOp struct{ f *bnOp }
+
+var (
+	_ G.SDOp = (*bnOp)(nil)
+	_ G.Op   = (*bnDxOp)(nil)
+	_ G.Op   = (*bnDgammaOp)(nil)
+	_ G.Op   = (*bnDbetaOp)(nil)
+)
+
+// batchNorm applies our training batchnorm to x with scale gamma and shift beta, updating the
+// running statistics mean and vari.
+func batchNorm(x, gamma, beta *G.Node, momentum float64, mean, vari []float32) (*G.Node, error) {
+	s := x.Shape()
+	if s.Dims() != 4 || gamma.Shape().TotalSize() != s[1] || beta.Shape().TotalSize() != s[1] || len(mean) != s[1] || len(vari) != s[1] {
+		return nil, fmt.Errorf("batchnorm: input %v, scale %v, shift %v", s, gamma.Shape(), beta.Shape())
+	}
+	op := &bnOp{shape: s.Clone(), batch: s[0], channels: s[1], cells: s[2] * s[3], momentum: float32(momentum),
+		mean: mean, vari: vari, batchMean: make([]float32, s[1]), invStd: make([]float32, s[1])}
+	return G.ApplyOp(op, x, gamma, beta)
+}
+
+func vecType() G.TensorType { return G.TensorType{Dims: 1, Of: hm.TypeVariable('a')} }
+
+// hashTo names the op and its forward op: two batchnorms of one graph never merge.
+func (op *bnOp) hashTo(h hash.Hash, name string) {
+	fmt.Fprintf(h, "%s{%v,%p}", name, op.shape, op)
+}
+
+// rows calls f with each position's plane of channel c in x.
+func (op *bnOp) rows(x []float32, c int, f func(plane []float32)) {
+	for p := range op.batch {
+		i := (p*op.channels + c) * op.cells
+		f(x[i : i+op.cells])
+	}
+}
+
+// sums returns Σ dy and Σ dy·x̂ over channel c.
+func (op *bnOp) sums(x, dy []float32, c int) (sumDy, sumDyXhat float64) {
+	mean, inv := op.batchMean[c], op.invStd[c]
+	for p := range op.batch {
+		i := (p*op.channels + c) * op.cells
+		xs, ds := x[i:i+op.cells], dy[i:i+op.cells]
+		var a, b float32
+		for j, d := range ds {
+			a += d
+			b += d * (xs[j] - mean) * inv
+		}
+		sumDy += float64(a)
+		sumDyXhat += float64(b)
+	}
+	return sumDy, sumDyXhat
+}
+
+func newDense(shape ...int) *tensor.Dense {
+	return tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(shape...))
+}
+
+// --- bnOp ---
+
+func (op *bnOp) Arity() int                                     { return 3 }
+func (op *bnOp) Type() hm.Type                                  { return hm.NewFnType(fourD(), vecType(), vecType(), fourD()) }
+func (op *bnOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.shape.Clone(), nil }
+func (op *bnOp) ReturnsPtr() bool                               { return false }
+func (op *bnOp) CallsExtern() bool                              { return false }
+func (op *bnOp) OverwritesInput() int                           { return -1 }
+func (op *bnOp) WriteHash(h hash.Hash)                          { op.hashTo(h, "zerobn") }
+func (op *bnOp) Hashcode() uint32                               { return hashOf(op.WriteHash) }
+func (op *bnOp) String() string                                 { return "zerobn" }
+
+func (op *bnOp) Do(inputs ...G.Value) (G.Value, error) {
+	return op.UsePreallocDo(newDense(op.shape...), inputs...)
+}
+
+func (op *bnOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
+	x, gamma, beta := inputs[0].Data().([]float32), inputs[1].Data().([]float32), inputs[2].Data().([]float32)
+	y := prealloc.Data().([]float32)
+	n := float64(op.batch * op.cells)
+	for c := range op.channels {
+		var sum float64
+		op.rows(x, c, func(plane []float32) {
+			var s float32
+			for _, v := range plane {
+				s += v
+			}
+			sum += float64(s)
+		})
+		mean := float32(sum / n)
+		var sq float64
+		op.rows(x, c, func(plane []float32) {
+			var s float32
+			for _, v := range plane {
+				d := v - mean
+				s += d * d
+			}
+			sq += float64(s)
+		})
+		inv := float32(1 / math.Sqrt(sq/n+bnEpsilon))
+		op.batchMean[c], op.invStd[c] = mean, inv
+		unbiased := float32(sq / max(n-1, 1))
+		op.mean[c] = op.momentum*mean + (1-op.momentum)*op.mean[c]
+		op.vari[c] = op.momentum*unbiased + (1-op.momentum)*op.vari[c]
+		scale, shift := gamma[c]*inv, beta[c]-gamma[c]*inv*mean
+		for p := range op.batch {
+			i := (p*op.channels + c) * op.cells
+			ys := y[i : i+op.cells]
+			for j, v := range x[i : i+op.cells] {
+				ys[j] = v*scale + shift
+			}
+		}
+	}
+	return prealloc, nil
+}
+
+func (op *bnOp) DiffWRT(int) []bool { return []bool{true, true, true} }
+
+func (op *bnOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+	dx, err := G.ApplyOp(&bnDxOp{op}, inputs[0], inputs[1], grad)
+	if err != nil {
+		return nil, err
+	}
+	dgamma, err := G.ApplyOp(&bnDgammaOp{op}, inputs[0], grad)
+	if err != nil {
+		return nil, err
+	}
+	dbeta, err := G.ApplyOp(&bnDbetaOp{op}, grad)
+	if err != nil {
+		return nil, err
+	}
+	return G.Nodes{dx, dgamma, dbeta}, nil
+}
+
+// --- bnDxOp: dx = γ·invstd/N · (N·dy − Σdy − x̂·Σdy·x̂) ---
+
+func (op *bnDxOp) Arity() int { return 3 }
+func (op *bnDxOp) Type() hm.Type {
+	return hm.NewFnType(fourD(), vecType(), fourD(), fourD())
+}
+func (op *bnDxOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.f.shape.Clone(), nil }
+func (op *bnDxOp) ReturnsPtr() bool                               { return false }
+func (op *bnDxOp) CallsExtern() bool                              { return false }
+func (op *bnDxOp) OverwritesInput() int                           { return -1 }
+func (op *bnDxOp) WriteHash(h hash.Hash)                          { op.f.hashTo(h, "zerobndx") }
+func (op *bnDxOp) Hashcode() uint32                               { return hashOf(op.WriteHash) }
+func (op *bnDxOp) String() string                                 { return "zerobndx" }
+
+func (op *bnDxOp) Do(inputs ...G.Value) (G.Value, error) {
+	return op.UsePreallocDo(newDense(op.f.shape...), inputs...)
+}
+
+func (op *bnDxOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
+	f := op.f
+	x, gamma, dy := inputs[0].Data().([]float32), inputs[1].Data().([]float32), inputs[2].Data().([]float32)
+	dx := prealloc.Data().([]float32)
+	n := float32(f.batch * f.cells)
+	for c := range f.channels {
+		sumDy, sumDyXhat := f.sums(x, dy, c)
+		mean, inv := f.batchMean[c], f.invStd[c]
+		k := gamma[c] * inv / n
+		a, b := float32(sumDy), float32(sumDyXhat)
+		for p := range f.batch {
+			i := (p*f.channels + c) * f.cells
+			xs, ds, out := x[i:i+f.cells], dy[i:i+f.cells], dx[i:i+f.cells]
+			for j, d := range ds {
+				out[j] = k * (n*d - a - (xs[j]-mean)*inv*b)
+			}
+		}
+	}
+	return prealloc, nil
+}
+
+// --- bnDgammaOp: dγ = Σ dy·x̂ ---
+
+func (op *bnDgammaOp) Arity() int    { return 2 }
+func (op *bnDgammaOp) Type() hm.Type { return hm.NewFnType(fourD(), fourD(), vecType()) }
+func (op *bnDgammaOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
+	return tensor.Shape{op.f.channels}, nil
+}
+func (op *bnDgammaOp) ReturnsPtr() bool      { return false }
+func (op *bnDgammaOp) CallsExtern() bool     { return false }
+func (op *bnDgammaOp) OverwritesInput() int  { return -1 }
+func (op *bnDgammaOp) WriteHash(h hash.Hash) { op.f.hashTo(h, "zerobndgamma") }
+func (op *bnDgammaOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
+func (op *bnDgammaOp) String() string        { return "zerobndgamma" }
+
+func (op *bnDgammaOp) Do(inputs ...G.Value) (G.Value, error) {
+	return op.UsePreallocDo(newDense(op.f.channels), inputs...)
+}
+
+func (op *bnDgammaOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
+	x, dy := inputs[0].Data().([]float32), inputs[1].Data().([]float32)
+	out := prealloc.Data().([]float32)
+	for c := range op.f.channels {
+		_, s := op.f.sums(x, dy, c)
+		out[c] = float32(s)
+	}
+	return prealloc, nil
+}
+
+// --- bnDbetaOp: dβ = Σ dy ---
+
+func (op *bnDbetaOp) Arity() int    { return 1 }
+func (op *bnDbetaOp) Type() hm.Type { return hm.NewFnType(fourD(), vecType()) }
+func (op *bnDbetaOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
+	return tensor.Shape{op.f.channels}, nil
+}
+func (op *bnDbetaOp) ReturnsPtr() bool      { return false }
+func (op *bnDbetaOp) CallsExtern() bool     { return false }
+func (op *bnDbetaOp) OverwritesInput() int  { return -1 }
+func (op *bnDbetaOp) WriteHash(h hash.Hash) { op.f.hashTo(h, "zerobndbeta") }
+func (op *bnDbetaOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
+func (op *bnDbetaOp) String() string        { return "zerobndbeta" }
+
+func (op *bnDbetaOp) Do(inputs ...G.Value) (G.Value, error) {
+	return op.UsePreallocDo(newDense(op.f.channels), inputs...)
+}
+
+func (op *bnDbetaOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
+	dy := inputs[0].Data().([]float32)
+	out := prealloc.Data().([]float32)
+	for c := range op.f.channels {
+		var sum float64
+		op.f.rows(dy, c, func(plane []float32) {
+			var s float32
+			for _, d := range plane {
+				s += d
+			}
+			sum += float64(s)
+		})
+		out[c] = float32(sum)
+	}
+	return prealloc, nil
+}

@@ -1,0 +1,343 @@
+package net
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/zerogames/zero/env"
+)
+
+// A checkpoint file is, in order (integers little-endian):
+//
+//	magic         8 bytes  "zeronet\n"
+//	format        uint32   FormatVersion
+//	header size   uint32   n
+//	header        n bytes  JSON: a Header
+//	tensors                float32 values of each tensor the header lists, in its order:
+//	                       the parameters, then (if the header says so) the optimizer's
+//	                       first and second moments of each trained parameter
+//	checksum      uint32   CRC-32C (Castagnoli) of everything before it
+//
+// It is written to a temporary file in the same directory, synced, renamed over the target and
+// the directory synced, so a crash leaves the old file or the new one, never a mix.
+const (
+	magic = "zeronet\n"
+	// FormatVersion is the version of the checkpoint format this package writes and reads.
+	FormatVersion = 1
+	// maxHeader bounds the header size a reader believes before reading it.
+	maxHeader = 1 << 24
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Header is a checkpoint's description of itself.
+type Header struct {
+	Format int `json:"format"`
+	// Game is the game and variant ("yinsh-blitz").
+	Game string `json:"game"`
+	// Observation, NumActions, PolicyPlanes, OffGrid and PolicyLayout are the game's shape as
+	// the net saw it; PolicyLayout is a CRC-32C of the map from actions to policy outputs.
+	Observation  env.Shape `json:"observation"`
+	NumActions   int       `json:"num_actions"`
+	PolicyPlanes int       `json:"policy_planes,omitempty"`
+	OffGrid      int       `json:"off_grid,omitempty"`
+	PolicyLayout uint32    `json:"policy_layout"`
+	// Net is the architecture.
+	Net Config `json:"net"`
+	// Step is the number of training steps behind the weights.
+	Step int64 `json:"step"`
+	// Created is when the file was written.
+	Created time.Time `json:"created"`
+	// Optimizer is the optimizer's configuration and OptimizerStep its step count, when the file
+	// holds its state (for an exact resume).
+	Optimizer     *OptimizerConfig `json:"optimizer,omitempty"`
+	OptimizerStep int64            `json:"optimizer_step,omitempty"`
+	// Tensors lists the tensors in the file, in order.
+	Tensors []TensorInfo `json:"tensors"`
+}
+
+// TensorInfo names a tensor of a checkpoint and gives its shape.
+type TensorInfo struct {
+	Name  string `json:"name"`
+	Shape []int  `json:"shape"`
+}
+
+func (t TensorInfo) size() int {
+	n := 1
+	for _, d := range t.Shape {
+		n *= d
+	}
+	return n
+}
+
+// Values is the number of float32 values the header's tensors hold.
+func (h *Header) Values() int64 {
+	var n int64
+	for _, t := range h.Tensors {
+		n += int64(t.size())
+	}
+	return n
+}
+
+// Checkpoint is what a checkpoint file holds.
+type Checkpoint struct {
+	Header  Header
+	Weights *Weights
+	// Optimizer is the optimizer's state, or nil if the file holds none.
+	Optimizer *Optimizer
+}
+
+// layoutHash is a CRC-32C of the map from actions to policy outputs, so that a game that
+// reorders its policy cells without changing their number is still told apart.
+func (s *Spec) layoutHash() uint32 {
+	buf := make([]byte, 4*len(s.output))
+	for i, o := range s.output {
+		binary.LittleEndian.PutUint32(buf[4*i:], uint32(o))
+	}
+	return crc32.Checksum(buf, castagnoli)
+}
+
+// optimizerTensors are the names of the optimizer's moment tensors, after the parameters.
+func optimizerTensors(w *Weights) []TensorInfo {
+	var ts []TensorInfo
+	for _, which := range []string{"first", "second"} {
+		for _, p := range w.Params {
+			if p.Trained() {
+				ts = append(ts, TensorInfo{Name: "optimizer." + which + "." + p.Name, Shape: p.Shape})
+			}
+		}
+	}
+	return ts
+}
+
+// Save writes the weights (and, if opt is not nil, the optimizer's state) to path atomically,
+// recording step training steps and the creation time now.
+func Save(path string, w *Weights, opt *Optimizer, step int64, now time.Time) error {
+	s := w.Spec
+	h := Header{
+		Format: FormatVersion, Game: s.Game, Observation: s.Observation, NumActions: s.NumActions,
+		PolicyPlanes: s.PolicyPlanes, OffGrid: s.OffGrid, PolicyLayout: s.layoutHash(),
+		Net: w.Config, Step: step, Created: now.UTC(),
+	}
+	for _, p := range w.Params {
+		h.Tensors = append(h.Tensors, TensorInfo{Name: p.Name, Shape: p.Shape})
+	}
+	if opt != nil {
+		if err := opt.fits(w); err != nil {
+			return err
+		}
+		if err := opt.Config.Validate(); err != nil {
+			return fmt.Errorf("net: saving an optimizer state: %w", err)
+		}
+		cfg := opt.Config
+		h.Optimizer, h.OptimizerStep = &cfg, opt.Step
+		h.Tensors = append(h.Tensors, optimizerTensors(w)...)
+	}
+	hdr, err := json.Marshal(&h)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(magic) + 8 + len(hdr) + 4*int(h.Values()) + 4)
+	buf.WriteString(magic)
+	binary.Write(&buf, binary.LittleEndian, uint32(FormatVersion))
+	binary.Write(&buf, binary.LittleEndian, uint32(len(hdr)))
+	buf.Write(hdr)
+	for _, p := range w.Params {
+		writeFloats(&buf, p.Data)
+	}
+	if opt != nil {
+		for _, m := range [][][]float32{opt.First, opt.Second} {
+			for _, x := range m {
+				writeFloats(&buf, x)
+			}
+		}
+	}
+	binary.Write(&buf, binary.LittleEndian, crc32.Checksum(buf.Bytes(), castagnoli))
+	return writeAtomic(path, buf.Bytes())
+}
+
+func writeFloats(buf *bytes.Buffer, x []float32) {
+	var b [4]byte
+	for _, v := range x {
+		binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
+		buf.Write(b[:])
+	}
+}
+
+// writeAtomic writes data to a temporary file beside path, syncs it, renames it to path and syncs
+// the directory.
+func writeAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	// CreateTemp makes the file private; a checkpoint is as readable as any file the user writes.
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// Inspect reads and checks a checkpoint file as far as it can without its game: magic, format,
+// header, size and checksum. It returns the header and the file's size.
+func Inspect(path string) (Header, int64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Header{}, 0, err
+	}
+	h, _, err := parse(data)
+	if err != nil {
+		return Header{}, 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, int64(len(data)), nil
+}
+
+// parse checks data as a checkpoint and returns its header and the tensors' bytes.
+func parse(data []byte) (Header, []byte, error) {
+	var h Header
+	const fixed = len(magic) + 8
+	if len(data) < len(magic) || string(data[:len(magic)]) != magic {
+		if len(data) < len(magic) && bytes.HasPrefix([]byte(magic), data) {
+			return h, nil, fmt.Errorf("truncated: %d bytes", len(data))
+		}
+		return h, nil, errors.New("not a zero network checkpoint (bad magic)")
+	}
+	if len(data) < fixed {
+		return h, nil, fmt.Errorf("truncated: %d bytes", len(data))
+	}
+	if v := binary.LittleEndian.Uint32(data[len(magic):]); v != FormatVersion {
+		return h, nil, fmt.Errorf("format version %d, this program reads %d", v, FormatVersion)
+	}
+	n := int(binary.LittleEndian.Uint32(data[len(magic)+4:]))
+	if n > maxHeader {
+		return h, nil, fmt.Errorf("corrupt: header size %d", n)
+	}
+	if len(data) < fixed+n+4 {
+		return h, nil, fmt.Errorf("truncated: %d bytes, the header alone needs %d", len(data), fixed+n+4)
+	}
+	sum := binary.LittleEndian.Uint32(data[len(data)-4:])
+	sumOK := crc32.Checksum(data[:len(data)-4], castagnoli) == sum
+	// Strict: a field this program does not know would be silently dropped, and the file meant
+	// something else than what it would load.
+	dec := json.NewDecoder(bytes.NewReader(data[fixed : fixed+n]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil {
+		if !sumOK {
+			return h, nil, errors.New("corrupt: checksum mismatch (the header does not parse)")
+		}
+		return h, nil, fmt.Errorf("corrupt header: %w", err)
+	}
+	want := int64(fixed+n) + 4*h.Values() + 4
+	switch {
+	case int64(len(data)) < want:
+		return h, nil, fmt.Errorf("truncated: %d bytes, the header says %d", len(data), want)
+	case int64(len(data)) > want:
+		return h, nil, fmt.Errorf("corrupt: %d bytes, the header says %d", len(data), want)
+	case !sumOK:
+		return h, nil, errors.New("corrupt: checksum mismatch")
+	}
+	return h, data[fixed+n : len(data)-4], nil
+}
+
+// Load reads a checkpoint for the game spec. It refuses a file that is truncated, corrupt, of
+// another format, of another game, or of another shape, with an error that says which.
+func Load(path string, spec *Spec) (*Checkpoint, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := decode(data, spec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+func decode(data []byte, spec *Spec) (*Checkpoint, error) {
+	h, body, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	if h.Game != spec.Game {
+		return nil, fmt.Errorf("wrong game: the checkpoint is for %q, not %q", h.Game, spec.Game)
+	}
+	saved := &Spec{Observation: h.Observation, NumActions: h.NumActions, PolicyPlanes: h.PolicyPlanes, OffGrid: h.OffGrid}
+	if err := spec.sameShape(saved); err != nil {
+		return nil, fmt.Errorf("wrong shape: the checkpoint has %w", err)
+	}
+	if h.PolicyLayout != spec.layoutHash() {
+		return nil, errors.New("wrong shape: the game maps its actions to other policy outputs than the checkpoint's")
+	}
+	if err := h.Net.Validate(); err != nil {
+		return nil, fmt.Errorf("corrupt net config: %w", err)
+	}
+	w, err := NewWeights(spec, h.Net, nil)
+	if err != nil {
+		return nil, err
+	}
+	want := make([]TensorInfo, 0, len(h.Tensors))
+	for _, p := range w.Params {
+		want = append(want, TensorInfo{Name: p.Name, Shape: p.Shape})
+	}
+	var opt *Optimizer
+	if h.Optimizer != nil {
+		if err := h.Optimizer.Validate(); err != nil {
+			return nil, fmt.Errorf("corrupt optimizer config: %w", err)
+		}
+		want = append(want, optimizerTensors(w)...)
+		opt = NewOptimizer(w)
+		opt.Config, opt.Step = *h.Optimizer, h.OptimizerStep
+	}
+	if !slices.EqualFunc(want, h.Tensors, func(a, b TensorInfo) bool { return a.Name == b.Name && slices.Equal(a.Shape, b.Shape) }) {
+		return nil, errors.New("wrong shape: the tensors are not those of the net config's layout")
+	}
+	dst := make([][]float32, 0, len(h.Tensors))
+	for _, p := range w.Params {
+		dst = append(dst, p.Data)
+	}
+	if opt != nil {
+		dst = append(dst, opt.First...)
+		dst = append(dst, opt.Second...)
+	}
+	for _, x := range dst {
+		for i := range x {
+			x[i] = math.Float32frombits(binary.LittleEndian.Uint32(body))
+			body = body[4:]
+		}
+	}
+	return &Checkpoint{Header: h, Weights: w, Optimizer: opt}, nil
+}

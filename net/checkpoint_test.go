@@ -1,0 +1,248 @@
+package net
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zerogames/zero/env/yinsh"
+)
+
+// trained returns weights and an optimizer state after a few steps, so that every tensor of a
+// checkpoint holds something other than its initial value.
+func trained(t *testing.T, spec *Spec, cfg Config, steps int) (*Weights, *Trainer, *rand.Rand) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(11, 12))
+	w, err := NewWeights(spec, cfg, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewTrainer(w, testOptimizer("adam"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	for range steps {
+		if _, err := tr.Step(randomBatch(rng, 4, spec)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w, tr, rng
+}
+
+func smallConfig() Config {
+	return Config{Blocks: 1, Channels: 8, PolicyChannels: 2, ValueChannels: 2, ValueHidden: 8}
+}
+
+func TestCheckpointRoundTrip(t *testing.T) {
+	spec := yinshSpec(t)
+	w, tr, _ := trained(t, spec, smallConfig(), 2)
+	path := filepath.Join(t.TempDir(), "net.ckpt")
+	created := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	if err := Save(path, w, tr.Optimizer(), 2, created); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := c.Header
+	if h.Game != "yinsh" || h.Step != 2 || !h.Created.Equal(created) || h.Net != w.Config || h.Format != FormatVersion {
+		t.Errorf("header %+v", h)
+	}
+	for i, p := range w.Params {
+		if q := c.Weights.Params[i]; q.Name != p.Name || !slices.Equal(q.Data, p.Data) {
+			t.Errorf("%s differs after the round trip", p.Name)
+		}
+	}
+	o, got := tr.Optimizer(), c.Optimizer
+	if got == nil || got.Step != o.Step || got.Config.Method != o.Config.Method {
+		t.Fatalf("optimizer %+v", got)
+	}
+	for k := range o.First {
+		if !slices.Equal(o.First[k], got.First[k]) || !slices.Equal(o.Second[k], got.Second[k]) {
+			t.Errorf("optimizer moment %d differs after the round trip", k)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("the directory holds %d files after a save, want 1 (no temporary left)", len(entries))
+	}
+	hdr, size, err := Inspect(path)
+	if fi, _ := os.Stat(path); err != nil || hdr.Game != "yinsh" || size != fi.Size() {
+		t.Errorf("Inspect: %v, %q, %d bytes", err, hdr.Game, size)
+	}
+}
+
+// TestResumeIsExact trains 5 steps straight, and 3 steps, a checkpoint, a load and 2 steps: the
+// weights must come out bit for bit the same.
+func TestResumeIsExact(t *testing.T) {
+	spec := synthetic(t, "six", 7, 6, 6, 300)
+	cfg := smallConfig()
+	batches := func() []*Batch {
+		rng := rand.New(rand.NewPCG(21, 22))
+		var bs []*Batch
+		for range 5 {
+			bs = append(bs, randomBatch(rng, 4, spec))
+		}
+		return bs
+	}
+	fresh := func() *Weights {
+		w, err := NewWeights(spec, cfg, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	step := func(tr *Trainer, bs []*Batch) {
+		for _, b := range bs {
+			if _, err := tr.Step(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	straight := fresh()
+	tr, err := NewTrainer(straight, testOptimizer("adam"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	step(tr, batches())
+
+	first := fresh()
+	tr1, err := NewTrainer(first, testOptimizer("adam"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr1.Close()
+	step(tr1, batches()[:3])
+	path := filepath.Join(t.TempDir(), "net.ckpt")
+	if err := Save(path, first, tr1.Optimizer(), 3, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr2, err := NewTrainer(c.Weights, *c.Header.Optimizer, c.Optimizer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr2.Close()
+	step(tr2, batches()[3:])
+	for i, p := range straight.Params {
+		if !slices.Equal(p.Data, c.Weights.Params[i].Data) {
+			t.Errorf("%s: resumed training differs from uninterrupted training", p.Name)
+		}
+	}
+}
+
+// TestCheckpointRefused holds Load to refusing every kind of bad file with an error naming it.
+func TestCheckpointRefused(t *testing.T) {
+	spec := yinshSpec(t)
+	w, tr, _ := trained(t, spec, smallConfig(), 1)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.ckpt")
+	if err := Save(good, w, tr.Optimizer(), 1, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdrEnd := len(magic) + 8 + int(binary.LittleEndian.Uint32(data[len(magic)+4:]))
+	blitz, err := SpecOf(yinsh.Blitz.Info(), yinsh.Blitz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dense, err := NewSpec(yinsh.Normal.Info(), nil) // YINSH with a dense head: another shape
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip := func(at int) []byte {
+		b := slices.Clone(data)
+		b[at] ^= 0x10
+		return b
+	}
+	version := slices.Clone(data)
+	binary.LittleEndian.PutUint32(version[len(magic):], FormatVersion+1)
+	// A header with a field this program does not know, under a correct checksum.
+	hdr := data[len(magic)+8 : hdrEnd]
+	extra := append([]byte(`{"future":1,`), hdr[1:]...)
+	unknown := append([]byte(magic), 0, 0, 0, 0, 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(unknown[len(magic):], FormatVersion)
+	binary.LittleEndian.PutUint32(unknown[len(magic)+4:], uint32(len(extra)))
+	unknown = append(unknown, extra...)
+	unknown = append(unknown, data[hdrEnd:len(data)-4]...)
+	unknown = binary.LittleEndian.AppendUint32(unknown, crc32.Checksum(unknown, castagnoli))
+	cases := []struct {
+		name string
+		data []byte
+		spec *Spec
+		want string
+	}{
+		{"empty", nil, spec, "truncated"},
+		{"cut in the magic", data[:4], spec, "truncated"},
+		{"cut in the header", data[:hdrEnd-10], spec, "truncated"},
+		{"cut in the weights", data[:hdrEnd+1000], spec, "truncated"},
+		{"cut before the checksum", data[:len(data)-4], spec, "truncated"},
+		{"trailing bytes", append(slices.Clone(data), 0), spec, "corrupt"},
+		{"flipped in the magic", flip(2), spec, "bad magic"},
+		{"flipped in the header", flip(hdrEnd - 20), spec, "corrupt"},
+		{"flipped in the weights", flip(hdrEnd + 100), spec, "corrupt: checksum"},
+		{"flipped in the optimizer state", flip(len(data) - 40), spec, "corrupt: checksum"},
+		{"flipped in the checksum", flip(len(data) - 1), spec, "corrupt: checksum"},
+		{"future format", version, spec, "format version"},
+		{"unknown header field", unknown, spec, `corrupt header: json: unknown field "future"`},
+		{"other variant", data, blitz, "wrong game"},
+		{"other shape", data, dense, "wrong shape"},
+		{"other game", data, synthetic(t, "yinsh", 14, 11, 11, 5016), "wrong shape"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, "bad.ckpt")
+			if err := os.WriteFile(path, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(path, c.spec)
+			if err == nil {
+				t.Fatal("loaded")
+			}
+			if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
+				t.Errorf("error %q: want the file and %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestCheckpointRandomDamage flips random bytes of a good file, a thousand times: each damaged
+// file must be refused with an error (the checksum, or a check before it), never loaded, never
+// a panic.
+func TestCheckpointRandomDamage(t *testing.T) {
+	spec := synthetic(t, "six", 3, 6, 6, 40)
+	w, tr, rng := trained(t, spec, Config{Blocks: 1, Channels: 4, PolicyChannels: 1, ValueChannels: 1, ValueHidden: 4}, 1)
+	path := filepath.Join(t.TempDir(), "net.ckpt")
+	if err := Save(path, w, tr.Optimizer(), 1, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 1000 {
+		bad := slices.Clone(good)
+		for range 1 + rng.IntN(3) {
+			at := rng.IntN(len(bad))
+			bad[at] ^= byte(1 + rng.IntN(255))
+		}
+		if _, err := decode(bad, spec); err == nil {
+			t.Fatalf("damage %d loaded", i)
+		}
+	}
+}
