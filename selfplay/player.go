@@ -32,7 +32,9 @@ type Player[S env.State[S]] interface {
 //	                    by one random game from its leaf, PUCT with equal priors
 //	ucb1:N              the same with classic UCT's UCB1 selection (weaker: docs/BENCHMARKS.md)
 //	mcts:N:CHECKPOINT   AlphaZero search: N simulations of PUCT guided by the network of a
-//	                    checkpoint file (needs Networks)
+//	                    checkpoint file, 8 leaves evaluated a batch (needs Networks); no
+//	                    noise and the most visited move, so arenas of such players want an
+//	                    ArenaConfig.Opening
 type Spec struct {
 	// Text is the spec as given, which names the player in tables and records.
 	Text string
@@ -83,8 +85,8 @@ func ParseSpec(text string) (Spec, error) {
 	return Spec{}, fmt.Errorf("player %q: unknown kind %q (want random, uct:N, ucb1:N or mcts:N:CHECKPOINT)", text, kind)
 }
 
-// Networks gives mcts:N:CHECKPOINT players their network. The net package implements it once
-// networks exist; until then such players are refused.
+// Networks gives mcts:N:CHECKPOINT players their network (internal/games.Checkpoints loads
+// checkpoint files with package net). Without one, such players are refused.
 type Networks interface {
 	// Evaluator loads (or shares) the network of checkpoint for the game info and returns an
 	// evaluator for the exclusive use of one player. It refuses a checkpoint of another game.
@@ -92,7 +94,7 @@ type Networks interface {
 }
 
 // ErrNoNetworks is the error for an mcts player when no Networks were given.
-var ErrNoNetworks = errors.New("mcts:N:CHECKPOINT players need networks, which this build cannot load yet")
+var ErrNoNetworks = errors.New("mcts:N:CHECKPOINT players need a loader of networks (selfplay.Networks)")
 
 // NewPlayer makes the player of spec for game g. nets may be nil if no spec is mcts.
 func NewPlayer[S env.State[S]](g env.Game[S], sp Spec, nets Networks) (Player[S], error) {

@@ -27,7 +27,7 @@ func TestSearchCommands(t *testing.T) {
 		{"a bad player", []string{"arena", "--players", "random,uct:lots"}, nil, `player "uct:lots"`},
 		{"no games", []string{"arena", "--players", "random,uct:5", "--games", "0"}, nil, "--games 0"},
 		{"an unknown game", []string{"arena", "--game", "go", "--players", "random,uct:5"}, nil, `--game: unknown game "go"`},
-		{"a network player before networks exist", []string{"arena", "--players", "random,mcts:5:a.zero"}, nil, "networks"},
+		{"a network player without its checkpoint", []string{"arena", "--players", "random,mcts:5:a.zero"}, nil, "checkpoint a.zero"},
 		{"engine with a bad player", []string{"engine", "--player", "uct:x"}, nil, `--player: player "uct:x"`},
 		{"engine with a player", []string{"engine", "--game", "yinsh-blitz", "--player", "random", "--seed", "3"}, nil, ""},
 		{"an anchor that does not play", []string{"arena", "--players", "random,uct:5", "--anchor", "uct:6"}, nil, "anchor"},

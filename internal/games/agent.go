@@ -64,8 +64,8 @@ type agentImpl[S env.State[S]] interface {
 
 // NewAgent builds an agent from its spec string (see selfplay.Spec): "random" (uniform among
 // the legal moves), "uct:N" (tree search with random playouts, N simulations; "ucb1:N" with
-// classic UCT's selection), "mcts:N:CHECKPOINT" (once networks load). Every agent draws
-// chance outcomes by their probabilities.
+// classic UCT's selection), "mcts:N:CHECKPOINT" (N simulations of PUCT guided by the network
+// of a checkpoint file). Every agent draws chance outcomes by their probabilities.
 func (e generic[S]) NewAgent(spec string, seed uint64) (Agent, error) {
 	if kind, _, _ := strings.Cut(spec, ":"); kind != "random" && kind != "uct" && kind != "ucb1" && kind != "mcts" {
 		return nil, fmt.Errorf("unknown agent %q (known: random, uct:N, ucb1:N, mcts:N:CHECKPOINT)", spec)
@@ -78,7 +78,7 @@ func (e generic[S]) NewAgent(spec string, seed uint64) (Agent, error) {
 	if sp.Kind == "random" {
 		return &agent[S]{spec: spec, g: e.g, impl: &randomAgent[S]{rng: rng}}, nil
 	}
-	p, err := selfplay.NewPlayer(e.g, sp, nil)
+	p, err := selfplay.NewPlayer(e.g, sp, Checkpoints{})
 	if err != nil {
 		return nil, err
 	}

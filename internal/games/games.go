@@ -85,7 +85,12 @@ type generic[S env.State[S]] struct{ g env.Game[S] }
 
 func (e generic[S]) Info() *env.Info { return e.g.Info() }
 
+// Arena plays the round robin; mcts players load their checkpoints with Checkpoints unless
+// cfg says otherwise.
 func (e generic[S]) Arena(ctx context.Context, cfg selfplay.ArenaConfig) (*selfplay.ArenaResult, error) {
+	if cfg.Networks == nil {
+		cfg.Networks = Checkpoints{}
+	}
 	return selfplay.Arena(ctx, e.g, cfg)
 }
 

@@ -3,8 +3,14 @@ package games
 import (
 	"context"
 	"math"
+	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/selfplay"
 )
 
 // TestSearchAgent: a uct agent finds the YINSH blitz win in one of mcts's tests through
@@ -63,7 +69,59 @@ func TestSearchAgent(t *testing.T) {
 	if p.Result() != "white" || !strings.HasPrefix(p.Moves()[len(p.Moves())-2], "row e2-e6") {
 		t.Errorf("the game ended %s after %v", p.Result(), p.Moves())
 	}
-	if _, err := g.NewAgent("mcts:10:a.zero", 1); err == nil || !strings.Contains(err.Error(), "networks") {
-		t.Errorf("an mcts agent: %v", err)
+	if _, err := g.NewAgent("mcts:10:a.zero", 1); err == nil || !strings.Contains(err.Error(), "checkpoint a.zero") {
+		t.Errorf("an mcts agent of a missing checkpoint: %v", err)
+	}
+}
+
+// tinyCheckpoint writes a small untrained network of game g into dir.
+func tinyCheckpoint(t *testing.T, g Game, dir string) string {
+	t.Helper()
+	spec, err := g.NetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := net.Config{Blocks: 1, Channels: 8, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 8}
+	w, err := net.NewWeights(spec, cfg, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, g.Info().Name+".zero")
+	if err := net.Save(path, w, nil, 0, time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestNetworkPlayers: mcts:N:CHECKPOINT agents and arena players search with the checkpoint's
+// network; a checkpoint of another game is refused.
+func TestNetworkPlayers(t *testing.T) {
+	g, _ := Lookup("yinsh-blitz")
+	dir := t.TempDir()
+	path := tinyCheckpoint(t, g, dir)
+	a, err := g.NewAgent("mcts:16:"+path, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.NewPosition()
+	an, err := a.Analyze(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if an.Work != 16 || len(an.Moves) != 85 || p.Play(an.Best()) != nil {
+		t.Errorf("analysis %+v", an)
+	}
+	res, err := g.Arena(context.Background(), selfplay.ArenaConfig{
+		Players: []string{"random", "mcts:8:" + path}, Games: 2, Opening: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != 2 || res.Records[0].Players != [2]string{"random", "mcts:8:" + path} {
+		t.Errorf("arena: %+v", res.Records)
+	}
+	other, _ := Lookup("imbriqua")
+	wrong := tinyCheckpoint(t, other, dir)
+	if _, err := g.NewAgent("mcts:16:"+wrong, 1); err == nil || !strings.Contains(err.Error(), "imbriqua") {
+		t.Errorf("an imbriqua checkpoint for yinsh-blitz: %v", err)
 	}
 }
