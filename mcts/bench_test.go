@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/gyges"
 	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/internal/testgames"
@@ -60,6 +61,12 @@ func BenchmarkSearch(b *testing.B) {
 	b.Run("yinsh-blitz/midgame", func(b *testing.B) {
 		benchSearch(b, yinsh.Blitz, Uniform[yinsh.State]{}, p, midgame(yinsh.Blitz, 40), 800)
 	})
+	b.Run("gyges/move4", func(b *testing.B) {
+		benchSearch(b, gyges.Basic, Uniform[gyges.State]{}, p, midgame(gyges.Basic, 16), 800)
+	})
+	b.Run("gyges-advanced/move4", func(b *testing.B) {
+		benchSearch(b, gyges.Advanced, Uniform[gyges.State]{}, p, midgame(gyges.Advanced, 16), 800)
+	})
 	b.Run("imbriqua/start", func(b *testing.B) {
 		benchSearch(b, imbriqua.Game, Uniform[imbriqua.State]{}, p, imbriqua.Game.New(), 800)
 	})
@@ -89,6 +96,9 @@ func BenchmarkUCT(b *testing.B) {
 	})
 	b.Run("imbriqua/start", func(b *testing.B) {
 		benchSearch(b, imbriqua.Game, NewRollout(imbriqua.Game, 1, 1), p, imbriqua.Game.New(), 1000)
+	})
+	b.Run("gyges/move4", func(b *testing.B) {
+		benchSearch(b, gyges.Basic, NewRollout(gyges.Basic, 1, 1), p, midgame(gyges.Basic, 16), 1000)
 	})
 	// Classic UCT (UCB1), the method of the public engines it is compared with.
 	b.Run("yinsh/start/ucb1", func(b *testing.B) {
