@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 
@@ -12,6 +13,8 @@ import (
 
 func engineCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	game := fs.String("game", "yinsh", "the game to start with: "+joinNames())
+	player := fs.String("player", engine.DefaultPlayer, "the player of genmove and go: random, uct:N, mcts:N:CHECKPOINT")
+	seed := fs.Uint64("seed", 1, "the seed of the player")
 	return func(ctx context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
 		if err := noArgs(args); err != nil {
 			return err
@@ -19,6 +22,9 @@ func engineCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.W
 		s, err := engine.NewSession(*game)
 		if err != nil {
 			return err
+		}
+		if err := s.SetPlayer(*player, *seed); err != nil {
+			return fmt.Errorf("--player: %w", err)
 		}
 		return s.Serve(ctx, stdin, stdout)
 	}

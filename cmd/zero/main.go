@@ -61,6 +61,7 @@ func subcommands() []subcommand {
 		{"perft", "count the positions reached at each depth (a move-generator check and speed test)", perftCmd},
 		{"engine", "speak the engine protocol on stdin/stdout (docs/ENGINE.md)", engineCmd},
 		{"games", "list the games", gamesCmd},
+		{"arena", "play a round robin between players and rate them (Elo with 95% intervals)", arenaCmd},
 		{"play", "play a game against the agent in the terminal", playCmd},
 		{"serve", "play against the agent in a browser (a local web server)", serveCmd},
 		{"report", "draw a training run's charts (losses, Elo, throughput) as PNG files", reportCmd},

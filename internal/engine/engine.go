@@ -15,7 +15,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/zerogames/zero/internal/games"
 )
@@ -29,19 +32,52 @@ var errQuit = errors.New("quit")
 // maxLine bounds a command line; a longer one is refused (and skipped) with an error reply.
 const maxLine = 1 << 20
 
-// Session is one engine: the game being played and its history.
+// Session is one engine: the game being played and its history, and the player that
+// genmove and go use.
 type Session struct {
 	game games.Game
 	pos  *games.Position
+	// The player: its spec and seed, and the agent made of them for the current game (made
+	// again when the game changes).
+	spec      string
+	seed      uint64
+	agent     games.Agent
+	agentGame string
+	// ctx is Serve's context, which stops a search.
+	ctx context.Context
 }
 
-// NewSession starts a session on a game.
+// DefaultPlayer is the player of a new session.
+const DefaultPlayer = "uct:1000"
+
+// NewSession starts a session on a game, with DefaultPlayer seeded by 1.
 func NewSession(game string) (*Session, error) {
 	g, err := games.Lookup(game)
 	if err != nil {
 		return nil, err
 	}
-	return &Session{game: g, pos: g.NewPosition()}, nil
+	return &Session{game: g, pos: g.NewPosition(), spec: DefaultPlayer, seed: 1, ctx: context.Background()}, nil
+}
+
+// SetPlayer makes the player of spec (see `zero help arena`), seeded by seed, the session's
+// player. On error the player does not change.
+func (s *Session) SetPlayer(spec string, seed uint64) error {
+	a, err := s.game.NewAgent(spec, seed)
+	if err != nil {
+		return err
+	}
+	s.spec, s.seed, s.agent, s.agentGame = spec, seed, a, s.game.Info().Name
+	return nil
+}
+
+// player returns the session's agent for the current game.
+func (s *Session) player() (games.Agent, error) {
+	if s.agent == nil || s.agentGame != s.game.Info().Name {
+		if err := s.SetPlayer(s.spec, s.seed); err != nil {
+			return nil, err
+		}
+	}
+	return s.agent, nil
 }
 
 // reply is a command's answer: one line, or a list of lines.
@@ -86,6 +122,9 @@ var commands = []command{
 		return one(strings.Join(s.pos.Moves(), ";")), nil
 	}},
 	{"undo", "", "take back the last decision", noArg, func(s *Session, _ string) (reply, error) { return ok(), s.pos.Undo() }},
+	{"player", "[SPEC]", "set the player of genmove and go (random, uct:N, ucb1:N, mcts:N:CHECKPOINT); without SPEC, the player", mayTakeArg, cmdPlayer},
+	{"genmove", "", "the player chooses a move, plays it and answers it", noArg, cmdGenmove},
+	{"go", "visits N|time MS", "the player searches (N simulations, or MS milliseconds) and answers its moves, the chosen first, without playing", needsArg, cmdGo},
 	{"name", "", "the engine's name", noArg, func(*Session, string) (reply, error) { return one("zero"), nil }},
 	{"version", "", "the engine's version", noArg, func(*Session, string) (reply, error) { return one(Version), nil }},
 	{"help", "", "the commands", noArg, nil},
@@ -137,6 +176,72 @@ func cmdPlay(s *Session, arg string) (reply, error) {
 	return ok(), s.pos.Play(arg)
 }
 
+func cmdPlayer(s *Session, arg string) (reply, error) {
+	if arg == "" {
+		return one(s.spec), nil
+	}
+	return ok(), s.SetPlayer(arg, s.seed)
+}
+
+// analyze runs the player on the current position, with limits (0, 0 for the spec's).
+func (s *Session) analyze(simulations int, cap time.Duration) (games.Analysis, error) {
+	if s.pos.Over() {
+		return games.Analysis{}, fmt.Errorf("the game is over (%s)", s.pos.Result())
+	}
+	a, err := s.player()
+	if err != nil {
+		return games.Analysis{}, err
+	}
+	if l, ok := a.(games.Limiter); ok {
+		l.Limit(simulations, cap)
+		defer l.Limit(0, 0)
+	}
+	return a.Analyze(s.ctx, s.pos, nil)
+}
+
+func cmdGenmove(s *Session, _ string) (reply, error) {
+	an, err := s.analyze(0, 0)
+	if err != nil {
+		return reply{}, err
+	}
+	if err := s.pos.Play(an.Best()); err != nil {
+		return fail("the player chose %s: %v", an.Best(), err)
+	}
+	return one(an.Best()), nil
+}
+
+func cmdGo(s *Session, arg string) (reply, error) {
+	kind, num, _ := strings.Cut(arg, " ")
+	n, err := strconv.Atoi(strings.TrimSpace(num))
+	var an games.Analysis
+	switch {
+	case kind != "visits" && kind != "time":
+		return fail("go %q: want go visits N or go time MS", arg)
+	case err != nil || n < 1 || n > 1_000_000_000:
+		return fail("go %s %q: want a whole number from 1 to 1000000000", kind, strings.TrimSpace(num))
+	case kind == "visits":
+		an, err = s.analyze(n, 0)
+	default:
+		// A time budget only: as many simulations as fit.
+		an, err = s.analyze(math.MaxInt, time.Duration(n)*time.Millisecond)
+	}
+	if err != nil {
+		return reply{}, err
+	}
+	var lines []string
+	for i, m := range an.Moves {
+		if i > 0 && m.Share == 0 {
+			continue
+		}
+		win := "-"
+		if m.WinProb >= 0 {
+			win = strconv.FormatFloat(m.WinProb, 'f', 3, 64)
+		}
+		lines = append(lines, fmt.Sprintf("%s share=%.3f win=%s", m.Move, m.Share, win))
+	}
+	return many(lines), nil
+}
+
 func help() (reply, error) {
 	var lines []string
 	for _, c := range commands {
@@ -148,6 +253,8 @@ func help() (reply, error) {
 // Serve reads commands from in and writes replies to out until `quit`, the end of the input or
 // the context's end (which it notices even while waiting for input).
 func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	s.ctx = ctx
+	defer func() { s.ctx = context.Background() }()
 	type line struct {
 		text string
 		err  error

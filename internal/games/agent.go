@@ -1,12 +1,17 @@
 package games
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/mcts"
+	"github.com/zerogames/zero/selfplay"
 )
 
 // Agent chooses moves for a Position: the opponent in `zero play` and `zero serve`, and the
@@ -19,6 +24,14 @@ type Agent interface {
 	// first. progress, if not nil, is called from time to time with the work done and the
 	// work planned (simulations). A cancelled ctx stops the search early with what it has.
 	Analyze(ctx context.Context, pos *Position, progress func(done, total int)) (Analysis, error)
+}
+
+// Limiter is implemented by agents whose work can be set (the searches of NewAgent): the
+// engine's go visits and go time.
+type Limiter interface {
+	// Limit sets the work of the following analyses: simulations (0: the spec's N) and a cap
+	// on the time of each (0: none). Agents that do not search ignore it.
+	Limit(simulations int, time time.Duration)
 }
 
 // Analysis is what an agent thinks of a position.
@@ -46,20 +59,35 @@ func (a Analysis) Best() string { return a.Moves[0].Move }
 // agentImpl is an agent on typed states.
 type agentImpl[S env.State[S]] interface {
 	analyze(ctx context.Context, s S, progress func(done, total int)) (Analysis, error)
+	limit(simulations int, time time.Duration)
 }
 
-// NewAgent builds an agent from its spec string: "random" (uniform among the legal moves, by
-// probability at chance nodes). Search-based kinds are added as they land.
+// NewAgent builds an agent from its spec string (see selfplay.Spec): "random" (uniform among
+// the legal moves), "uct:N" (tree search with random playouts, N simulations; "ucb1:N" with
+// classic UCT's selection), "mcts:N:CHECKPOINT" (N simulations of PUCT guided by the network
+// of a checkpoint file). Every agent draws chance outcomes by their probabilities.
 func (e generic[S]) NewAgent(spec string, seed uint64) (Agent, error) {
-	kind, arg, _ := strings.Cut(spec, ":")
-	switch kind {
-	case "random":
-		if arg != "" {
-			return nil, fmt.Errorf("agent %q: random takes no argument", spec)
-		}
-		return &agent[S]{spec: spec, g: e.g, impl: &randomAgent[S]{rng: rand.New(rand.NewPCG(seed, 0x5eed))}}, nil
+	if kind, _, _ := strings.Cut(spec, ":"); kind != "random" && kind != "uct" && kind != "ucb1" && kind != "mcts" {
+		return nil, fmt.Errorf("unknown agent %q (known: random, uct:N, ucb1:N, mcts:N:CHECKPOINT)", spec)
 	}
-	return nil, fmt.Errorf("unknown agent %q (known: random)", spec)
+	sp, err := selfplay.ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	if sp.Kind == "random" {
+		return &agent[S]{spec: spec, g: e.g, impl: &randomAgent[S]{rng: rng}}, nil
+	}
+	p, err := selfplay.NewPlayer(e.g, sp, Checkpoints{})
+	if err != nil {
+		return nil, err
+	}
+	searcher, ok := p.(*selfplay.Searcher[S])
+	if !ok {
+		return nil, fmt.Errorf("agent %q: not a search", spec)
+	}
+	searcher.NewGame(e.g.New(), seed)
+	return &agent[S]{spec: spec, g: e.g, impl: &searchAgent[S]{p: searcher, rng: rng, budget: searcher.Budget}}, nil
 }
 
 type agent[S env.State[S]] struct {
@@ -81,11 +109,85 @@ func (a *agent[S]) Analyze(ctx context.Context, pos *Position, progress func(don
 	return a.impl.analyze(ctx, h.current(), progress)
 }
 
+func (a *agent[S]) Limit(simulations int, time time.Duration) { a.impl.limit(simulations, time) }
+
 type randomAgent[S env.State[S]] struct{ rng *rand.Rand }
+
+func (r *randomAgent[S]) limit(int, time.Duration) {}
 
 func (r *randomAgent[S]) analyze(_ context.Context, s S, _ func(int, int)) (Analysis, error) {
 	w := env.Walker[S]{Rng: r.rng}
 	a := w.Step(s)
 	an := Analysis{Moves: []MoveStat{{Move: env.ActionString(s, a), Share: 1, WinProb: -1}}}
+	return an, nil
+}
+
+// searchAgent is a tree search (selfplay.Searcher) seen through positions. Its tree is kept
+// from one analysis to the next when the new position lies a few decisions below the old one.
+type searchAgent[S env.State[S]] struct {
+	p      *selfplay.Searcher[S]
+	rng    *rand.Rand
+	budget mcts.Budget // the spec's
+	limits mcts.Budget // Limit's, where set
+}
+
+func (a *searchAgent[S]) limit(simulations int, cap time.Duration) {
+	a.limits = mcts.Budget{Simulations: simulations, Time: cap}
+}
+
+func (a *searchAgent[S]) analyze(ctx context.Context, s S, progress func(done, total int)) (Analysis, error) {
+	if s.ToMove() == env.Chance {
+		// Chance is not searched: its outcome is drawn by its probability.
+		outcomes := s.Chances(nil)
+		o := env.SampleOutcome(outcomes, a.rng.Float64())
+		for _, c := range outcomes {
+			if c.Action == o {
+				return Analysis{Moves: []MoveStat{{Move: env.ActionString(s, o), Share: c.Prob, WinProb: -1}}}, nil
+			}
+		}
+	}
+	b := a.budget
+	if a.limits.Simulations > 0 {
+		b.Simulations = a.limits.Simulations
+	}
+	b.Time = a.limits.Time
+	if progress != nil {
+		total := b.Simulations
+		b.Progress = func(done int) { progress(done, total) }
+	}
+	search := a.p.Search()
+	search.SetRoot(s)
+	if err := search.Run(ctx, b); err != nil && (ctx.Err() == nil || search.Visits() == 0) {
+		return Analysis{}, err
+	}
+	best, err := search.Choose(0)
+	if err != nil {
+		return Analysis{}, err
+	}
+	children := search.Children(nil)
+	total := 0
+	for _, c := range children {
+		total += c.Visits
+	}
+	slices.SortStableFunc(children, func(x, y mcts.Child) int {
+		switch {
+		case x.Action == best:
+			return -1
+		case y.Action == best:
+			return 1
+		}
+		return cmp.Or(cmp.Compare(y.Visits, x.Visits), cmp.Compare(y.Prior, x.Prior))
+	})
+	an := Analysis{Value: search.Value(), Work: search.Simulations()}
+	for _, c := range children {
+		m := MoveStat{Move: env.ActionString(s, c.Action), WinProb: -1}
+		if total > 0 {
+			m.Share = float64(c.Visits) / float64(total)
+		}
+		if c.Visits > 0 {
+			m.WinProb = (c.Q + 1) / 2
+		}
+		an.Moves = append(an.Moves, m)
+	}
 	return an, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/selfplay"
 )
 
 // Game is a registered game and variant.
@@ -34,6 +35,8 @@ type Game interface {
 	Divide(ctx context.Context, pos *Position, depth int, bulk bool) ([]DivideLine, error)
 	// NewAgent builds a player from its spec string ("random", "uct:1000", …) and a seed.
 	NewAgent(spec string, seed uint64) (Agent, error)
+	// Arena plays a round robin between players given by spec strings (selfplay.Arena).
+	Arena(ctx context.Context, cfg selfplay.ArenaConfig) (*selfplay.ArenaResult, error)
 	// NetSpec describes the game to the network (net.Spec): its shapes and policy layout.
 	NetSpec() (*net.Spec, error)
 }
@@ -81,6 +84,15 @@ func Of[S env.State[S]](g env.Game[S]) Game { return generic[S]{g} }
 type generic[S env.State[S]] struct{ g env.Game[S] }
 
 func (e generic[S]) Info() *env.Info { return e.g.Info() }
+
+// Arena plays the round robin; mcts players load their checkpoints with Checkpoints unless
+// cfg says otherwise.
+func (e generic[S]) Arena(ctx context.Context, cfg selfplay.ArenaConfig) (*selfplay.ArenaResult, error) {
+	if cfg.Networks == nil {
+		cfg.Networks = Checkpoints{}
+	}
+	return selfplay.Arena(ctx, e.g, cfg)
+}
 
 func (e generic[S]) NewPosition() *Position {
 	return &Position{impl: &history[S]{g: e.g, states: []S{e.g.New()}}}

@@ -354,3 +354,37 @@ func Materialize[S env.State[S]](g env.Game[S], s Sample, sym int, obs, policy [
 }
 
 var _ io.Closer = (*Buffer)(nil)
+
+// MaterializeLegal rebuilds a sample as the network's trainer takes it (net.Batch): the
+// decision's state turned by symmetry sym, observed into obs; its legal actions (ascending)
+// appended to legal, with the policy target of each appended to policy (0 where the search
+// gave nothing); and the value target, the result from the decider's side.
+func MaterializeLegal[S env.State[S]](g env.Game[S], s Sample, sym int, obs []float32, legal []env.Action, policy []float32) ([]env.Action, []float32, float32, error) {
+	t := &s.Game.Targets[s.Target]
+	state := g.New()
+	for i, a := range s.Game.Actions[:t.Ply] {
+		if state.ToMove() == env.Terminal {
+			return legal, policy, 0, fmt.Errorf("replay: a recorded game ends at decision %d of %d", i, t.Ply)
+		}
+		state = state.Play(a)
+	}
+	decider := state.ToMove()
+	if decider != 0 && decider != 1 {
+		return legal, policy, 0, fmt.Errorf("replay: the target at decision %d is not a player's decision", t.Ply)
+	}
+	turned := state.Symmetry(sym)
+	turned.Observe(obs)
+	start := len(legal)
+	legal = turned.Legal(legal)
+	for range len(legal) - start {
+		policy = append(policy, 0)
+	}
+	for _, e := range t.Policy {
+		i, ok := slices.BinarySearch(legal[start:], g.MapAction(sym, e.Action))
+		if !ok {
+			return legal, policy, 0, fmt.Errorf("replay: the target at decision %d gives action %d, which is not legal", t.Ply, e.Action)
+		}
+		policy[start+i] = e.Prob
+	}
+	return legal, policy, s.Game.Result.Value(decider), nil
+}

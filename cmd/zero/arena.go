@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/selfplay"
+)
+
+func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
+	game := fs.String("game", "yinsh-blitz", "the game: "+joinNames())
+	players := fs.String("players", "", "the players, separated by commas: random, uct:N (N simulations of tree search with random playouts), ucb1:N (the same with classic UCT selection), mcts:N:CHECKPOINT")
+	n := fs.Int("games", 40, "the games each pair plays, sides alternating")
+	seed := fs.Uint64("seed", 1, "the seed of every game's chance and players (same seed, same games)")
+	opening := fs.Int("opening", 0, "decisions that open each game at random, the same for both sides of a pair (varies the games of deterministic players)")
+	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
+	anchor := fs.String("anchor", "", "the player rated 0 (default: the first)")
+	out := fs.String("out", "", "the folder for ratings.json and games.jsonl (default: runs/arena/GAME-TIME)")
+	return func(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+		if err := noArgs(args); err != nil {
+			return err
+		}
+		g, err := games.Lookup(*game)
+		if err != nil {
+			return fmt.Errorf("--game: %w", err)
+		}
+		if *players == "" {
+			return fmt.Errorf("--players: give at least two players, as --players random,uct:200")
+		}
+		list := strings.Split(*players, ",")
+		for i := range list {
+			list[i] = strings.TrimSpace(list[i])
+		}
+		if *n < 1 {
+			return fmt.Errorf("--games %d: want at least 1", *n)
+		}
+		dir := *out
+		if dir == "" {
+			dir = filepath.Join("runs", "arena", g.Info().Name+"-"+time.Now().Format("20060102-150405"))
+		}
+		pairs := len(list) * (len(list) - 1) / 2
+		progress := selfplay.NewProgress(stdout, pairs**n, "arena "+g.Info().Name)
+		start := time.Now()
+		res, err := g.Arena(ctx, selfplay.ArenaConfig{
+			Players: list, Games: *n, Seed: *seed, Workers: *workers, Anchor: *anchor, Opening: *opening,
+			Progress: progress.Game,
+		})
+		if err != nil {
+			return err
+		}
+		if err := res.WriteTable(stdout); err != nil {
+			return err
+		}
+		if err := res.WriteFiles(dir); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\n%d games in %s; ratings and games written to %s\n", len(res.Records),
+			time.Since(start).Round(time.Second), dir)
+		return nil
+	}
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSearchCommands: zero arena, and the engine's player flags.
+func TestSearchCommands(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name    string
+		args    []string
+		wantOut []string
+		wantErr string
+	}{
+		{"a small round robin", []string{"arena", "--game", "yinsh-blitz", "--players", "random, uct:20", "--games", "2", "--out", filepath.Join(dir, "a")},
+			[]string{"game 2/2", "yinsh-blitz: 2 games, 2 per pair", "random = 0", "uct:20", "random vs uct:20", "written to " + filepath.Join(dir, "a")}, ""},
+		{"a random opening", []string{"arena", "--players", "random,uct:5", "--games", "2", "--opening", "4", "--out", filepath.Join(dir, "b")},
+			[]string{"yinsh-blitz: 2 games"}, ""},
+		{"a negative opening", []string{"arena", "--players", "random,uct:5", "--opening", "-1", "--out", filepath.Join(dir, "c")}, nil, "opening = -1"},
+		{"no players", []string{"arena"}, nil, "--players: give at least two players"},
+		{"one player", []string{"arena", "--players", "random"}, nil, "at least two players"},
+		{"a bad player", []string{"arena", "--players", "random,uct:lots"}, nil, `player "uct:lots"`},
+		{"no games", []string{"arena", "--players", "random,uct:5", "--games", "0"}, nil, "--games 0"},
+		{"an unknown game", []string{"arena", "--game", "go", "--players", "random,uct:5"}, nil, `--game: unknown game "go"`},
+		{"a network player without its checkpoint", []string{"arena", "--players", "random,mcts:5:a.zero"}, nil, "checkpoint a.zero"},
+		{"engine with a bad player", []string{"engine", "--player", "uct:x"}, nil, `--player: player "uct:x"`},
+		{"engine with a player", []string{"engine", "--game", "yinsh-blitz", "--player", "random", "--seed", "3"}, nil, ""},
+		{"an anchor that does not play", []string{"arena", "--players", "random,uct:5", "--anchor", "uct:6"}, nil, "anchor"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			err := run(context.Background(), tt.args, strings.NewReader(""), &stdout, &stderr)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("error %v\nstderr: %s", err, stderr.String())
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+			}
+			for _, part := range tt.wantOut {
+				if !strings.Contains(stdout.String(), part) {
+					t.Errorf("stdout lacks %q:\n%s", part, stdout.String())
+				}
+			}
+		})
+	}
+	for _, f := range []string{"ratings.json", "games.jsonl"} {
+		if _, err := os.Stat(filepath.Join(dir, "a", f)); err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The YINSH blitz position of mcts's tests: white's ring on d4 jumps e4 to f4, which makes the
+// row e2-e6 and wins.
+const winInOne = "place e2;place e4;place e5;place h8;place d4;place a5;place a2;place k7;place k10;place b7;" +
+	"move e2-e3;move e4-f5;move e3-d2;move h8-h9;move e5-e6;move h9-h10;move e6-f7;move h10-i10"
+
+func exec(t *testing.T, s *Session, line, want string) string {
+	t.Helper()
+	got := s.Exec(line)
+	if want != "" && got != want {
+		t.Fatalf("%s: %q, want %q", line, got, want)
+	}
+	return got
+}
+
+func TestPlayerCommands(t *testing.T) {
+	s, _ := NewSession("yinsh-blitz")
+	exec(t, s, "player", "= uct:1000\n\n")
+	exec(t, s, "player random", "=\n\n")
+	exec(t, s, "player", "= random\n\n")
+	exec(t, s, "player uct:0", "? player \"uct:0\": the number of simulations \"0\" is not a whole number ≥ 1\n\n")
+	if got := exec(t, s, "player mcts:10:x.zero", ""); !strings.HasPrefix(got, "? ") || !strings.Contains(got, "checkpoint x.zero") {
+		t.Errorf("player mcts:10:x.zero: %q", got)
+	}
+	exec(t, s, "player", "= random\n\n")
+	// A random move is legal and played.
+	got := exec(t, s, "genmove", "")
+	move := strings.TrimSuffix(strings.TrimPrefix(got, "= "), "\n\n")
+	exec(t, s, "moves", "= "+move+"\n\n")
+}
+
+func TestGenmove(t *testing.T) {
+	s, _ := NewSession("yinsh-blitz")
+	for _, m := range strings.Split(winInOne, ";") {
+		exec(t, s, "play "+m, "=\n\n")
+	}
+	exec(t, s, "player uct:300", "=\n\n")
+	// go searches without playing; its first line is the choice.
+	got := exec(t, s, "go visits 300", "")
+	line := regexp.MustCompile(`^move [a-k][0-9]+-[a-k][0-9]+ share=[01]\.[0-9]{3} win=([01]\.[0-9]{3}|-)$`)
+	lines := strings.Split(strings.TrimSuffix(got, "\n\n"), "\n")
+	if lines[0] != "=" || len(lines) < 2 || !strings.HasPrefix(lines[1], "move d4-f4 share=") {
+		t.Fatalf("go visits 300: %q", got)
+	}
+	for _, l := range lines[1:] {
+		if !line.MatchString(l) {
+			t.Errorf("go visits: line %q", l)
+		}
+	}
+	exec(t, s, "tomove", "= white\n\n")
+	if got := exec(t, s, "go time 30", ""); !strings.HasPrefix(got, "=\nmove ") {
+		t.Errorf("go time 30: %q", got)
+	}
+	// genmove plays the whole winning turn: the move, the row, a ring.
+	exec(t, s, "genmove", "= move d4-f4\n\n")
+	exec(t, s, "genmove", "= row e2-e6\n\n")
+	if got := exec(t, s, "genmove", ""); !strings.HasPrefix(got, "= ring ") {
+		t.Fatalf("genmove after the row: %q", got)
+	}
+	exec(t, s, "result", "= white\n\n")
+	exec(t, s, "genmove", "? the game is over (white)\n\n")
+	for _, bad := range []struct{ line, says string }{
+		{"go", "go needs visits N|time MS"},
+		{"go visits", "want a whole number"},
+		{"go visits 0", "want a whole number"},
+		{"go visits -3", "want a whole number"},
+		{"go time 1e3", "want a whole number"},
+		{"go nodes 5", "want go visits N or go time MS"},
+		{"genmove now", "genmove takes no argument"},
+	} {
+		if got := s.Exec(bad.line); !strings.HasPrefix(got, "? ") || !strings.Contains(got, bad.says) {
+			t.Errorf("%s: %q, want an error saying %q", bad.line, got, bad.says)
+		}
+	}
+	// The player follows a change of game.
+	exec(t, s, "game yinsh", "=\n\n")
+	if got := exec(t, s, "genmove", ""); !strings.HasPrefix(got, "= place ") {
+		t.Errorf("genmove in a new game of yinsh: %q", got)
+	}
+}

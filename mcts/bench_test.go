@@ -1,0 +1,110 @@
+package mcts
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/gyges"
+	"github.com/zerogames/zero/env/imbriqua"
+	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/internal/testgames"
+)
+
+// midgame is the position 40 decisions into a seeded random game of g (as env/yinsh's
+// benchmarks use), or earlier if the game would end.
+func midgame[S env.State[S]](g env.Game[S], decisions int) S {
+	w := env.NewWalker[S](rand.New(rand.NewPCG(7, 7)), g.Info().NumActions)
+	s := g.New()
+	for range decisions {
+		next := s.Play(w.Step(s))
+		if next.ToMove() == env.Terminal {
+			break
+		}
+		s = next
+	}
+	for s.ToMove() == env.Chance {
+		s = s.Play(w.Step(s))
+	}
+	return s
+}
+
+// benchSearch runs searches of sims simulations from root, each from an empty tree, and
+// reports simulations per second.
+func benchSearch[S env.State[S]](b *testing.B, g env.Game[S], o Oracle[S], p Params, root S, sims int) {
+	s, err := New(g, o, p, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Reset(root)
+		if err := s.Run(ctx, Budget{Simulations: sims}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(sims)*float64(b.N)/b.Elapsed().Seconds(), "sims/s")
+}
+
+// BenchmarkSearch measures the search alone: the uniform oracle, 800 simulations per search,
+// PUCT, from the start and from a position 40 decisions into a random game.
+func BenchmarkSearch(b *testing.B) {
+	p := DefaultParams()
+	b.Run("yinsh/start", func(b *testing.B) {
+		benchSearch(b, yinsh.Normal, Uniform[yinsh.State]{}, p, yinsh.Normal.New(), 800)
+	})
+	b.Run("yinsh/midgame", func(b *testing.B) {
+		benchSearch(b, yinsh.Normal, Uniform[yinsh.State]{}, p, midgame(yinsh.Normal, 40), 800)
+	})
+	b.Run("yinsh-blitz/midgame", func(b *testing.B) {
+		benchSearch(b, yinsh.Blitz, Uniform[yinsh.State]{}, p, midgame(yinsh.Blitz, 40), 800)
+	})
+	b.Run("gyges/move4", func(b *testing.B) {
+		benchSearch(b, gyges.Basic, Uniform[gyges.State]{}, p, midgame(gyges.Basic, 16), 800)
+	})
+	b.Run("gyges-advanced/move4", func(b *testing.B) {
+		benchSearch(b, gyges.Advanced, Uniform[gyges.State]{}, p, midgame(gyges.Advanced, 16), 800)
+	})
+	b.Run("imbriqua/start", func(b *testing.B) {
+		benchSearch(b, imbriqua.Game, Uniform[imbriqua.State]{}, p, imbriqua.Game.New(), 800)
+	})
+	b.Run("imbriqua/midgame", func(b *testing.B) {
+		benchSearch(b, imbriqua.Game, Uniform[imbriqua.State]{}, p, midgame(imbriqua.Game, 40), 800)
+	})
+	b.Run("tictactoe/start", func(b *testing.B) {
+		benchSearch(b, testgames.TicTacToe, Uniform[testgames.Board]{}, p, testgames.TicTacToe.New(), 800)
+	})
+	b.Run("gamble/start", func(b *testing.B) {
+		benchSearch(b, testgames.Gamble, Uniform[testgames.Bet]{}, p, testgames.Gamble.New(), 800)
+	})
+}
+
+// BenchmarkUCT measures the search of the uct:N players: one random playout per leaf, PUCT with
+// equal priors, 1000 simulations per search.
+func BenchmarkUCT(b *testing.B) {
+	p := DefaultParams()
+	b.Run("yinsh/start", func(b *testing.B) {
+		benchSearch(b, yinsh.Normal, NewRollout(yinsh.Normal, 1, 1), p, yinsh.Normal.New(), 1000)
+	})
+	b.Run("yinsh/midgame", func(b *testing.B) {
+		benchSearch(b, yinsh.Normal, NewRollout(yinsh.Normal, 1, 1), p, midgame(yinsh.Normal, 40), 1000)
+	})
+	b.Run("yinsh-blitz/start", func(b *testing.B) {
+		benchSearch(b, yinsh.Blitz, NewRollout(yinsh.Blitz, 1, 1), p, yinsh.Blitz.New(), 1000)
+	})
+	b.Run("imbriqua/start", func(b *testing.B) {
+		benchSearch(b, imbriqua.Game, NewRollout(imbriqua.Game, 1, 1), p, imbriqua.Game.New(), 1000)
+	})
+	b.Run("gyges/move4", func(b *testing.B) {
+		benchSearch(b, gyges.Basic, NewRollout(gyges.Basic, 1, 1), p, midgame(gyges.Basic, 16), 1000)
+	})
+	// Classic UCT (UCB1), the method of the public engines it is compared with.
+	b.Run("yinsh/start/ucb1", func(b *testing.B) {
+		benchSearch(b, yinsh.Normal, NewRollout(yinsh.Normal, 1, 1), UCTParams(), yinsh.Normal.New(), 1000)
+	})
+	b.Run("yinsh/midgame/ucb1", func(b *testing.B) {
+		benchSearch(b, yinsh.Normal, NewRollout(yinsh.Normal, 1, 1), UCTParams(), midgame(yinsh.Normal, 40), 1000)
+	})
+}

@@ -1,0 +1,59 @@
+// Package mcts is the Monte Carlo tree search that plays and trains every game of zero, through
+// the env contract only: it has no game-specific code and knows nothing of the network.
+//
+// # The search
+//
+// A [Search] grows a tree from a root position. Each simulation descends from the root to a
+// leaf — by PUCT (AlphaZero) or UCB1 (classic UCT) at a player's decision, by probability at a
+// chance node — asks an [Oracle] for the leaf's prior policy and value, expands the leaf with
+// one child per legal action, and backs the value up the path. A [Budget] counts simulations
+// (optionally capped by time, for play). Choose, Policy and Children read the result; Advance
+// moves the root along the action played and keeps its subtree (tree reuse).
+//
+// The root may instead be a Gumbel AlphaZero root (Params.Gumbel; Danihelka et al., "Policy
+// improvement by planning with Gumbel", ICLR 2022): Gumbel-top-k sampling of the actions,
+// sequential halving of the simulations among them, and the completed-Q improved policy as the
+// training target, which keeps learning sound with 8 to 32 simulations per move. Below the
+// root, PUCT stays, or with Params.GumbelInterior Gumbel MuZero's deterministic rule (the
+// action whose share of the visits lags most behind the node's improved policy).
+//
+// # Values, deciders and chance
+//
+// Values are in [-1, 1]. An oracle gives them from the point of view of the player to decide at
+// the leaf, env.Result.Value gives them at the end of the game, and the tree keeps them from
+// player 0's point of view: whoever decides at a node reads them with the sign of his side.
+// Nothing is negated level by level, so a turn of several decisions by one player (YINSH's move,
+// row and ring) and a decision by the opponent in the middle of a turn (Imbriqua's penalty) back
+// up correctly with no special case.
+//
+// Chance is never a player. A chance node is expanded without asking the oracle (its children
+// are its outcomes, with their probabilities) and descents pass through it to an outcome: by
+// default the one furthest below its share of the visits, which covers the outcomes in
+// proportion; with Params.SampleChance one drawn by probability. Its value is the
+// probability-weighted mean of its visited outcomes' values (renormalized over their
+// probability), not the mean of the values that went through it.
+//
+// # Batches and the driving of a search
+//
+// Run drives a search with its oracle, one batch after another. The same work is open in steps,
+// so that many searches (the games of a self-play worker) can share one network through a
+// batcher: Start, then until Finished, Collect (up to Params.InFlight leaves, descents after the
+// first seeing those in flight through a virtual loss) and Apply (the oracle's answers for
+// them). An [Evaluator] is the network's side: observations in, logits and values out, every
+// buffer the caller's; Observe makes an Oracle of it.
+//
+// # Invariants
+//
+//   - Nodes live in one slice and refer to each other by int32 index; the children of a node
+//     are contiguous. Positions are kept for the nodes that were reached, in a second slice.
+//     Advance copies the kept subtree into spare slices, so memory does not grow over a game.
+//   - Once its slices have grown to the size of the searches asked of it, a search allocates
+//     nothing per simulation (tests hold it with testing.AllocsPerRun), oracles included.
+//   - A search is deterministic given its seed, its parameters, its oracle's answers and the
+//     order of the calls made on it; only a Budget.Time makes it depend on the machine.
+//   - A Search and the built-in oracles serve one goroutine at a time.
+//
+// The built-in oracles are [Uniform] (equal priors, value 0: the search alone) and [Rollout]
+// (the result of random games from the leaf: classic UCT), so the search runs, is tested and
+// makes baseline players without a network.
+package mcts

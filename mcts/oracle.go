@@ -1,0 +1,109 @@
+package mcts
+
+import (
+	"math/rand/v2"
+
+	"github.com/zerogames/zero/env"
+)
+
+// Oracle gives the search the prior policy and the value of leaf positions, a batch at a time.
+//
+// Evaluate receives n = len(leaves) positions, none terminal and none a chance node, and
+// writes for leaf i the policy logits of every action of the game's action space into
+// policy[i·NumActions : (i+1)·NumActions] and the value into value[i]. The search reads the
+// logits of the legal actions only (a softmax over them gives the priors), so illegal entries
+// may hold anything. Values are in [-1, 1], from the point of view of the player to decide at
+// the leaf. Both buffers belong to the caller, and leaves is only valid during the call.
+//
+// An oracle serves one search at a time (the baselines keep scratch state); searches that share
+// a network do so through an Evaluator behind a batcher.
+type Oracle[S env.State[S]] interface {
+	Evaluate(leaves []S, policy, value []float32) error
+}
+
+// Evaluator is the network's side of the search: it maps observations to policy logits and
+// values, knowing nothing of the game's state type. Evaluate reads n = len(value) observations
+// laid one after another in obs (Info.Observation.Size() values each) and writes, as an
+// Oracle does, n·NumActions logits into policy and n values into value. Every buffer belongs to
+// the caller. Observe makes an Oracle of it.
+type Evaluator interface {
+	Evaluate(obs, policy, value []float32) error
+}
+
+// Uniform is the oracle that knows nothing: equal priors and a value of 0 (a draw). Searching
+// with it measures the search alone, and it finds what the rules decide within its horizon.
+type Uniform[S env.State[S]] struct{}
+
+// Evaluate writes zero logits and zero values.
+func (Uniform[S]) Evaluate(leaves []S, policy, value []float32) error {
+	clear(policy)
+	clear(value[:len(leaves)])
+	return nil
+}
+
+// Rollout is the oracle of classic Monte Carlo tree search: equal priors, and as value the
+// result of random games played from the leaf to the end (uniform among legal actions,
+// chance by its probabilities), averaged over Playouts games.
+type Rollout[S env.State[S]] struct {
+	pcg      *rand.PCG
+	walker   *env.Walker[S]
+	playouts int
+}
+
+// rolloutStream is the second word of the rollouts' PCG seed.
+const rolloutStream = 0x5eed_0f_7011
+
+// NewRollout returns a rollout oracle for g drawing from a generator seeded by seed, playing
+// playouts random games per leaf (at least 1).
+func NewRollout[S env.State[S]](g env.Game[S], seed uint64, playouts int) *Rollout[S] {
+	pcg := rand.NewPCG(seed, rolloutStream)
+	return &Rollout[S]{
+		pcg:      pcg,
+		walker:   env.NewWalker[S](rand.New(pcg), g.Info().NumActions),
+		playouts: max(playouts, 1),
+	}
+}
+
+// Seed reseeds the rollouts' generator, as if the oracle had been made with seed.
+func (r *Rollout[S]) Seed(seed uint64) { r.pcg.Seed(seed, rolloutStream) }
+
+// Evaluate plays the random games.
+func (r *Rollout[S]) Evaluate(leaves []S, policy, value []float32) error {
+	clear(policy)
+	for i, s := range leaves {
+		me := s.ToMove()
+		sum := float32(0)
+		for range r.playouts {
+			end, _ := r.walker.Playout(s)
+			sum += end.Result().Value(me)
+		}
+		value[i] = sum / float32(r.playouts)
+	}
+	return nil
+}
+
+// Observer is the Oracle of an Evaluator: it writes the leaves' observations into a buffer it
+// owns and passes them on. It serves one search at a time.
+type Observer[S env.State[S]] struct {
+	shape env.Shape
+	e     Evaluator
+	obs   []float32
+}
+
+// Observe returns the oracle that asks e about observations of g's states.
+func Observe[S env.State[S]](g env.Game[S], e Evaluator) *Observer[S] {
+	return &Observer[S]{shape: g.Info().Observation, e: e}
+}
+
+// Evaluate observes the leaves and evaluates them with the Evaluator.
+func (o *Observer[S]) Evaluate(leaves []S, policy, value []float32) error {
+	size := o.shape.Size()
+	if need := len(leaves) * size; cap(o.obs) < need {
+		o.obs = make([]float32, need)
+	}
+	o.obs = o.obs[:len(leaves)*size]
+	for i, s := range leaves {
+		s.Observe(o.obs[i*size : (i+1)*size])
+	}
+	return o.e.Evaluate(o.obs, policy, value[:len(leaves)])
+}

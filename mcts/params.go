@@ -1,0 +1,214 @@
+package mcts
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Rule is the formula that picks the child to descend to at a player's decision.
+type Rule uint8
+
+const (
+	// PUCT is AlphaZero's rule: argmax Q(a) + c·P(a)·√N / (1 + n(a)), with the priors P of the
+	// oracle and first-play urgency for unvisited children.
+	PUCT Rule = iota
+	// UCB1 is classic UCT (Kocsis and Szepesvári 2006): every child is tried once, in action
+	// order, then argmax Q(a) + c·√(ln N / n(a)). Priors are not used.
+	UCB1
+)
+
+func (r Rule) String() string {
+	switch r {
+	case PUCT:
+		return "puct"
+	case UCB1:
+		return "ucb1"
+	}
+	return fmt.Sprintf("Rule(%d)", r)
+}
+
+// Params are the search's parameters. DefaultParams gives values for strong, deterministic play;
+// the table gives the values of the papers, for training.
+//
+//	field            default   AlphaZero (Silver et al. 2018)        Gumbel (Danihelka et al. 2022)
+//	Rule             PUCT      PUCT                                  (below the root)
+//	CPuct            1.25      c_init 1.25                           -
+//	CPuctBase        19652     c_base 19652                          -
+//	FPUReduction     0.25      0: unvisited Q = 0 ("loss" in [0,1])  -
+//	UCBC             1.0       -                                     -
+//	DirichletAlpha   0 (off)   0.3 chess, 0.15 shogi, 0.03 Go        - (no Dirichlet noise)
+//	NoiseFraction    0.25      0.25                                  -
+//	Temperature      0         1 for the first 30 moves (Go), then 0  - (the Gumbel sample decides)
+//	Gumbel           false     -                                     true
+//	GumbelInterior   false     -                                     true (Gumbel MuZero)
+//	GumbelActions    16        -                                     m = 16
+//	GumbelScale      1         -                                     1 (training), 0 (evaluation)
+//	CVisit           50        -                                     c_visit 50
+//	CScale           0.1       -                                     c_scale 0.1 (mctx), Q min-max scaled
+//	InFlight         1         8 leaves per search thread            -
+//	VirtualLoss      1         3 (AlphaGo Zero's n_vl)               -
+//	MaxNodes         2^23      -                                     -
+//
+// AlphaZero.jl uses cpuct 1.0 and a Dirichlet α between 0.1 and 1 for its small games; a common
+// rule of thumb is α ≈ 10 / (the number of legal actions in a typical position).
+type Params struct {
+	// Rule selects PUCT (priors from the oracle) or UCB1 (classic UCT).
+	Rule Rule
+	// CPuct is PUCT's exploration constant c (c_init when CPuctBase > 0).
+	CPuct float64
+	// CPuctBase makes c grow slowly with the parent's visits N:
+	// c = CPuct + ln((1 + N + CPuctBase) / CPuctBase). 0 keeps c constant.
+	CPuctBase float64
+	// FPUReduction is first-play urgency: an unvisited child is valued at the parent's Q minus
+	// FPUReduction·√(sum of the priors of the visited children) (Leela Zero, KataGo). 0 values
+	// it at the parent's Q.
+	FPUReduction float64
+	// UCBC is UCB1's exploration constant c, for values in [-1, 1] (√2 on [0, 1] is 2√2 here).
+	UCBC float64
+
+	// DirichletAlpha is the concentration of the Dirichlet noise mixed into the root's priors
+	// (PUCT only); 0 turns noise off.
+	DirichletAlpha float64
+	// NoiseFraction is the weight ε of the noise: P = (1-ε)·P + ε·η.
+	NoiseFraction float64
+	// Temperature gives the temperature τ of the move choice by move number: the move is drawn
+	// with probability ∝ n(a)^(1/τ); τ = 0 plays the most visited action. Nil means 0.
+	Temperature Schedule
+
+	// Gumbel replaces PUCT at the root by Gumbel AlphaZero's: Gumbel-top-k sampling of
+	// GumbelActions actions, sequential halving of the simulations among them, and the
+	// completed-Q improved policy as the training target. It needs a budget in simulations.
+	Gumbel bool
+	// GumbelInterior also replaces PUCT below the root, by Gumbel MuZero's deterministic
+	// choice of the action whose share of the visits most lags its improved policy (mctx).
+	GumbelInterior bool
+	// GumbelActions is m, the number of root actions sampled (without replacement).
+	GumbelActions int
+	// GumbelScale multiplies the Gumbel noise: 1 samples (training), 0 makes the choice
+	// deterministic (evaluation).
+	GumbelScale float64
+	// CVisit and CScale set σ(q) = (CVisit + max_b n(b))·CScale·q, the weight of the values
+	// against the prior logits, q being the completed Q rescaled to [0, 1] over the root's
+	// children.
+	CVisit, CScale float64
+
+	// InFlight is the number of leaves a search collects before they are evaluated together
+	// (one batch). Descents after the first see the leaves in flight through a virtual loss.
+	InFlight int
+	// VirtualLoss is the loss counted, per leaf in flight, against the player who chose each
+	// action on its path.
+	VirtualLoss float64
+	// MaxNodes bounds the tree: a search stops early once it holds that many nodes (a node is
+	// 48 bytes, plus a position for each node reached). It guards long searches by time.
+	MaxNodes int
+
+	// SampleChance draws chance outcomes by their probability during descents. By default the
+	// descent takes the outcome furthest below its share of the visits, which covers the
+	// outcomes in proportion with less variance.
+	SampleChance bool
+}
+
+// DefaultParams returns parameters for play: PUCT with AlphaZero's constants, no noise, the most
+// visited move, one leaf at a time.
+func DefaultParams() Params {
+	return Params{
+		Rule:          PUCT,
+		CPuct:         1.25,
+		CPuctBase:     19652,
+		FPUReduction:  0.25,
+		UCBC:          1.0,
+		NoiseFraction: 0.25,
+		GumbelActions: 16,
+		GumbelScale:   1,
+		CVisit:        50,
+		CScale:        0.1,
+		InFlight:      1,
+		VirtualLoss:   1,
+		MaxNodes:      1 << 23,
+	}
+}
+
+// UCTParams returns the parameters of classic UCT (Kocsis and Szepesvári): UCB1 with c = 1.0
+// on values in [-1, 1], the most visited move. With random rollouts it is weaker than PUCT
+// with equal priors and first-play urgency (DefaultParams), which the uct:N players use
+// (docs/BENCHMARKS.md has the match).
+func UCTParams() Params {
+	p := DefaultParams()
+	p.Rule = UCB1
+	return p
+}
+
+// Validate says which parameter is out of range, if any.
+func (p *Params) Validate() error {
+	bad := func(name string, v any, want string) error {
+		return fmt.Errorf("mcts: %s = %v: want %s", name, v, want)
+	}
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	switch {
+	case p.Rule != PUCT && p.Rule != UCB1:
+		return bad("Rule", p.Rule, "PUCT or UCB1")
+	case !finite(p.CPuct) || p.CPuct < 0:
+		return bad("CPuct", p.CPuct, "a number ≥ 0")
+	case !finite(p.CPuctBase) || p.CPuctBase < 0:
+		return bad("CPuctBase", p.CPuctBase, "a number ≥ 0 (0: constant c)")
+	case !finite(p.FPUReduction):
+		return bad("FPUReduction", p.FPUReduction, "a finite number")
+	case !finite(p.UCBC) || p.UCBC < 0:
+		return bad("UCBC", p.UCBC, "a number ≥ 0")
+	case !finite(p.DirichletAlpha) || p.DirichletAlpha < 0:
+		return bad("DirichletAlpha", p.DirichletAlpha, "a number ≥ 0 (0: no noise)")
+	case !finite(p.NoiseFraction) || p.NoiseFraction < 0 || p.NoiseFraction > 1:
+		return bad("NoiseFraction", p.NoiseFraction, "a number in [0, 1]")
+	case p.Gumbel && p.GumbelActions < 1:
+		return bad("GumbelActions", p.GumbelActions, "at least 1")
+	case !finite(p.GumbelScale) || p.GumbelScale < 0:
+		return bad("GumbelScale", p.GumbelScale, "a number ≥ 0")
+	case !finite(p.CVisit) || p.CVisit < 0 || !finite(p.CScale) || p.CScale < 0:
+		return bad("CVisit, CScale", [2]float64{p.CVisit, p.CScale}, "numbers ≥ 0")
+	case p.InFlight < 1:
+		return bad("InFlight", p.InFlight, "at least 1")
+	case !finite(p.VirtualLoss) || p.VirtualLoss < 0:
+		return bad("VirtualLoss", p.VirtualLoss, "a number ≥ 0")
+	case p.MaxNodes < 1:
+		return bad("MaxNodes", p.MaxNodes, "at least 1")
+	}
+	return p.Temperature.validate()
+}
+
+// Schedule is a value that changes with the move number: Steps in increasing order of From,
+// each value holding from its move on (moves count from 0). Before the first step the value is 0.
+type Schedule []Step
+
+// Step is one piece of a Schedule.
+type Step struct {
+	From  int
+	Value float64
+}
+
+// Constant is the schedule of one value for the whole game.
+func Constant(v float64) Schedule { return Schedule{{0, v}} }
+
+// At is the value at move number move.
+func (s Schedule) At(move int) float64 {
+	v := 0.0
+	for _, st := range s {
+		if st.From > move {
+			break
+		}
+		v = st.Value
+	}
+	return v
+}
+
+func (s Schedule) validate() error {
+	for i, st := range s {
+		if i > 0 && st.From <= s[i-1].From {
+			return errors.New("mcts: Temperature: steps must be in increasing order of move")
+		}
+		if math.IsNaN(st.Value) || math.IsInf(st.Value, 0) || st.Value < 0 {
+			return fmt.Errorf("mcts: Temperature: step %d has value %v: want a number ≥ 0", i, st.Value)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,121 @@
+package mcts
+
+import (
+	"errors"
+	"math"
+
+	"github.com/zerogames/zero/env"
+)
+
+// Child is what the search knows of one action at the root.
+type Child struct {
+	Action env.Action
+	// Visits is the number of simulations through the action (tree reuse included).
+	Visits int
+	// Q is their mean value from the point of view of the root's decider, 0 if unvisited.
+	Q float64
+	// Prior is the prior probability of the action (noise included).
+	Prior float64
+}
+
+// Children appends to dst what the search knows of each legal action at the root, in action
+// order. The root has no children before its first evaluation.
+func (s *Search[S]) Children(dst []Child) []Child {
+	root := &s.t.nodes[0]
+	if !root.expanded() {
+		return dst
+	}
+	sg := sign(root.toMove)
+	for _, c := range s.t.nodes[root.first : root.first+root.count] {
+		q := 0.0
+		if c.n > 0 {
+			q = sg * c.w / float64(c.n)
+		}
+		dst = append(dst, Child{Action: c.action, Visits: int(c.n), Q: q, Prior: float64(c.prior)})
+	}
+	return dst
+}
+
+// Visits is the number of values backed up through the root, its own evaluation included.
+func (s *Search[S]) Visits() int { return int(s.t.nodes[0].n) }
+
+// Value is the root's mean value from the point of view of its decider, 0 before any visit.
+func (s *Search[S]) Value() float64 {
+	root := &s.t.nodes[0]
+	if root.n == 0 {
+		return 0
+	}
+	return sign(root.toMove) * root.w / float64(root.n)
+}
+
+// Policy writes the search's policy over the whole action space into dst (NumActions values,
+// zero for the illegal actions): the training target. It is the visit counts normalized, or
+// with a Gumbel root the improved policy softmax(logit + σ(completed Q)). Before any
+// simulation it is the prior.
+func (s *Search[S]) Policy(dst []float32) {
+	clear(dst[:s.numActions])
+	root := &s.t.nodes[0]
+	if !root.expanded() {
+		return
+	}
+	if s.p.Gumbel && s.prepared {
+		s.improvedPolicy(dst)
+		return
+	}
+	children := s.t.nodes[root.first : root.first+root.count]
+	total := 0.0
+	for _, c := range children {
+		total += float64(c.n)
+	}
+	for _, c := range children {
+		if total > 0 {
+			dst[c.action] = float32(float64(c.n) / total)
+		} else {
+			dst[c.action] = c.prior
+		}
+	}
+}
+
+// Choose returns the action to play at the root, the move number-th decision of the game
+// (from 0, for the temperature schedule). With a Gumbel root it is Gumbel AlphaZero's choice;
+// else the most visited action at temperature 0 (ties to the higher prior, then the lower
+// action), or an action drawn with probability ∝ visits^(1/τ).
+func (s *Search[S]) Choose(move int) (env.Action, error) {
+	root := &s.t.nodes[0]
+	if !root.expanded() {
+		return 0, errors.New("mcts: Choose before the root was searched")
+	}
+	if s.p.Gumbel && s.prepared {
+		return s.t.nodes[s.gumbelChoice()].action, nil
+	}
+	children := s.t.nodes[root.first : root.first+root.count]
+	tau := s.p.Temperature.At(move)
+	most := int32(0)
+	for _, c := range children {
+		most = max(most, c.n)
+	}
+	if tau == 0 || most == 0 {
+		best := 0
+		for k, c := range children {
+			b := &children[best]
+			if c.n > b.n || c.n == b.n && c.prior > b.prior {
+				best = k
+			}
+		}
+		return children[best].action, nil
+	}
+	// Weights (n/most)^(1/τ) stay in [0, 1] whatever τ.
+	sum := 0.0
+	for _, c := range children {
+		sum += math.Pow(float64(c.n)/float64(most), 1/tau)
+	}
+	u := s.rng.Float64() * sum
+	for _, c := range children {
+		w := math.Pow(float64(c.n)/float64(most), 1/tau)
+		if u < w {
+			return c.action, nil
+		}
+		u -= w
+	}
+	return children[len(children)-1].action, nil
+}

@@ -1,0 +1,650 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/zerogames/zero/env"
+)
+
+// Search is a Monte Carlo tree search of one game, from a root position that moves on as the
+// game is played (Advance keeps the subtree of the action played). It is not safe for
+// concurrent use: run one Search per game, and let searches share a network through an
+// Evaluator behind a batcher.
+type Search[S env.State[S]] struct {
+	numActions int
+	oracle     Oracle[S]
+	p          Params
+	pcg        *rand.PCG
+	rng        *rand.Rand
+	t          tree[S]
+
+	actions  []env.Action
+	outcomes []env.Outcome
+
+	// The leaves in flight: their positions (what Collect returns), their nodes, and their
+	// paths from the root, laid one after another in paths and delimited by pathEnd.
+	leaves   []S
+	leafNode []int32
+	paths    []int32
+	pathEnd  []int32
+	// policy and value receive the oracle's answers in Run.
+	policy []float32
+	value  []float32
+
+	// The search in progress (since Start).
+	budget   int  // simulations to run
+	started  int  // simulations started: done, or in flight
+	done     int  // simulations done
+	prepared bool // the root's noise or Gumbel draw has been made
+	noised   bool // Dirichlet noise is in the root's priors
+	gumbel   gumbelRoot
+}
+
+// Budget bounds a search.
+type Budget struct {
+	// Simulations is the number of simulations (descents from the root to a leaf, backed up).
+	// The evaluation of a root that has none yet comes first and is not counted.
+	Simulations int
+	// Time, if positive, stops the search once it has run that long, whatever the
+	// simulations. A search stopped by time depends on the machine's speed: use it for play,
+	// never where results must be reproducible. With Simulations = 0 only Time bounds it.
+	Time time.Duration
+	// Progress, if set, is called with the simulations done every progressEvery simulations
+	// or so, and once at the end, from the goroutine that runs the search.
+	Progress func(done int)
+}
+
+// progressEvery is how many simulations pass between calls of Budget.Progress.
+const progressEvery = 64
+
+// New returns a search of game g asking oracle for priors and values, with parameters p and
+// a generator seeded by seed (for root noise, Gumbel draws, chance sampling and temperature).
+// Two searches made alike and driven alike give the same results.
+func New[S env.State[S]](g env.Game[S], oracle Oracle[S], p Params, seed uint64) (*Search[S], error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	pcg := rand.NewPCG(seed, searchStream)
+	n := g.Info().NumActions
+	s := &Search[S]{
+		numActions: n,
+		oracle:     oracle,
+		p:          p,
+		pcg:        pcg,
+		rng:        rand.New(pcg),
+		actions:    make([]env.Action, 0, n),
+		outcomes:   make([]env.Outcome, 0, n),
+		policy:     make([]float32, p.InFlight*n),
+		value:      make([]float32, p.InFlight),
+	}
+	s.t.reset(g.New())
+	return s, nil
+}
+
+// Seed reseeds the search's generator, as if it had been made with seed: a search reused for
+// another game then plays it as a new one would.
+func (s *Search[S]) Seed(seed uint64) { s.pcg.Seed(seed, searchStream) }
+
+// searchStream is the second word of the search's PCG seed, so that the same seed given to a
+// search and to a rollout oracle draws different numbers.
+const searchStream = 0x5ea_0c4
+
+// Params returns the search's parameters.
+func (s *Search[S]) Params() Params { return s.p }
+
+// SetParams changes the parameters of the searches to come, keeping the tree: a self-play
+// worker turns root noise on for the moves it records and off for the cheap ones (playout cap
+// randomization). Noise already mixed into the root's priors stays there. It refuses invalid
+// parameters, or a change while leaves are in flight, and then changes nothing.
+func (s *Search[S]) SetParams(p Params) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if len(s.leafNode) > 0 {
+		return errors.New("mcts: SetParams with leaves in flight: Apply them first")
+	}
+	s.p = p
+	s.policy = resize(s.policy, p.InFlight*s.numActions)
+	s.value = resize(s.value, p.InFlight)
+	s.prepared = false
+	return nil
+}
+
+// Root is the position at the root.
+func (s *Search[S]) Root() S { return s.t.states[s.t.nodes[0].state] }
+
+// Reset makes root the root of a new, empty tree. The arenas keep their memory.
+func (s *Search[S]) Reset(root S) {
+	s.dropLeaves()
+	s.t.reset(root)
+	s.newRoot()
+}
+
+// SetRoot makes root the root. If root is the root already, or a position of the tree a few
+// decisions below it (the opponent's reply to the move searched), what the tree knows of it
+// is kept; else the tree starts afresh as with Reset.
+func (s *Search[S]) SetRoot(root S) {
+	s.dropLeaves()
+	if s.Root() == root {
+		return
+	}
+	if i := s.find(root, findDepth); i > 0 {
+		s.t.keep(i)
+		s.newRoot()
+		return
+	}
+	s.Reset(root)
+}
+
+// findDepth is how many decisions below the root SetRoot looks for its position: a YINSH turn
+// and the reply to it take up to 6.
+const findDepth = 8
+
+// find returns the first node, breadth first down to depth decisions, whose position is st,
+// or -1. It uses s.paths as its queue (no leaf is in flight).
+func (s *Search[S]) find(st S, depth int) int32 {
+	queue := append(s.paths[:0], 0)
+	for level, start := 0, 0; level <= depth && start < len(queue); level++ {
+		end := len(queue)
+		for _, i := range queue[start:end] {
+			nd := &s.t.nodes[i]
+			if nd.state < 0 {
+				continue
+			}
+			if s.t.states[nd.state] == st {
+				s.paths = queue[:0]
+				return i
+			}
+			for c := nd.first; nd.expanded() && c < nd.first+nd.count; c++ {
+				queue = append(queue, c)
+			}
+		}
+		start = end
+	}
+	s.paths = queue[:0]
+	return -1
+}
+
+// Advance moves the root to the position after action a, keeping what the search knows of it
+// (tree reuse). Call it with every action played, the opponent's and chance's included.
+func (s *Search[S]) Advance(a env.Action) error {
+	if len(s.leafNode) > 0 {
+		return errors.New("mcts: Advance with leaves in flight: Apply them first")
+	}
+	root := &s.t.nodes[0]
+	if root.expanded() {
+		for c := root.first; c < root.first+root.count; c++ {
+			if s.t.nodes[c].action == a {
+				if s.t.nodes[c].state < 0 {
+					s.t.makeState(c, 0)
+				}
+				s.t.keep(c)
+				s.newRoot()
+				return nil
+			}
+		}
+	} else {
+		s.actions = s.Root().Legal(s.actions[:0])
+		for _, b := range s.actions {
+			if a == b {
+				s.t.reset(s.Root().Play(a))
+				s.newRoot()
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("mcts: Advance(%s): not a legal action at the root", env.ActionString(s.Root(), a))
+}
+
+func (s *Search[S]) newRoot() {
+	s.prepared, s.noised = false, false
+	s.budget, s.started, s.done = 0, 0, 0
+}
+
+// Run searches from the root within budget, asking the oracle for every batch of leaves.
+// It returns ctx's error if ctx is cancelled first (the tree stays usable).
+func (s *Search[S]) Run(ctx context.Context, b Budget) error {
+	sims := b.Simulations
+	var deadline time.Time
+	if b.Time > 0 {
+		deadline = time.Now().Add(b.Time)
+		if sims <= 0 {
+			sims = math.MaxInt
+		}
+	}
+	if err := s.Start(sims); err != nil {
+		return err
+	}
+	reported := 0
+	for !s.Finished() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if b.Progress != nil && s.done-reported >= progressEvery {
+			reported = s.done
+			b.Progress(s.done)
+		}
+		if leaves := s.Collect(); len(leaves) > 0 {
+			n := len(leaves)
+			if err := s.oracle.Evaluate(leaves, s.policy[:n*s.numActions], s.value[:n]); err != nil {
+				s.dropLeaves()
+				return err
+			}
+			if err := s.Apply(s.policy[:n*s.numActions], s.value[:n]); err != nil {
+				return err
+			}
+		}
+		if b.Time > 0 && s.t.nodes[0].expanded() && time.Now().After(deadline) {
+			break
+		}
+	}
+	if b.Progress != nil {
+		b.Progress(s.done)
+	}
+	return nil
+}
+
+// Start begins a search of sims simulations at the root, to be driven by Collect and Apply
+// until Finished (Run does all three). A Gumbel root needs sims < math.MaxInt.
+func (s *Search[S]) Start(sims int) error {
+	if len(s.leafNode) > 0 {
+		return errors.New("mcts: Start with leaves in flight: Apply them first")
+	}
+	switch s.t.nodes[0].toMove {
+	case env.Terminal:
+		return errors.New("mcts: the game is over at the root")
+	case env.Chance:
+		return errors.New("mcts: the root is a chance node: sample its outcome instead of searching")
+	}
+	if s.p.Gumbel && sims == math.MaxInt {
+		return errors.New("mcts: a Gumbel root needs a budget in simulations")
+	}
+	s.budget, s.started, s.done = max(sims, 0), 0, 0
+	s.prepared = false
+	return nil
+}
+
+// Finished tells whether the search begun by Start has run its simulations (or filled the
+// tree to Params.MaxNodes).
+func (s *Search[S]) Finished() bool {
+	return s.t.nodes[0].expanded() && len(s.leafNode) == 0 && (s.done >= s.budget || s.full())
+}
+
+func (s *Search[S]) full() bool { return len(s.t.nodes) >= s.p.MaxNodes }
+
+// Simulations is the number of simulations done since Start.
+func (s *Search[S]) Simulations() int { return s.done }
+
+// Collect descends from the root to up to Params.InFlight leaves and returns their positions,
+// for the caller to evaluate and pass to Apply before anything else is done with the search.
+// Leaves that end the game are backed up at once and not returned, so Collect may return
+// none while the search progresses. The slice belongs to the search and is valid until Apply.
+func (s *Search[S]) Collect() []S {
+	if len(s.leafNode) > 0 {
+		return s.leaves
+	}
+	s.leaves, s.leafNode, s.paths, s.pathEnd = s.leaves[:0], s.leafNode[:0], s.paths[:0], s.pathEnd[:0]
+	if !s.t.nodes[0].expanded() {
+		s.commit(0)
+		return s.leaves
+	}
+	if !s.prepared {
+		s.prepareRoot()
+	}
+	for len(s.leafNode) < s.p.InFlight && s.started < s.budget && !s.full() {
+		if s.p.Gumbel && s.gumbel.barrier(s.started) && s.t.nodes[0].inflight > 0 {
+			break // halving needs the values of the phase's leaves in flight
+		}
+		if !s.descend() {
+			break // a leaf already in flight: evaluate what we have first
+		}
+	}
+	return s.leaves
+}
+
+// descend walks from the root to a leaf, choosing children by the rule at players' decisions
+// and outcomes at chance nodes. It backs up a terminal leaf at once, puts another in flight,
+// and reports false if it reached a leaf already in flight (nothing is changed then).
+func (s *Search[S]) descend() bool {
+	start := len(s.paths)
+	s.paths = append(s.paths, 0)
+	t := &s.t
+	i := int32(0)
+	for {
+		nd := &t.nodes[i]
+		var c int32
+		switch {
+		case nd.toMove == env.Terminal:
+			v := float64(t.states[nd.state].Result().Value(0))
+			s.countRootChild(s.paths[start:], 1)
+			s.backup(s.paths[start:], v, false)
+			s.paths = s.paths[:start]
+			s.started++
+			s.done++
+			return true
+		case nd.toMove == env.Chance:
+			if !nd.expanded() {
+				s.expandChance(i)
+			}
+			c = s.selectOutcome(i)
+		case !nd.expanded():
+			if nd.pending {
+				s.paths = s.paths[:start]
+				return false
+			}
+			s.commit(i)
+			s.started++
+			return true
+		case i == 0 && s.p.Gumbel:
+			c = s.gumbelSelect()
+		case s.p.Gumbel && s.p.GumbelInterior:
+			c = s.improvedSelect(i)
+		default:
+			c = s.selectChild(i)
+		}
+		if t.nodes[c].state < 0 {
+			t.makeState(c, i)
+		}
+		s.paths = append(s.paths, c)
+		i = c
+	}
+}
+
+// commit puts leaf i, reached by the path at the end of s.paths, in flight.
+func (s *Search[S]) commit(i int32) {
+	if i == 0 {
+		s.paths = append(s.paths[:0], 0)
+	}
+	start := int32(0)
+	if len(s.pathEnd) > 0 {
+		start = s.pathEnd[len(s.pathEnd)-1]
+	}
+	path := s.paths[start:]
+	for _, j := range path {
+		s.t.nodes[j].inflight++
+	}
+	s.countRootChild(path, 1)
+	s.t.nodes[i].pending = true
+	s.leaves = append(s.leaves, s.t.states[s.t.nodes[i].state])
+	s.leafNode = append(s.leafNode, i)
+	s.pathEnd = append(s.pathEnd, int32(len(s.paths)))
+}
+
+// countRootChild counts a simulation down path for the Gumbel root's sequential halving.
+func (s *Search[S]) countRootChild(path []int32, d int32) {
+	if s.p.Gumbel && s.prepared && len(path) > 1 {
+		s.gumbel.local[path[1]-s.t.nodes[0].first] += d
+	}
+}
+
+// Apply expands the leaves returned by Collect with the oracle's answers (laid out as
+// Oracle.Evaluate writes them) and backs their values up. On an error (a value or the logits
+// of a leaf's legal actions not finite) the leaves are dropped and the tree is left as it was
+// before Collect, except for the leaves before the faulty one.
+func (s *Search[S]) Apply(policy, value []float32) error {
+	n := len(s.leafNode)
+	if len(policy) < n*s.numActions || len(value) < n {
+		s.dropLeaves()
+		return fmt.Errorf("mcts: Apply: %d leaves need %d logits and %d values, got %d and %d",
+			n, n*s.numActions, n, len(policy), len(value))
+	}
+	for j := 0; j < n; j++ {
+		i := s.leafNode[j]
+		v := float64(value[j])
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			s.dropFrom(j)
+			return fmt.Errorf("mcts: the oracle valued %q at %v", s.leafText(i), v)
+		}
+		v = min(max(v, -1), 1)
+		if err := s.expand(i, policy[j*s.numActions:(j+1)*s.numActions]); err != nil {
+			s.dropFrom(j)
+			return err
+		}
+		v0 := v * sign(s.t.nodes[i].toMove)
+		s.t.nodes[i].value = float32(v0)
+		s.t.nodes[i].pending = false
+		start := int32(0)
+		if j > 0 {
+			start = s.pathEnd[j-1]
+		}
+		s.backup(s.paths[start:s.pathEnd[j]], v0, true)
+		if i != 0 {
+			s.done++
+		}
+	}
+	s.clearLeaves()
+	return nil
+}
+
+func (s *Search[S]) leafText(i int32) string {
+	return s.t.states[s.t.nodes[i].state].String()
+}
+
+// dropLeaves forgets the leaves in flight, taking their virtual losses back.
+func (s *Search[S]) dropLeaves() { s.dropFrom(0) }
+
+func (s *Search[S]) dropFrom(j int) {
+	for ; j < len(s.leafNode); j++ {
+		start := int32(0)
+		if j > 0 {
+			start = s.pathEnd[j-1]
+		}
+		for _, k := range s.paths[start:s.pathEnd[j]] {
+			s.t.nodes[k].inflight--
+		}
+		s.countRootChild(s.paths[start:s.pathEnd[j]], -1)
+		s.t.nodes[s.leafNode[j]].pending = false
+		if s.leafNode[j] != 0 {
+			s.started--
+		}
+	}
+	s.clearLeaves()
+}
+
+func (s *Search[S]) clearLeaves() {
+	clear(s.leaves) // states may be large: let them go (they hold no pointers, but be tidy)
+	s.leaves, s.leafNode, s.paths, s.pathEnd = s.leaves[:0], s.leafNode[:0], s.paths[:0], s.pathEnd[:0]
+}
+
+// expand gives decision node i its children, one per legal action, with priors from a softmax
+// of the logits over the legal actions.
+func (s *Search[S]) expand(i int32, logits []float32) error {
+	t := &s.t
+	s.actions = t.states[t.nodes[i].state].Legal(s.actions[:0])
+	hi := math.Inf(-1)
+	for _, a := range s.actions {
+		l := float64(logits[a])
+		if math.IsNaN(l) || math.IsInf(l, 1) {
+			return fmt.Errorf("mcts: the oracle gave %q the logit %v at %q", env.ActionString(t.states[t.nodes[i].state], a), l, s.leafText(i))
+		}
+		hi = max(hi, l)
+	}
+	if math.IsInf(hi, -1) {
+		return fmt.Errorf("mcts: the oracle gave every legal action a logit of -Inf at %q", s.leafText(i))
+	}
+	first := t.addChildren(i, len(s.actions))
+	sum := 0.0
+	children := t.nodes[first : first+int32(len(s.actions))]
+	for k, a := range s.actions {
+		e := 1.0 // the most likely actions, and every action of a uniform policy
+		if d := float64(logits[a]) - hi; d != 0 {
+			e = math.Exp(d)
+		}
+		children[k].action = a
+		children[k].prior = float32(e)
+		sum += e
+	}
+	for k := range children {
+		children[k].prior = float32(float64(children[k].prior) / sum)
+	}
+	return nil
+}
+
+// expandChance gives chance node i one child per outcome, with its probability as prior.
+func (s *Search[S]) expandChance(i int32) {
+	t := &s.t
+	s.outcomes = t.states[t.nodes[i].state].Chances(s.outcomes[:0])
+	first := t.addChildren(i, len(s.outcomes))
+	for k, o := range s.outcomes {
+		t.nodes[first+int32(k)].action = o.Action
+		t.nodes[first+int32(k)].prior = float32(o.Prob)
+	}
+}
+
+// backup adds value v (player 0's view) to the nodes of path, leaf last. A chance node takes
+// instead the probability-weighted mean of its visited outcomes, which its children already
+// hold since the walk goes up from the leaf.
+func (s *Search[S]) backup(path []int32, v float64, inflight bool) {
+	nodes := s.t.nodes
+	for k := len(path) - 1; k >= 0; k-- {
+		nd := &nodes[path[k]]
+		if inflight {
+			nd.inflight--
+		}
+		nd.n++
+		if nd.toMove == env.Chance {
+			nd.w = float64(nd.n) * s.chanceMean(nd)
+		} else {
+			nd.w += v
+		}
+	}
+}
+
+// chanceMean is the value of a chance node: the mean of its visited outcomes' values, each
+// weighted by its probability, over the probability of the visited outcomes.
+func (s *Search[S]) chanceMean(nd *node) float64 {
+	sum, mass := 0.0, 0.0
+	for _, c := range s.t.nodes[nd.first : nd.first+nd.count] {
+		if c.n > 0 {
+			p := float64(c.prior)
+			sum += p * c.w / float64(c.n)
+			mass += p
+		}
+	}
+	if mass == 0 {
+		return 0
+	}
+	return sum / mass
+}
+
+// selectChild picks the child to descend to at decision node i by the rule.
+func (s *Search[S]) selectChild(i int32) int32 {
+	nd := &s.t.nodes[i]
+	sg := sign(nd.toMove)
+	children := s.t.nodes[nd.first : nd.first+nd.count]
+	vl := s.p.VirtualLoss
+	parentN := float64(nd.n + nd.inflight)
+	best, bestK := math.Inf(-1), -1
+	if s.p.Rule == UCB1 {
+		logN := math.Log(parentN)
+		for k := range children {
+			ch := &children[k]
+			visits := float64(ch.n + ch.inflight)
+			if visits == 0 {
+				return nd.first + int32(k)
+			}
+			u := (sg*ch.w-vl*float64(ch.inflight))/visits + s.p.UCBC*math.Sqrt(logN/visits)
+			if u > best {
+				best, bestK = u, k
+			}
+		}
+		return nd.first + int32(bestK)
+	}
+	c := s.p.CPuct
+	if s.p.CPuctBase > 0 {
+		c += math.Log((1 + parentN + s.p.CPuctBase) / s.p.CPuctBase)
+	}
+	cs := c * math.Sqrt(parentN)
+	visitedPrior := 0.0
+	unvisited, unvisitedPrior := -1, float32(-1)
+	for k := range children {
+		ch := &children[k]
+		visits := float64(ch.n + ch.inflight)
+		if visits == 0 {
+			if ch.prior > unvisitedPrior {
+				unvisited, unvisitedPrior = k, ch.prior
+			}
+			continue
+		}
+		p := float64(ch.prior)
+		visitedPrior += p
+		u := (sg*ch.w-vl*float64(ch.inflight))/visits + cs*p/(1+visits)
+		if u > best {
+			best, bestK = u, k
+		}
+	}
+	if unvisited >= 0 {
+		fpu := sg*nd.w/float64(nd.n) - s.p.FPUReduction*math.Sqrt(visitedPrior)
+		if u := fpu + cs*float64(unvisitedPrior); u > best || bestK < 0 {
+			bestK = unvisited
+		}
+	}
+	return nd.first + int32(bestK)
+}
+
+// selectOutcome picks the outcome to descend to at chance node i: drawn by probability, or
+// the one furthest below its share of the visits.
+func (s *Search[S]) selectOutcome(i int32) int32 {
+	nd := &s.t.nodes[i]
+	children := s.t.nodes[nd.first : nd.first+nd.count]
+	if s.p.SampleChance {
+		u := s.rng.Float64()
+		for k := range children {
+			p := float64(children[k].prior)
+			if u < p {
+				return nd.first + int32(k)
+			}
+			u -= p
+		}
+		return nd.first + nd.count - 1
+	}
+	total := 1.0
+	for k := range children {
+		total += float64(children[k].n + children[k].inflight)
+	}
+	best, bestK := math.Inf(-1), 0
+	for k := range children {
+		if d := float64(children[k].prior)*total - float64(children[k].n+children[k].inflight); d > best {
+			best, bestK = d, k
+		}
+	}
+	return nd.first + int32(bestK)
+}
+
+// prepareRoot draws what the root needs once per search: Gumbel's sample, or Dirichlet noise
+// (once per root).
+func (s *Search[S]) prepareRoot() {
+	s.prepared = true
+	if s.p.Gumbel {
+		s.prepareGumbel()
+		return
+	}
+	if s.noised || s.p.DirichletAlpha <= 0 || s.p.NoiseFraction <= 0 {
+		return
+	}
+	s.noised = true
+	root := &s.t.nodes[0]
+	children := s.t.nodes[root.first : root.first+root.count]
+	gamma := distuv.Gamma{Alpha: s.p.DirichletAlpha, Beta: 1, Src: s.pcg}
+	sum := 0.0
+	s.gumbel.scratch = s.gumbel.scratch[:0]
+	for range children {
+		x := gamma.Rand()
+		s.gumbel.scratch = append(s.gumbel.scratch, x)
+		sum += x
+	}
+	if !(sum > 0) {
+		return
+	}
+	eps := s.p.NoiseFraction
+	for k := range children {
+		children[k].prior = float32((1-eps)*float64(children[k].prior) + eps*s.gumbel.scratch[k]/sum)
+	}
+}

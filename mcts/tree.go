@@ -1,0 +1,104 @@
+package mcts
+
+import "github.com/zerogames/zero/env"
+
+// node is one position of the tree, reached from its parent by action. Nodes live in one
+// slice and refer to each other by int32 index; the children of a node are contiguous, so a
+// node only records the first and how many.
+//
+// Values are kept from player 0's point of view, whoever decides at the node: a decider p
+// reads them through Result.Value's convention (p = 1 negates). Nothing is negated level by
+// level, so turns of several decisions and decisions by the opponent in the middle of a turn
+// need no special case.
+type node struct {
+	// w is the sum of the values backed up through the node (player 0's view). At a chance
+	// node it is n times the probability-weighted mean of its visited outcomes' values.
+	w float64
+	// n counts the values backed up through the node, its own evaluation included.
+	n int32
+	// inflight counts the leaves in flight below the node (virtual loss).
+	inflight int32
+	// prior is the policy's prior of the action (a player's decision) or the outcome's
+	// probability (chance).
+	prior float32
+	// value is the oracle's value of the node itself (player 0's view), for Gumbel's v_mix.
+	value float32
+	// first is the index of the first child, or -1 until the node is expanded.
+	first int32
+	// count is the number of children.
+	count int32
+	// action leads from the parent to the node.
+	action env.Action
+	// state is the index of the node's position in the search's states, or -1 until made.
+	state int32
+	// toMove is who decides at the node, known once its state is made.
+	toMove env.Player
+	// pending marks a leaf whose evaluation is in flight.
+	pending bool
+}
+
+func (nd *node) expanded() bool { return nd.first >= 0 }
+
+// sign is +1 for player 0 and -1 for player 1: the factor that turns player 0's values into
+// p's.
+func sign(p env.Player) float64 {
+	if p == 1 {
+		return -1
+	}
+	return 1
+}
+
+// tree holds the nodes and the positions of the nodes that have one, in two arenas each (the
+// spares receive the subtree kept when the root advances).
+type tree[S env.State[S]] struct {
+	nodes  []node
+	states []S
+	spare  []node
+	spareS []S
+}
+
+// reset makes a tree of the one node root.
+func (t *tree[S]) reset(root S) {
+	t.nodes = append(t.nodes[:0], node{first: -1, state: 0, toMove: root.ToMove(), action: -1})
+	t.states = append(t.states[:0], root)
+}
+
+// makeState gives node i its position, the position of its parent after its action.
+func (t *tree[S]) makeState(i, parent int32) {
+	s := t.states[t.nodes[parent].state].Play(t.nodes[i].action)
+	t.nodes[i].state = int32(len(t.states))
+	t.nodes[i].toMove = s.ToMove()
+	t.states = append(t.states, s)
+}
+
+// addChildren appends n children to node i, with the given actions, and returns the first.
+func (t *tree[S]) addChildren(i int32, n int) int32 {
+	first := int32(len(t.nodes))
+	for range n {
+		t.nodes = append(t.nodes, node{first: -1, state: -1, toMove: env.Terminal})
+	}
+	t.nodes[i].first, t.nodes[i].count = first, int32(n)
+	return first
+}
+
+// keep makes node i the root, dropping everything that is not below it: the subtree is copied
+// breadth first into the spare arenas (so children stay contiguous), which then become the
+// tree. No leaf may be in flight.
+func (t *tree[S]) keep(i int32) {
+	nodes, states := t.spare[:0], t.spareS[:0]
+	nodes = append(nodes, t.nodes[i])
+	nodes[0].action = -1
+	for j := 0; j < len(nodes); j++ {
+		if nodes[j].state >= 0 {
+			states = append(states, t.states[nodes[j].state])
+			nodes[j].state = int32(len(states) - 1)
+		}
+		if nodes[j].first >= 0 {
+			first := nodes[j].first
+			nodes[j].first = int32(len(nodes))
+			nodes = append(nodes, t.nodes[first:first+nodes[j].count]...)
+		}
+	}
+	t.spare, t.spareS = t.nodes, t.states
+	t.nodes, t.states = nodes, states
+}

@@ -1,0 +1,370 @@
+package selfplay
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/zerogames/zero/env"
+)
+
+// ArenaConfig describes a round robin.
+type ArenaConfig struct {
+	// Players are the players' specs (see Spec), at least two, all different.
+	Players []string
+	// Games is the number of games each pair plays, sides alternating: the pair's first player
+	// takes side 0 in its even games.
+	Games int
+	// Seed seeds everything: the chance of every game and every player's generators.
+	Seed uint64
+	// Opening is the number of decisions that open each game at random, the same in the two
+	// games of a pair that swap sides (see Setup.Opening): needed to vary the games of
+	// players that search deterministically (networks without noise).
+	Opening int
+	// Workers is the number of games played at once (0: one per core).
+	Workers int
+	// Anchor is the spec of the player rated 0 (default: the first player).
+	Anchor string
+	// Prior is the number of virtual draws of the ratings' prior (default 2, as BayesElo;
+	// negative for none).
+	Prior float64
+	// Networks loads the networks of mcts players (nil if there are none).
+	Networks Networks
+	// Progress, if set, is called after each game, from one goroutine at a time, with the
+	// number of games done, the total, and the game's record.
+	Progress func(done, total int, r *Record)
+}
+
+// PairResult is how two players fared against each other, from A's side.
+type PairResult struct {
+	A          string `json:"a"`
+	B          string `json:"b"`
+	WinsA      int    `json:"wins_a"`
+	Draws      int    `json:"draws"`
+	WinsB      int    `json:"wins_b"`
+	WinsAFirst int    `json:"wins_a_first"` // A's wins when A had side 0
+	WinsBFirst int    `json:"wins_b_first"` // B's wins when B had side 0
+}
+
+// ArenaResult is a finished round robin.
+type ArenaResult struct {
+	Game    string       `json:"game"`
+	Players []string     `json:"players"`
+	Games   int          `json:"games_per_pair"`
+	Seed    uint64       `json:"seed"`
+	Opening int          `json:"opening,omitempty"`
+	Pairs   []PairResult `json:"pairs"`
+	Ratings Ratings      `json:"ratings"`
+	// Records are the games, in the order of the pairs and their games.
+	Records []Record `json:"-"`
+}
+
+// game is one game of the round robin.
+type arenaGame struct {
+	pair, a, b int // pair index and the players' indices
+	k          int // the game's number within the pair
+	cost       int // simulations per decision, to schedule the long games first
+}
+
+// Arena plays a round robin between cfg.Players on game g: cfg.Games games per pair, sides
+// alternating, on cfg.Workers goroutines, and rates the players.
+//
+// Games 2i and 2i+1 of a pair share their chance seed, so with the sides swapped they draw the
+// same chance outcomes (Imbriqua's deck orders) as long as the same chance decisions come up.
+// Every seed derives from cfg.Seed, the pair and the game's number: the results do not depend
+// on the number of workers or the order the games finish in.
+func Arena[S env.State[S]](ctx context.Context, g env.Game[S], cfg ArenaConfig) (*ArenaResult, error) {
+	specs, err := checkArena(cfg)
+	if err != nil {
+		return nil, err
+	}
+	anchor := 0
+	if cfg.Anchor != "" {
+		anchor = slices.Index(cfg.Players, cfg.Anchor)
+		if anchor < 0 {
+			return nil, fmt.Errorf("anchor %q is not one of the players", cfg.Anchor)
+		}
+	}
+	prior := cfg.Prior
+	switch {
+	case prior == 0:
+		prior = 2
+	case prior < 0:
+		prior = 0
+	}
+	// Make one player of each spec first, so a bad spec or checkpoint fails before any game.
+	for _, sp := range specs {
+		if _, err := NewPlayer(g, sp, cfg.Networks); err != nil {
+			return nil, err
+		}
+	}
+	var games []arenaGame
+	pair := 0
+	for a := range specs {
+		for b := a + 1; b < len(specs); b++ {
+			for k := range cfg.Games {
+				games = append(games, arenaGame{pair: pair, a: a, b: b, k: k,
+					cost: specs[a].Simulations + specs[b].Simulations})
+			}
+			pair++
+		}
+	}
+	records := make([]Record, len(games))
+	order := make([]int, len(games))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(games[j].cost, games[i].cost) })
+
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	jobs := make(chan int)
+	var (
+		mu   sync.Mutex
+		done int
+		wg   sync.WaitGroup
+	)
+	for range min(workers, len(games)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Each worker keeps one player per spec, reseeded for every game, so the trees'
+			// memory is reused.
+			players := make([]Player[S], len(specs))
+			for job := range jobs {
+				ga := games[job]
+				var seats [2]int
+				if ga.k%2 == 0 {
+					seats = [2]int{ga.a, ga.b}
+				} else {
+					seats = [2]int{ga.b, ga.a}
+				}
+				var ps [2]Player[S]
+				var names [2]string
+				for side, who := range seats {
+					if players[who] == nil {
+						p, err := NewPlayer(g, specs[who], cfg.Networks)
+						if err != nil {
+							cancel(err)
+							return
+						}
+						players[who] = p
+					}
+					ps[side], names[side] = players[who], specs[who].Text
+				}
+				chanceSeed := mix(cfg.Seed, uint64(ga.pair), uint64(ga.k/2), 0)
+				seeds := [2]uint64{mix(cfg.Seed, uint64(ga.pair), uint64(ga.k), 1), mix(cfg.Seed, uint64(ga.pair), uint64(ga.k), 2)}
+				rec, err := PlayGame(ctx, g, Setup[S]{Players: ps, Names: names, ChanceSeed: chanceSeed,
+					Seeds: seeds, Opening: cfg.Opening})
+				if err != nil {
+					cancel(fmt.Errorf("game %d of %s vs %s: %w", ga.k+1, specs[ga.a].Text, specs[ga.b].Text, err))
+					return
+				}
+				records[job] = rec
+				mu.Lock()
+				done++
+				if cfg.Progress != nil {
+					cfg.Progress(done, len(games), &records[job])
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, job := range order {
+		select {
+		case jobs <- job:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+
+	res := &ArenaResult{Game: g.Info().Name, Players: slices.Clone(cfg.Players), Games: cfg.Games, Seed: cfg.Seed,
+		Opening: cfg.Opening, Records: records}
+	outcomes := make([]Outcome, 0, len(games))
+	res.Pairs = make([]PairResult, pair)
+	for i, ga := range games {
+		pr := &res.Pairs[ga.pair]
+		pr.A, pr.B = specs[ga.a].Text, specs[ga.b].Text
+		first, second := ga.a, ga.b
+		if ga.k%2 == 1 {
+			first, second = ga.b, ga.a
+		}
+		score := 0.5
+		switch records[i].Winner() {
+		case 0:
+			score = 1
+		case 1:
+			score = 0
+		}
+		outcomes = append(outcomes, Outcome{First: first, Second: second, Score: score})
+		switch {
+		case score == 0.5:
+			pr.Draws++
+		case (score == 1) == (first == ga.a):
+			pr.WinsA++
+			if first == ga.a {
+				pr.WinsAFirst++
+			}
+		default:
+			pr.WinsB++
+			if first == ga.b {
+				pr.WinsBFirst++
+			}
+		}
+	}
+	if res.Ratings, err = Rate(cfg.Players, outcomes, anchor, prior); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func checkArena(cfg ArenaConfig) ([]Spec, error) {
+	if len(cfg.Players) < 2 {
+		return nil, fmt.Errorf("an arena needs at least two players, got %d", len(cfg.Players))
+	}
+	if cfg.Opening < 0 {
+		return nil, fmt.Errorf("opening = %d: want a number of decisions ≥ 0", cfg.Opening)
+	}
+	if cfg.Games < 1 {
+		return nil, fmt.Errorf("games per pair = %d: want at least 1", cfg.Games)
+	}
+	specs := make([]Spec, len(cfg.Players))
+	for i, text := range cfg.Players {
+		sp, err := ParseSpec(text)
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(cfg.Players[:i], text) {
+			return nil, fmt.Errorf("player %q given twice", text)
+		}
+		specs[i] = sp
+	}
+	return specs, nil
+}
+
+// mix derives a seed from a seed and three numbers (SplitMix64's finalizer over each).
+func mix(seed uint64, a, b, c uint64) uint64 {
+	h := seed
+	for _, x := range [3]uint64{a, b, c} {
+		h ^= x + 0x9e3779b97f4a7c15 + h<<6 + h>>2
+		h ^= h >> 30
+		h *= 0xbf58476d1ce4e5b9
+		h ^= h >> 27
+		h *= 0x94d049bb133111eb
+		h ^= h >> 31
+	}
+	return h
+}
+
+// WriteTable prints the ratings and the results of each pair.
+func (r *ArenaResult) WriteTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	rt := &r.Ratings
+	fmt.Fprintf(w, "%s: %d games, %d per pair; Elo by maximum likelihood, 95%% intervals, %s = 0\n",
+		r.Game, rt.Games, r.Games, rt.Anchor)
+	order := make([]int, len(rt.Players))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(rt.Players[j].Elo, rt.Players[i].Elo) })
+	fmt.Fprintln(tw, "player\tElo\t95%\tgames\tscore")
+	for _, i := range order {
+		p := rt.Players[i]
+		fmt.Fprintf(tw, "%s\t%+.0f\t±%.0f\t%d\t%.1f%%\n", p.Name, noNegativeZero(p.Elo), p.CI95, p.Games, 100*p.Points/float64(max(p.Games, 1)))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "first side's advantage: %+.0f ±%.0f Elo\n\n", noNegativeZero(rt.Advantage), rt.AdvantageCI95)
+	fmt.Fprintln(tw, "pair (a vs b)\ta wins\tdraws\tb wins\twins with side 0 (a, b)")
+	for _, p := range r.Pairs {
+		fmt.Fprintf(tw, "%s vs %s\t%d\t%d\t%d\t%d, %d\n", p.A, p.B, p.WinsA, p.Draws, p.WinsB, p.WinsAFirst, p.WinsBFirst)
+	}
+	return tw.Flush()
+}
+
+// noNegativeZero rounds values that would print as -0 to 0.
+func noNegativeZero(v float64) float64 {
+	if math.Abs(v) < 0.5 {
+		return 0
+	}
+	return v
+}
+
+// WriteFiles writes ratings.json (the result without the games) and games.jsonl (one Record
+// per line) into dir, creating it if needed. Each file is written to a temporary name and
+// renamed, so a reader never sees half a file.
+func (r *ArenaResult) WriteFiles(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	ratings, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(dir, "ratings.json"), func(w io.Writer) error {
+		_, err := w.Write(append(ratings, '\n'))
+		return err
+	}); err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(dir, "games.jsonl"), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		for i := range r.Records {
+			if err := enc.Encode(&r.Records[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func writeAtomic(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	err = f.Chmod(0o644) // CreateTemp makes files only their owner can read
+	if err == nil {
+		err = write(bw)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return errors.Join(fmt.Errorf("writing %s", path), err)
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package selfplay
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/testgames"
+)
+
+// TestArena: a round robin on tic-tac-toe gives the same games with 1 and 3 workers, counts
+// every game once, ranks uct above random, and writes files that read back.
+func TestArena(t *testing.T) {
+	g := testgames.TicTacToe
+	cfg := ArenaConfig{Players: []string{"random", "uct:30", "uct:300"}, Games: 10, Seed: 7, Workers: 1}
+	calls := 0
+	cfg.Progress = func(done, total int, r *Record) {
+		calls++
+		if done != calls || total != 30 || r.Moves == "" {
+			t.Errorf("Progress(%d, %d, %q) at call %d", done, total, r.Moves, calls)
+		}
+	}
+	one, err := Arena(context.Background(), g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Workers, cfg.Progress = 3, nil
+	three, err := Arena(context.Background(), g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(one, three) {
+		t.Error("1 and 3 workers played different arenas")
+	}
+	if calls != 30 {
+		t.Errorf("%d progress calls for 30 games", calls)
+	}
+	sides := map[string]int{}
+	for i, r := range one.Records {
+		if _, _, err := env.Replay(g, r.Moves); err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+		sides[r.Players[0]]++
+	}
+	if sides["random"] != 10 || sides["uct:30"] != 10 || sides["uct:300"] != 10 {
+		t.Errorf("games with side 0: %v, want 10 each (sides alternate)", sides)
+	}
+	for _, p := range one.Pairs {
+		if p.WinsA+p.Draws+p.WinsB != 10 {
+			t.Errorf("%+v: not 10 games", p)
+		}
+	}
+	rt := one.Ratings.Players
+	if !(rt[1].Elo > rt[0].Elo+100 && rt[2].Elo > rt[0].Elo+100) {
+		t.Errorf("ratings %+v: uct should be far above random", rt)
+	}
+
+	dir := t.TempDir()
+	if err := one.WriteFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	var back ArenaResult
+	data, err := os.ReadFile(filepath.Join(dir, "ratings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	back.Records = one.Records
+	if !reflect.DeepEqual(&back, one) {
+		t.Errorf("ratings.json reads back as %+v", back)
+	}
+	f, err := os.Open(filepath.Join(dir, "games.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	for sc := bufio.NewScanner(f); sc.Scan(); n++ {
+		var r Record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Moves != one.Records[n].Moves || r.Result != one.Records[n].Result || r.Players != one.Records[n].Players {
+			t.Errorf("games.jsonl line %d: %+v", n+1, r)
+		}
+	}
+	if n != 30 {
+		t.Errorf("games.jsonl has %d lines", n)
+	}
+	var table strings.Builder
+	if err := one.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"tictactoe: 30 games, 10 per pair", "random = 0", "uct:300", "random vs uct:30"} {
+		if !strings.Contains(table.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, table.String())
+		}
+	}
+}
+
+// TestArenaMirrorsChance: the two games of a pair that swap sides draw the same chance
+// outcome where the same chance node comes up.
+func TestArenaMirrorsChance(t *testing.T) {
+	g := testgames.Gamble
+	res, err := Arena(context.Background(), g, ArenaConfig{Players: []string{"random", "uct:20"}, Games: 40, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared, differ := 0, 0
+	for i := 0; i+1 < len(res.Records); i += 2 {
+		a, b := env.SplitMoves(res.Records[i].Moves), env.SplitMoves(res.Records[i+1].Moves)
+		if a[0] == b[0] && len(a) > 1 && len(b) > 1 && (a[0] == "risky" || a[1] == b[1]) {
+			compared++
+			if a[0] == "risky" && a[1] != b[1] || a[0] == "safe" && a[2] != b[2] {
+				differ++
+			}
+		}
+	}
+	if compared < 5 || differ > 0 {
+		t.Errorf("%d mirrored pairs compared, %d drew differently", compared, differ)
+	}
+}
+
+func TestArenaErrors(t *testing.T) {
+	g := testgames.TicTacToe
+	bad := []struct {
+		cfg  ArenaConfig
+		says string
+	}{
+		{ArenaConfig{Players: []string{"random"}, Games: 2}, "at least two players"},
+		{ArenaConfig{Players: []string{"random", "uct:5"}, Games: 0}, "games per pair"},
+		{ArenaConfig{Players: []string{"random", "uct:x"}, Games: 2}, `"uct:x"`},
+		{ArenaConfig{Players: []string{"random", "random"}, Games: 2}, "twice"},
+		{ArenaConfig{Players: []string{"random", "uct:5"}, Games: 2, Anchor: "uct:6"}, "anchor"},
+		{ArenaConfig{Players: []string{"random", "mcts:5:a.zero"}, Games: 2}, "networks"},
+	}
+	for _, tc := range bad {
+		if _, err := Arena(context.Background(), g, tc.cfg); err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%+v: err = %v, want %q", tc.cfg, err, tc.says)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Arena(ctx, g, ArenaConfig{Players: []string{"random", "uct:5"}, Games: 4}); err == nil {
+		t.Error("a cancelled arena returned no error")
+	}
+}

@@ -1,0 +1,255 @@
+package selfplay
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zerogames/zero/mcts"
+	"github.com/zerogames/zero/net"
+)
+
+// Batcher is the one door to the network during self-play: every worker's leaves come to it,
+// and it runs them through the network in batches as full as it can make them, on one or more
+// inference engines (one per inference worker, each single-threaded BLAS), routing each answer
+// back to its caller. New weights are hot-swapped in between batches (Publish).
+//
+// A worker calls Evaluate (the batcher is an mcts.Evaluator) and blocks until its positions
+// are evaluated: requests from several workers are merged into one batch of up to MaxBatch
+// positions, waiting at most MaxWait after the first for others to join. Once warm it allocates
+// nothing per request.
+type Batcher struct {
+	obsSize, numActions int
+	maxBatch            int
+	maxWait             time.Duration
+
+	requests chan *request
+	pool     sync.Pool // *request, each with its done channel
+	groups   chan []*request
+	free     chan []*request // group slices handed back by the inference workers
+	mu       sync.RWMutex    // Evaluate sends under the read lock; Close closes under the lock
+	model    atomic.Pointer[net.Model]
+	wg       sync.WaitGroup
+	closed   atomic.Bool
+
+	// Counters for the metrics, updated by the inference workers.
+	batches, positions atomic.Int64
+	busy               atomic.Int64 // nanoseconds spent in the network
+}
+
+type request struct {
+	obs, logits, values []float32
+	n                   int
+	err                 error
+	done                chan struct{}
+}
+
+// BatcherConfig sizes a Batcher.
+type BatcherConfig struct {
+	// MaxBatch is the most positions evaluated at once.
+	MaxBatch int
+	// MaxWait is how long a batch waits for more requests after its first.
+	MaxWait time.Duration
+	// Workers is the number of inference workers (engines).
+	Workers int
+}
+
+// NewBatcher starts a batcher running model. Close stops it.
+func NewBatcher(model *net.Model, cfg BatcherConfig) (*Batcher, error) {
+	if cfg.MaxBatch < 1 || cfg.Workers < 1 || cfg.MaxWait < 0 {
+		return nil, fmt.Errorf("batcher: max batch %d, workers %d, max wait %v", cfg.MaxBatch, cfg.Workers, cfg.MaxWait)
+	}
+	spec := model.Spec()
+	b := &Batcher{
+		obsSize:    spec.Observation.Size(),
+		numActions: spec.NumActions,
+		maxBatch:   cfg.MaxBatch,
+		maxWait:    cfg.MaxWait,
+		requests:   make(chan *request, 1024),
+		groups:     make(chan []*request, cfg.Workers),
+		free:       make(chan []*request, cfg.Workers+2),
+	}
+	for range cap(b.free) {
+		b.free <- make([]*request, 0, 64)
+	}
+	b.pool.New = func() any { return &request{done: make(chan struct{}, 1)} }
+	b.model.Store(model)
+	b.wg.Add(1 + cfg.Workers)
+	go b.gather()
+	for range cfg.Workers {
+		go b.infer(net.NewEngine(model))
+	}
+	return b, nil
+}
+
+var _ mcts.Evaluator = (*Batcher)(nil)
+
+// errClosed answers requests made after Close.
+var errClosed = errors.New("batcher: closed")
+
+// Evaluate evaluates n = len(value) observations, as mcts.Evaluator says, together with other
+// callers' positions. It is safe for concurrent use.
+func (b *Batcher) Evaluate(obs, policy, value []float32) error {
+	n := len(value)
+	if n == 0 {
+		return nil
+	}
+	if len(obs) != n*b.obsSize || len(policy) != n*b.numActions {
+		return fmt.Errorf("batcher: %d values but %d observation and %d policy floats", n, len(obs), len(policy))
+	}
+	r := b.pool.Get().(*request)
+	r.obs, r.logits, r.values, r.n, r.err = obs, policy, value, n, nil
+	b.mu.RLock()
+	if b.closed.Load() {
+		b.mu.RUnlock()
+		b.pool.Put(r)
+		return errClosed
+	}
+	b.requests <- r
+	b.mu.RUnlock()
+	<-r.done
+	err := r.err
+	r.obs, r.logits, r.values = nil, nil, nil
+	b.pool.Put(r)
+	return err
+}
+
+// Publish makes model the network of every batch from now on (the hot swap of new weights).
+// It must be of the same game and architecture.
+func (b *Batcher) Publish(model *net.Model) { b.model.Store(model) }
+
+// Model is the network being used.
+func (b *Batcher) Model() *net.Model { return b.model.Load() }
+
+// Close stops the batcher once the requests made so far are answered.
+func (b *Batcher) Close() {
+	b.mu.Lock()
+	if b.closed.Swap(true) {
+		b.mu.Unlock()
+		return
+	}
+	close(b.requests)
+	b.mu.Unlock()
+	b.wg.Wait()
+}
+
+// gather groups requests into batches: it waits for a first request, then for more until the
+// batch is full or MaxWait has passed, and hands the group to an inference worker.
+func (b *Batcher) gather() {
+	defer b.wg.Done()
+	defer close(b.groups)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	var pending *request // a request that did not fit the last group
+	for {
+		first := pending
+		pending = nil
+		if first == nil {
+			var ok bool
+			if first, ok = <-b.requests; !ok {
+				return
+			}
+		}
+		group := append(<-b.free, first)
+		n := first.n
+		timer.Reset(b.maxWait)
+	fill:
+		for n < b.maxBatch {
+			select {
+			case r, ok := <-b.requests:
+				if !ok {
+					break fill
+				}
+				if n+r.n > b.maxBatch {
+					pending = r
+					break fill
+				}
+				group = append(group, r)
+				n += r.n
+			case <-timer.C:
+				break fill
+			}
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		b.groups <- group
+	}
+}
+
+// infer runs groups through its engine: one request in place, several copied into one batch.
+func (b *Batcher) infer(e *net.Engine) {
+	defer b.wg.Done()
+	var obs, logits, values []float32
+	for group := range b.groups {
+		if m := b.model.Load(); e.Model() != m {
+			if err := e.Swap(m); err != nil {
+				b.answer(group, err)
+				continue
+			}
+		}
+		start := time.Now()
+		var n int
+		var err error
+		if len(group) == 1 {
+			r := group[0]
+			n = r.n
+			err = e.Evaluate(r.obs, r.logits, r.values)
+		} else {
+			for _, r := range group {
+				n += r.n
+			}
+			obs, logits, values = grow(obs, n*b.obsSize), grow(logits, n*b.numActions), grow(values, n)
+			at := 0
+			for _, r := range group {
+				copy(obs[at*b.obsSize:], r.obs)
+				at += r.n
+			}
+			err = e.Evaluate(obs, logits, values)
+			at = 0
+			for _, r := range group {
+				copy(r.logits, logits[at*b.numActions:(at+r.n)*b.numActions])
+				copy(r.values, values[at:at+r.n])
+				at += r.n
+			}
+		}
+		b.busy.Add(int64(time.Since(start)))
+		b.batches.Add(1)
+		b.positions.Add(int64(n))
+		b.answer(group, err)
+	}
+}
+
+// answer wakes the group's callers and hands the group's slice back.
+func (b *Batcher) answer(group []*request, err error) {
+	for _, r := range group {
+		r.err = err
+		r.done <- struct{}{}
+	}
+	clear(group)
+	b.free <- group[:0]
+}
+
+func grow(b []float32, n int) []float32 {
+	if cap(b) < n {
+		return make([]float32, n)
+	}
+	return b[:n]
+}
+
+// BatcherStats are a batcher's counters since it started.
+type BatcherStats struct {
+	Batches, Positions int64
+	// Busy is the time the network ran, summed over the inference workers.
+	Busy time.Duration
+}
+
+// Stats reads the counters.
+func (b *Batcher) Stats() BatcherStats {
+	return BatcherStats{Batches: b.batches.Load(), Positions: b.positions.Load(), Busy: time.Duration(b.busy.Load())}
+}

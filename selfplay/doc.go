@@ -1,0 +1,20 @@
+// Package selfplay plays games between agents: matches and round robins between players
+// (arenas), with Elo ratings; later, the self-play workers and the inference batcher of
+// training.
+//
+// A Player makes one side's decisions; players are made from spec strings (random, uct:N,
+// mcts:N:CHECKPOINT; see Spec). PlayGame plays one game and returns its Record, whose move
+// list replays it with env.Replay. Arena plays a round robin on all cores and rates the
+// players with Rate (maximum likelihood Elo with a first-side advantage and BayesElo's prior
+// of virtual draws, with 95% confidence intervals).
+//
+// Invariants:
+//   - every seed of an arena derives from its Seed, the pair and the game's number, so the
+//     games and ratings do not depend on the number of workers or on timing (the players'
+//     budgets are in simulations);
+//   - the two games 2i and 2i+1 of a pair swap sides and share their chance seed, so chance
+//     (Imbriqua's deck) deals alike to both sides;
+//   - chance is never a player: PlayGame draws chance outcomes by their probabilities, and
+//     tells both players of every decision, chance's included;
+//   - a player's illegal decision ends the game with an error naming the player and the move.
+package selfplay

@@ -1,0 +1,158 @@
+package selfplay
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/testgames"
+)
+
+func TestParseSpec(t *testing.T) {
+	good := []struct {
+		text string
+		want Spec
+	}{
+		{"random", Spec{Text: "random", Kind: "random"}},
+		{"uct:200", Spec{Text: "uct:200", Kind: "uct", Simulations: 200}},
+		{"ucb1:50", Spec{Text: "ucb1:50", Kind: "ucb1", Simulations: 50}},
+		{"mcts:800:runs/yinsh/ckpt-000100.zero", Spec{Text: "mcts:800:runs/yinsh/ckpt-000100.zero", Kind: "mcts",
+			Simulations: 800, Checkpoint: "runs/yinsh/ckpt-000100.zero"}},
+		{"mcts:8:C:\\nets\\a.zero", Spec{Text: "mcts:8:C:\\nets\\a.zero", Kind: "mcts", Simulations: 8, Checkpoint: "C:\\nets\\a.zero"}},
+	}
+	for _, tc := range good {
+		got, err := ParseSpec(tc.text)
+		if err != nil || got != tc.want {
+			t.Errorf("ParseSpec(%q) = %+v, %v; want %+v", tc.text, got, err, tc.want)
+		}
+	}
+	bad := []struct{ text, says string }{
+		{"", "unknown kind"},
+		{"uct", "simulations"},
+		{"uct:", "simulations"},
+		{"uct:0", "simulations"},
+		{"uct:-5", "simulations"},
+		{"uct:+5", "simulations"},
+		{"uct:1e3", "simulations"},
+		{"uct:200:x", "simulations"},
+		{"random:3", "no parameter"},
+		{"mcts:800", "mcts:N:CHECKPOINT"},
+		{"mcts:800:", "mcts:N:CHECKPOINT"},
+		{"mcts:x:a.zero", "simulations"},
+		{"alphazero", "unknown kind"},
+		{"UCT:5", "unknown kind"},
+	}
+	for _, tc := range bad {
+		if _, err := ParseSpec(tc.text); err == nil || !strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), "\""+tc.text+"\"") {
+			t.Errorf("ParseSpec(%q): err = %v, want one naming the spec and saying %q", tc.text, err, tc.says)
+		}
+	}
+}
+
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"random", "uct:200", "mcts:800:a.zero", "uct:", "mcts::", "x:1:2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		sp, err := ParseSpec(text)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error")
+			}
+			return
+		}
+		if sp.Text != text || (sp.Kind != "random" && sp.Simulations < 1) {
+			t.Fatalf("ParseSpec(%q) = %+v", text, sp)
+		}
+		if _, err := NewPlayer(testgames.TicTacToe, sp, nil); err != nil && !errors.Is(err, ErrNoNetworks) {
+			t.Fatalf("NewPlayer(%+v): %v", sp, err)
+		}
+	})
+}
+
+func TestNoNetworks(t *testing.T) {
+	sp, _ := ParseSpec("mcts:10:a.zero")
+	if _, err := NewPlayer(testgames.TicTacToe, sp, nil); !errors.Is(err, ErrNoNetworks) {
+		t.Errorf("mcts player without networks: err = %v", err)
+	}
+}
+
+// cheat plays the first action of the action space, legal or not.
+type cheat struct{}
+
+func (cheat) NewGame(testgames.Board, uint64) {}
+func (cheat) Choose(context.Context, testgames.Board, int) (env.Action, error) {
+	return 0, nil
+}
+func (cheat) Played(testgames.Board, env.Action) error { return nil }
+
+func TestPlayGame(t *testing.T) {
+	g := testgames.TicTacToe
+	mk := func(text string) Player[testgames.Board] {
+		sp, err := ParseSpec(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewPlayer(g, sp, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	names := [2]string{"uct:50", "random"}
+	players := [2]Player[testgames.Board]{mk(names[0]), mk(names[1])}
+	setup := Setup[testgames.Board]{Players: players, Names: names, ChanceSeed: 1, Seeds: [2]uint64{2, 3}}
+	rec, err := PlayGame(context.Background(), g, setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end, actions, err := env.Replay(g, rec.Moves)
+	if err != nil {
+		t.Fatalf("the record %q does not replay: %v", rec.Moves, err)
+	}
+	if len(actions) != rec.Decisions || g.Info().ResultName(end.Result()) != rec.Result || end.ToMove() != env.Terminal {
+		t.Errorf("record %+v: replays to %d decisions and %s", rec, len(actions), g.Info().ResultName(end.Result()))
+	}
+	again, err := PlayGame(context.Background(), g, setup)
+	if err != nil || again.Moves != rec.Moves {
+		t.Errorf("the same seeds played %q then %q (%v)", rec.Moves, again.Moves, err)
+	}
+	// Cheating: x takes a1, then o tries a1 again.
+	_, err = PlayGame(context.Background(), g, Setup[testgames.Board]{Players: [2]Player[testgames.Board]{cheat{}, cheat{}},
+		Names: [2]string{"cheat-x", "cheat-o"}})
+	if err == nil || !strings.Contains(err.Error(), "cheat-o") || !strings.Contains(err.Error(), "illegal a1") {
+		t.Errorf("an illegal move: err = %v", err)
+	}
+}
+
+// TestOpening: the random opening is the same for two games with the same chance seed and
+// the players are told of it.
+func TestOpening(t *testing.T) {
+	g := testgames.TicTacToe
+	sp, _ := ParseSpec("uct:30")
+	mk := func() Player[testgames.Board] {
+		p, err := NewPlayer(g, sp, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var openings []string
+	for seeds := range 2 {
+		setup := Setup[testgames.Board]{Players: [2]Player[testgames.Board]{mk(), mk()}, Names: [2]string{"a", "b"},
+			ChanceSeed: 5, Seeds: [2]uint64{uint64(seeds), 9}, Opening: 3}
+		rec, err := PlayGame(context.Background(), g, setup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Opening != 3 {
+			t.Errorf("record's opening %d", rec.Opening)
+		}
+		openings = append(openings, strings.Join(env.SplitMoves(rec.Moves)[:3], ";"))
+	}
+	if openings[0] != openings[1] {
+		t.Errorf("openings %q and %q differ with the same chance seed", openings[0], openings[1])
+	}
+}

@@ -1,0 +1,213 @@
+package selfplay
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/testgames"
+	"github.com/zerogames/zero/mcts"
+	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/train/replay"
+)
+
+var tinyNet = net.Config{Blocks: 1, Channels: 8, PolicyChannels: 2, ValueChannels: 2, ValueHidden: 8}
+
+func tinyModel(t testing.TB, info *env.Info, game any, seed uint64) *net.Model {
+	t.Helper()
+	spec, err := net.SpecOf(info, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := net.NewWeights(spec, tinyNet, rand.New(rand.NewPCG(seed, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net.NewModel(w)
+}
+
+// TestBatcherAnswersLikeTheEngine: positions evaluated through the batcher by many callers at
+// once get exactly what the engine says of each alone, whatever batch they were put in.
+func TestBatcherAnswersLikeTheEngine(t *testing.T) {
+	g := testgames.TicTacToe
+	info := g.Info()
+	model := tinyModel(t, info, g, 1)
+	b, err := NewBatcher(model, BatcherConfig{MaxBatch: 16, MaxWait: time.Millisecond, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	size, n := info.Observation.Size(), info.NumActions
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for caller := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(caller), 2))
+			walk := env.NewWalker[testgames.Board](rng, n)
+			engine := net.NewEngine(model)
+			for round := range 20 {
+				k := 1 + round%5
+				obs := make([]float32, k*size)
+				for i := range k {
+					s := g.New()
+					for range rng.IntN(5) {
+						s = s.Play(walk.Step(s))
+					}
+					s.Observe(obs[i*size : (i+1)*size])
+				}
+				got, want := make([]float32, k*n), make([]float32, k*n)
+				gotV, wantV := make([]float32, k), make([]float32, k)
+				if err := b.Evaluate(obs, got, gotV); err != nil {
+					errs <- err
+					return
+				}
+				engine.Evaluate(obs, want, wantV)
+				if !close32(got, want) || !close32(gotV, wantV) {
+					errs <- errors.New("the batcher's answer differs from the engine's")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	st := b.Stats()
+	if st.Positions != 8*20*3 || st.Batches >= 8*20 {
+		t.Fatalf("stats %+v: want 480 positions in fewer batches than the 160 requests", st)
+	}
+}
+
+// close32: BLAS may sum in another order for another batch size.
+func close32(a, b []float32) bool {
+	for i := range a {
+		if math.Abs(float64(a[i]-b[i])) > 1e-4*(1+math.Abs(float64(b[i]))) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestBatcherPublishAndClose(t *testing.T) {
+	g := testgames.TicTacToe
+	info := g.Info()
+	m1, m2 := tinyModel(t, info, g, 1), tinyModel(t, info, g, 2)
+	b, _ := NewBatcher(m1, BatcherConfig{MaxBatch: 4, MaxWait: 0, Workers: 1})
+	obs := make([]float32, info.Observation.Size())
+	g.New().Play(4).Play(0).Observe(obs) // not the empty board, which a fresh net maps to 0
+	p1, p2 := make([]float32, info.NumActions), make([]float32, info.NumActions)
+	v := make([]float32, 1)
+	b.Evaluate(obs, p1, v)
+	b.Publish(m2)
+	b.Evaluate(obs, p2, v)
+	if slices.Equal(p1, p2) {
+		t.Fatal("the published network was not used")
+	}
+	want := make([]float32, info.NumActions)
+	net.NewEngine(m2).Evaluate(obs, want, v)
+	if !close32(p2, want) {
+		t.Fatal("the batcher does not run the published network")
+	}
+	b.Close()
+	if err := b.Evaluate(obs, p1, v); !errors.Is(err, errClosed) {
+		t.Fatalf("Evaluate after Close: %v", err)
+	}
+	if err := b.Evaluate(obs[:1], p1, v); err == nil {
+		t.Fatal("mismatched buffers were accepted")
+	}
+}
+
+// TestPlay: self-play through a batcher gives whole, legal games whose targets are at the
+// recorded decisions, over their legal actions, summing to 1; playout cap randomization
+// records about the share asked.
+func TestPlay(t *testing.T) {
+	for _, gumbel := range []bool{false, true} {
+		g := testgames.TicTacToe
+		info := g.Info()
+		b, _ := NewBatcher(tinyModel(t, info, g, 3), BatcherConfig{MaxBatch: 64, MaxWait: time.Millisecond, Workers: 1})
+		params := mcts.DefaultParams()
+		params.InFlight = 4
+		params.DirichletAlpha = 0.3
+		params.Gumbel = gumbel
+		params.GumbelActions = 4
+		params.Temperature = mcts.Schedule{{From: 0, Value: 1}, {From: 4, Value: 0}}
+		cfg := WorkerConfig{Games: 8, Params: params, Simulations: 16, CheapSimulations: 4, FullShare: 0.5,
+			Step: func() int64 { return 7 }}
+		ctx, cancel := context.WithCancel(context.Background())
+		var mu sync.Mutex
+		var games []*replay.Game
+		var stats Stats
+		var wg sync.WaitGroup
+		for w := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				err := Play(ctx, g, b, cfg, uint64(w+10), &stats, func(gm *replay.Game) error {
+					mu.Lock()
+					defer mu.Unlock()
+					games = append(games, gm)
+					if len(games) == 60 {
+						cancel()
+					}
+					return nil
+				})
+				if err != nil && !errors.Is(err, context.Canceled) {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		cancel()
+		b.Close()
+		mu.Lock()
+		targets, decisions := 0, 0
+		for _, gm := range games {
+			s := g.New()
+			ti := 0
+			for i, a := range gm.Actions {
+				if ti < len(gm.Targets) && gm.Targets[ti].Ply == i {
+					tg := gm.Targets[ti]
+					legal := s.Legal(nil)
+					sum := float32(0)
+					for _, e := range tg.Policy {
+						if !slices.Contains(legal, e.Action) {
+							t.Fatalf("a target gives %d, not a legal action", e.Action)
+						}
+						sum += e.Prob
+					}
+					if math.Abs(float64(sum-1)) > 1e-3 {
+						t.Fatalf("a target sums to %v", sum)
+					}
+					ti++
+				}
+				if !env.IsLegal(s, a) {
+					t.Fatalf("game plays an illegal action %d", a)
+				}
+				s = s.Play(a)
+				decisions++
+			}
+			if ti != len(gm.Targets) || s.ToMove() != env.Terminal || s.Result() != gm.Result || gm.Step != 7 {
+				t.Fatalf("game of %d actions: %d of %d targets placed, ends %v with %v, step %d", len(gm.Actions), ti, len(gm.Targets), s.Result(), gm.Result, gm.Step)
+			}
+			targets += len(gm.Targets)
+		}
+		mu.Unlock()
+		share := float64(targets) / float64(decisions)
+		if share < 0.3 || share > 0.6 {
+			t.Errorf("gumbel %v: %d targets over %d decisions (%.2f); want about half of the searched decisions", gumbel, targets, decisions, share)
+		}
+		if stats.Games.Load() < 60 || stats.Samples.Load() < int64(targets) {
+			t.Errorf("stats: %d games, %d samples", stats.Games.Load(), stats.Samples.Load())
+		}
+	}
+}
