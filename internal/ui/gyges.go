@@ -23,6 +23,7 @@ var gygesSizeNames = [4][2]string{1: {"single", "singles"}, 2: {"double", "doubl
 type gygesLast struct {
 	Move string `json:"move"` // as played: "3@c1", "b1-d4", "b1-goal", "b1-d4*e2"
 	By   string `json:"by"`   // the player who made it
+	Size int    `json:"size"` // the size of the piece placed or moved
 	// Path is the way a move went, as the engine prints it ("b1-b3^b3-d4"); Route is the same
 	// square by square, one list per movement ("goal" for the goal). Both empty for a placement.
 	Path  string     `json:"path,omitempty"`
@@ -46,7 +47,7 @@ func gygesLastMove(pos *games.Position) *gygesLast {
 	move := moves[len(moves)-1]
 	last := &gygesLast{Move: move, By: gyges.Names[s.Side()]}
 	if size, at, ok := strings.Cut(move, "@"); ok && len(size) == 1 {
-		last.End = at
+		last.End, last.Size = at, int(size[0]-'0')
 		return last
 	}
 	a, err := s.ParseAction(move)
@@ -59,6 +60,9 @@ func gygesLastMove(pos *games.Position) *gygesLast {
 	rest, drop, _ := strings.Cut(move, "*")
 	last.Start, last.End, _ = strings.Cut(rest, "-")
 	last.Drop = drop
+	if sq, err := gyges.ParseSquare(last.Start); err == nil {
+		last.Size = s.At(sq)
+	}
 	return last
 }
 
@@ -123,7 +127,13 @@ const (
 	gygesCell   = 6 // characters from one rule to the next
 )
 
-func gygesGoal(sb *strings.Builder, name, note string) {
+// gygesGoal draws a goal: a box over the two middle columns, its name inside, and beside it
+// who wins by entering it (player aiming at it) or, when the last move entered it, that it did.
+func gygesGoal(sb *strings.Builder, name string, aiming env.Player, last *gygesLast) {
+	note := gyges.Names[aiming] + " wins by moving a piece in"
+	if last != nil && last.End == "goal" && last.By == gyges.Names[aiming] {
+		note = fmt.Sprintf("%s's %s went in: %s wins", last.By, gygesSizeNames[last.Size][0], last.By)
+	}
 	pad := strings.Repeat(" ", gygesIndent+gygesCell*2-1)
 	inner := 2 * gygesCell
 	bar := strings.Repeat("━", inner)
@@ -144,7 +154,7 @@ func (gygesBoard) Text(pos *games.Position) string {
 		return strings.Repeat(" ", gygesIndent) + left +
 			strings.Repeat(strings.Repeat("─", gygesCell-1)+mid, 5) + strings.Repeat("─", gygesCell-1) + right + "\n"
 	}
-	gygesGoal(&sb, "north goal", "south wins by moving a piece in")
+	gygesGoal(&sb, "north goal", 0, last)
 	sb.WriteString(letters)
 	sb.WriteString(rule("┌", "┬", "┐"))
 	mark := 0 // the row to mark: where the side to move places or moves
@@ -161,7 +171,7 @@ func (gygesBoard) Text(pos *games.Position) string {
 			name := gyges.SquareName(sq)
 			cell := "     "
 			switch k := s.At(sq); {
-			case k > 0 && last != nil && name == last.End && last.Start != "":
+			case k > 0 && last != nil && name == last.End:
 				cell = fmt.Sprintf(" [%d] ", k)
 			case k > 0 && last != nil && name == last.Drop:
 				cell = fmt.Sprintf(" {%d} ", k)
@@ -187,12 +197,12 @@ func (gygesBoard) Text(pos *games.Position) string {
 	}
 	sb.WriteString(rule("└", "┴", "┘"))
 	sb.WriteString(letters)
-	gygesGoal(&sb, "south goal", "north wins by moving a piece in")
+	gygesGoal(&sb, "south goal", 1, last)
 	rule2 := "basic rule"
 	if s.Advanced() {
 		rule2 = "advanced rule (a move may end on a piece and replace it)"
 	}
-	sb.WriteString("\n1 2 3 the pieces, by size   [3] the piece just moved   · the square it left")
+	sb.WriteString("\n1 2 3 the pieces, by size   [3] the piece just placed or moved   · the square it left")
 	if s.Advanced() {
 		sb.WriteString("\n{2} the piece it displaced")
 	}

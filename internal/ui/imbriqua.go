@@ -137,7 +137,7 @@ func imbriquaDescribe(before imbriqua.State, move string, after imbriqua.State) 
 	var out []imbriquaDecision
 	switch before.Phase() {
 	case imbriqua.PhaseOpening:
-		d.Kind, d.Text = "place", fmt.Sprintf("%s placed a pawn on %s (the opening)", by, move)
+		d.Kind, d.Text = "place", fmt.Sprintf("%s placed a pawn on %s", by, move)
 	case imbriqua.PhasePlace:
 		d.Kind, d.Text = "place", fmt.Sprintf("%s placed a pawn on %s", by, move)
 		if k := after.CardOf(before.Turn()); after.Phase() != imbriqua.PhaseDraw && k != 0 {
@@ -205,11 +205,16 @@ func imbriquaStatus(s imbriqua.State) string {
 	case imbriqua.PhasePenalty:
 		return fmt.Sprintf("%s to remove one of %s's pawns: %s cannot play %s", imbriqua.Names[s.ToMove()], mover, mover, card.text())
 	}
-	r := s.Result()
+	r, score := s.Result(), s.Score()
 	if r == env.Draw {
-		return "game over: a draw (as many framed squares and pawns)"
+		return fmt.Sprintf("game over: a draw, framed squares %d each and pawns %d each", score[0], s.Pawns(0))
 	}
-	return "game over: " + imbriqua.Names[r.Winner()] + " wins"
+	w := r.Winner()
+	if score[w] == score[1-w] {
+		return fmt.Sprintf("game over: %s wins on pawns, %d to %d (framed squares level at %d)",
+			imbriqua.Names[w], s.Pawns(w), s.Pawns(1-w), score[w])
+	}
+	return fmt.Sprintf("game over: %s wins, framed squares %d to %d", imbriqua.Names[w], score[w], score[1-w])
 }
 
 // imbriquaPileOf is the pile the turn in progress takes its card from.
@@ -370,9 +375,15 @@ func (b imbriquaBoard) Text(pos *games.Position) string {
 	sb.WriteString("\nl2 d1 an empty square framed by light on 2 lines, by dark on 1\n")
 	fmt.Fprintf(&sb, "framed squares: light %d, dark %d   pawns: light %d, dark %d\n",
 		v.Score["light"], v.Score["dark"], v.Pawns["light"], v.Pawns["dark"])
-	if v.Turn > 0 {
+	if v.Phase == "over" {
+		fmt.Fprintf(&sb, "all %d turns played\n", v.Turns)
+	} else if v.Turn > 0 {
+		reversed := ""
+		if v.Pile.Reversed {
+			reversed = " (the first pile reversed)"
+		}
 		fmt.Fprintf(&sb, "turn %d of %d, %s's   pile %d of 4%s: %d card%s left to turn over",
-			v.Turn, v.Turns, v.Mover, v.Pile.Number, map[bool]string{true: " (the first pile reversed)", false: ""}[v.Pile.Reversed],
+			v.Turn, v.Turns, v.Mover, v.Pile.Number, reversed,
 			imbriqua.PileSize-v.Pile.Done, plural(imbriqua.PileSize-v.Pile.Done))
 		if coming := v.Pile.Cards[v.Pile.Done:]; len(coming) > 0 {
 			var list []string
@@ -407,11 +418,10 @@ func (b imbriquaBoard) Text(pos *games.Position) string {
 		}
 		sb.WriteString(wrapText(label+": ", strings.Join(parts, "; "), 96) + "\n")
 	}
-	if s.Phase() == imbriqua.PhasePenalty {
-		fmt.Fprintf(&sb, "PENALTY: %s cannot play %s, so %s removes one of %s's pawns (remove SQUARE)\n",
-			v.Mover, v.Card.text(), v.Decider, v.Mover)
-	}
 	sb.WriteString(v.Status)
+	if s.Phase() == imbriqua.PhasePenalty {
+		sb.WriteString("; type remove SQUARE")
+	}
 	return sb.String()
 }
 

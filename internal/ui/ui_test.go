@@ -32,6 +32,10 @@ func TestNewMatch(t *testing.T) {
 		{"yinsh", "random", "white", ""},
 		{"yinsh-blitz", "", "black", ""},
 		{"yinsh", "", "random", ""},
+		{"gyges", "random", "north", ""},
+		{"gyges-advanced", "random", "south", ""},
+		{"imbriqua", "random", "dark", ""},
+		{"gyges", "random", "white", `unknown side "white" (want south, north or random)`},
 		{"chess", "random", "white", `unknown game "chess"`},
 		{"yinsh", "random", "red", `unknown side "red" (want white, black or random)`},
 		{"yinsh", "alphabeta:3", "white", `unknown agent "alphabeta:3"`},
@@ -139,37 +143,83 @@ func TestExpand(t *testing.T) {
 	}
 }
 
-// A whole game against the random agent, saved, read back and replayed to the same end.
+// A whole game of each kind against the random agent, saved, read back and replayed to the
+// same end.
 func TestRecordRoundTrip(t *testing.T) {
-	m := newMatch(t, "yinsh-blitz", "white")
-	for !m.Over() {
+	for _, game := range []string{"yinsh-blitz", "gyges", "gyges-advanced", "imbriqua"} {
+		t.Run(game, func(t *testing.T) {
+			side := "random"
+			m := newMatch(t, game, side)
+			for !m.Over() {
+				if m.HumanToMove() {
+					if err := m.Play(m.Pos.Legal()[0]); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				if _, _, err := m.AgentTurn(context.Background(), nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			path := filepath.Join(t.TempDir(), "game.json")
+			if err := m.Record().Save(path); err != nil {
+				t.Fatal(err)
+			}
+			r, err := LoadRecord(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Result != m.Result() || r.Result == "none" || !slices.Equal(r.Moves, m.Pos.Moves()) {
+				t.Fatalf("read back %+v", r)
+			}
+			m2 := newMatch(t, game, side)
+			if err := m2.Load(r); err != nil || m2.Pos.Show() != m.Pos.Show() || BoardFor(game).Text(m2.Pos) != BoardFor(game).Text(m.Pos) {
+				t.Fatalf("load: %v", err)
+			}
+			other := "yinsh"
+			if game == "yinsh" {
+				other = "gyges"
+			}
+			if err := newMatch(t, other, "random").Load(r); err == nil {
+				t.Fatalf("a %s record loaded into a %s match", game, other)
+			}
+		})
+	}
+}
+
+// In Imbriqua the match draws the cards: the person never decides for chance, and undo takes
+// the draws back with the decisions around them.
+func TestMatchChance(t *testing.T) {
+	m := newMatch(t, "imbriqua", "light")
+	draws := 0
+	for range 40 {
+		if m.Pos.ToMove() == "chance" {
+			t.Fatalf("chance to decide after %q", m.Pos.Moves())
+		}
 		if m.HumanToMove() {
 			if err := m.Play(m.Pos.Legal()[0]); err != nil {
 				t.Fatal(err)
 			}
-			continue
-		}
-		if _, _, err := m.AgentTurn(context.Background(), nil); err != nil {
+		} else if _, _, err := m.AgentTurn(context.Background(), nil); err != nil {
 			t.Fatal(err)
 		}
+		draws = 0
+		for _, mv := range m.Pos.Moves() {
+			if strings.HasPrefix(mv, "card ") {
+				draws++
+			}
+		}
 	}
-	path := filepath.Join(t.TempDir(), "game.json")
-	if err := m.Record().Save(path); err != nil {
-		t.Fatal(err)
+	if draws == 0 {
+		t.Fatalf("no card drawn in %q", m.Pos.Moves())
 	}
-	r, err := LoadRecord(path)
-	if err != nil {
-		t.Fatal(err)
+	for m.Undo() == nil {
+		if !m.HumanToMove() {
+			t.Fatalf("undo left %s to decide after %q", m.Pos.ToMove(), m.Pos.Moves())
+		}
 	}
-	if r.Result != m.Result() || r.Result == "none" || !slices.Equal(r.Moves, m.Pos.Moves()) {
-		t.Fatalf("read back %+v", r)
-	}
-	m2 := newMatch(t, "yinsh-blitz", "white")
-	if err := m2.Load(r); err != nil || m2.Pos.Show() != m.Pos.Show() {
-		t.Fatalf("load: %v", err)
-	}
-	if err := newMatch(t, "yinsh", "white").Load(r); err == nil {
-		t.Fatal("a yinsh-blitz record loaded into a yinsh match")
+	if len(m.Pos.Moves()) != 0 {
+		t.Fatalf("undone to %q, not the start", m.Pos.Moves())
 	}
 }
 
