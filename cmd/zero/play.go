@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"golang.org/x/term"
 
+	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
 	uiterm "github.com/zerogames/zero/internal/ui/term"
 )
@@ -18,7 +20,7 @@ func playCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wri
 	var cfg uiterm.Config
 	fs.StringVar(&cfg.Game, "game", "yinsh", "the game: "+joinNames())
 	fs.StringVar(&cfg.Opponent, "opponent", "", "the agent to play: random, uct:N, mcts:N:CHECKPOINT (default "+ui.DefaultOpponent+", or "+ui.FallbackOpponent+" where that is not built in)")
-	fs.StringVar(&cfg.Side, "as", "", "your side: white, black (the game's player names) or random (default the first player, or your side in --load's record)")
+	fs.StringVar(&cfg.Side, "as", "", "your side: one of the game's players ("+joinSides()+") or random (default the first player, or your side in --load's record)")
 	fs.StringVar(&cfg.Load, "load", "", "a game record (JSON) to replay and go on from; its game replaces --game")
 	fs.StringVar(&cfg.Record, "record", "", "where to save the finished game (default zero-GAME-DATE-TIME.json in the current folder; - not to save)")
 	seed := fs.Int64("seed", 0, "the seed of the agent, the random side and chance draws (default: from the clock)")
@@ -46,4 +48,27 @@ func playCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wri
 		}
 		return uiterm.Play(ctx, cfg, stdin, stdout)
 	}
+}
+
+// joinSides names each game's players, "yinsh: white, black; …", games with the same players
+// together.
+func joinSides() string {
+	var parts []string
+	var names []string
+	var last [2]string
+	flush := func() {
+		if len(names) > 0 {
+			parts = append(parts, strings.Join(names, ", ")+": "+last[0]+", "+last[1])
+		}
+	}
+	for _, g := range games.All() {
+		p := g.Info().PlayerNames
+		if p != last {
+			flush()
+			names, last = nil, p
+		}
+		names = append(names, g.Info().Name)
+	}
+	flush()
+	return strings.Join(parts, "; ")
 }

@@ -314,10 +314,13 @@ func (s *session) legal(context.Context, string) (bool, error) {
 		}
 		fmt.Fprintln(s.out, wrap(prefix, g.Items, 78))
 	}
+	// The groups shorten the moves; an example says how one is typed.
 	if legal := s.m.Pos.Legal(); len(legal) > 0 {
 		example := legal[0]
 		if _, rest, ok := strings.Cut(example, " "); ok && s.m.Expand(rest) == example {
 			fmt.Fprintf(s.out, "(type a move as %q, or just %q)\n", example, rest)
+		} else {
+			fmt.Fprintf(s.out, "(type a move as %q)\n", example)
 		}
 	}
 	return false, nil

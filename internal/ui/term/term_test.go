@@ -52,6 +52,13 @@ func slowMatch(game, _, side string, seed uint64) (*ui.Match, error) {
 func TestPlay(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "game.json")
+	// A game of Gygès with the advanced rule after its set-up, the person north.
+	setup := filepath.Join(dir, "gyges-setup.json")
+	r := ui.Record{Format: ui.RecordFormat, Game: "gyges-advanced", Players: map[string]string{"south": "scripted", "north": ui.Human},
+		Moves: strings.Split("3@b1;2@f6;3@c1;3@b6;1@a1;1@a6;1@f1;2@d6;2@e1;1@c6;2@d1;3@e6", ";"), Result: "none"}
+	if err := r.Save(setup); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name   string
 		cfg    Config
@@ -59,25 +66,39 @@ func TestPlay(t *testing.T) {
 		want   []string // parts of the output, in order
 		absent []string
 		err    string
+		spin   string // what the spinner must have shown last
 	}{
 		{"help and legal moves", Config{Game: "yinsh"}, "help\n?\nquit\n",
 			[]string{"you play white against scripted", "white to place a ring", "white> ", "hint", "take back your last move",
-				"85 legal moves:", "  place a a2 a3 a4 a5\n", "  place e e1 e2 e3 e4 e5 e6 e7 e8 e9 e10\n", `(type a move as "place a2", or just "a2")`}, nil, ""},
+				"85 legal moves:", "  place a a2 a3 a4 a5\n", "  place e e1 e2 e3 e4 e5 e6 e7 e8 e9 e10\n", `(type a move as "place a2", or just "a2")`}, nil, "", ""},
 		{"mistakes get a message and a new prompt", Config{Game: "yinsh"}, "place z1\nmove f6-f9\nplace   f6\nplace f6\nsave\nload\nload /nonexistent.json\nundo\nmoves\n",
 			[]string{`? "place z1": "z1" is not a point`, "white> ", "? move f6-f9: white must place a ring (the opening)",
 				"black (scripted) plays place a2", "? place f6: the point is taken", "? save where? save FILE",
-				"? load what? load FILE", "? open /nonexistent.json: no such file", "no moves yet"}, nil, ""},
+				"? load what? load FILE", "? open /nonexistent.json: no such file", "no moves yet"}, nil, "", ""},
 		{"the agent moves first when the person is black", Config{Game: "yinsh-blitz", Side: "black"}, "?\n",
-			[]string{"you play black against scripted", "white (scripted) plays place a2", "84 legal moves:", "black> "}, nil, ""},
+			[]string{"you play black against scripted", "white (scripted) plays place a2", "84 legal moves:", "black> "}, nil, "", ""},
 		{"hint", Config{Game: "yinsh"}, "hint\n",
-			[]string{"scripted's view after 100 simulations (value +0.50 for white):", "place a2         visits  50.0%   wins  75%", "place a4"}, nil, ""},
+			[]string{"scripted's view after 100 simulations (value +0.50 for white):", "place a2         visits  50.0%   wins  75%", "place a4"}, nil, "", ""},
 		{"a spinner while the agent thinks", Config{Game: "yinsh", Side: "black", Spinner: &strings.Builder{}, NewMatch: slowMatch}, "",
-			[]string{"white (scripted) plays place a2"}, nil, ""},
-		{"unknown game", Config{Game: "go"}, "", nil, nil, `unknown game "go"`},
-		{"unknown side", Config{Game: "yinsh", Side: "red"}, "", nil, nil, `unknown side "red"`},
-		{"a bad record", Config{Game: "yinsh", Load: "/nonexistent.json"}, "", nil, nil, "/nonexistent.json"},
+			[]string{"white (scripted) plays place a2"}, nil, "", "white thinks: 100/100 simulations"},
+		{"Gygès: the set-up by size", Config{Game: "gyges"}, "?\n",
+			[]string{"gyges: you play south against scripted", "┃ north goal ┃  south wins by moving a piece in",
+				"1 │     │     │     │     │     │     │ 1  ◀ south places here", "┃ south goal ┃", "south to place a piece on row 1",
+				"south> 18 legal moves:\n  3@ a1 b1 c1 d1 e1 f1\n  2@ a1 b1 c1 d1 e1 f1\n  1@ a1 b1 c1 d1 e1 f1\n", `(type a move as "1@a1")`}, nil, "", ""},
+		{"Gygès: mistakes and a move", Config{Game: "gyges", Side: "north"}, "3@a1\n1@a6\nb6-b5\n",
+			[]string{"you play north against scripted", "south (scripted) plays 1@a1", `? "3@a1": north places on his start row, row 6`,
+				"north> ", "south (scripted) plays 1@b1", "? b6-b5: north must place a piece first"}, nil, "", ""},
+		{"Gygès: the moves by piece, and a hint", Config{Game: "gyges-advanced", Side: "north", Load: setup}, "?\nhint\n",
+			[]string{"loaded " + setup + ": gyges-advanced, 12 moves", "south (scripted) plays a1-", "north to move a piece from row 6",
+				"legal moves:\n  a6- ", "\n  a6-b6* ", "(type a move as ", "scripted's view after 100 simulations (value +0.50 for north):"}, nil, "", ""},
+		{"Imbriqua: the opening, and a spinner", Config{Game: "imbriqua", Side: "dark", Spinner: &strings.Builder{}, NewMatch: slowMatch}, "?\nd4\n",
+			[]string{"imbriqua: you play dark against scripted", "light (scripted) plays a1", "dark to place a pawn (the opening: 4 each, anywhere)",
+				"63 legal moves:\n  place b1 c1 d1", `(type a move as "a2")`, "light (scripted) plays a2"}, nil, "", "light thinks: 100/100 simulations"},
+		{"unknown game", Config{Game: "go"}, "", nil, nil, `unknown game "go"`, ""},
+		{"unknown side", Config{Game: "yinsh", Side: "red"}, "", nil, nil, `unknown side "red"`, ""},
+		{"a bad record", Config{Game: "yinsh", Load: "/nonexistent.json"}, "", nil, nil, "/nonexistent.json", ""},
 		{"resign, then save the record", Config{Game: "yinsh-blitz", Record: rec}, "place f6\nresign\nplace e5\nquit\nplace e5\n",
-			[]string{"white resigned: black wins.", "The game is saved in " + rec, "(game over)> ? the game is over"}, []string{"place e5\n"}, ""},
+			[]string{"white resigned: black wins.", "The game is saved in " + rec, "(game over)> ? the game is over"}, []string{"place e5\n"}, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,8 +130,8 @@ func TestPlay(t *testing.T) {
 					t.Errorf("output has %q", part)
 				}
 			}
-			if b, ok := tt.cfg.Spinner.(*strings.Builder); ok && !strings.Contains(b.String(), "white thinks: 100/100 simulations") {
-				t.Errorf("spinner output %q", b.String())
+			if b, ok := tt.cfg.Spinner.(*strings.Builder); ok && !strings.Contains(b.String(), tt.spin) {
+				t.Errorf("spinner output %q, want %q", b.String(), tt.spin)
 			}
 		})
 	}
@@ -120,50 +141,71 @@ func TestPlay(t *testing.T) {
 	}
 }
 
-// A whole game against the scripted agent, saved at the end, then loaded (replayed) and taken
-// back. The person's moves are found beforehand by playing the same match offline: the
-// scripted agent is deterministic, and the person plays the first legal move too.
+// A whole game of each kind against the scripted agent, saved at the end, then loaded
+// (replayed) and taken back. The person's moves are found beforehand by playing the same match
+// offline: the scripted agent is deterministic, the person plays the first legal move too, and
+// the same seed draws the same cards.
 func TestWholeGameAndLoad(t *testing.T) {
-	m, _ := scriptedMatch("yinsh-blitz", "", "white", 1)
-	var script strings.Builder
-	for !m.Over() {
-		if m.HumanToMove() {
-			move := m.Pos.Legal()[0]
-			script.WriteString(move + "\n")
-			m.Play(move)
-			continue
-		}
-		if _, _, err := m.AgentTurn(context.Background(), nil); err != nil {
-			t.Fatal(err)
-		}
+	tests := []struct {
+		game string
+		want []string // parts of the game's output
+	}{
+		{"yinsh-blitz", []string{"white to move a ring"}},
+		{"gyges", []string{"◀ south moves a piece here", "last move: north "}},
+		{"gyges-advanced", []string{"advanced rule", "last move: north "}},
+		{"imbriqua", []string{"chance turned over card", "the card turned over: card", "all 44 turns played"}},
 	}
-	rec := filepath.Join(t.TempDir(), "game.json")
-	var out strings.Builder
-	cfg := Config{Game: "yinsh-blitz", Record: rec, NewMatch: scriptedMatch}
-	if err := Play(context.Background(), cfg, strings.NewReader(script.String()), &out); err != nil {
-		t.Fatal(err)
-	}
-	result := m.Result()
-	if !strings.Contains(out.String(), "The game is saved in "+rec) {
-		t.Fatalf("the finished game was not saved:\n%s", out.String())
-	}
-	r, err := ui.LoadRecord(rec)
-	if err != nil || r.Result != result || !slices.Equal(r.Moves, m.Pos.Moves()) {
-		t.Fatalf("record %+v, %v; want result %s after %d moves", r, err, result, len(m.Pos.Moves()))
-	}
+	for _, tt := range tests {
+		t.Run(tt.game, func(t *testing.T) {
+			const seed = 9
+			m, _ := scriptedMatch(tt.game, "", "random", seed)
+			side := m.Game.Info().PlayerNames[m.HumanSide()]
+			var script strings.Builder
+			for !m.Over() {
+				if m.HumanToMove() {
+					move := m.Pos.Legal()[0]
+					script.WriteString(move + "\n")
+					m.Play(move)
+					continue
+				}
+				if _, _, err := m.AgentTurn(context.Background(), nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rec := filepath.Join(t.TempDir(), "game.json")
+			var out strings.Builder
+			cfg := Config{Game: tt.game, Side: "random", Record: rec, NewMatch: scriptedMatch, Seed: seed}
+			if err := Play(context.Background(), cfg, strings.NewReader(script.String()), &out); err != nil {
+				t.Fatal(err)
+			}
+			result := m.Result()
+			for _, part := range append(tt.want, "The game is saved in "+rec) {
+				if !strings.Contains(out.String(), part) {
+					t.Fatalf("the game's output lacks %q:\n%s", part, out.String())
+				}
+			}
+			if strings.Contains(out.String(), "> ? ") { // a refusal follows the prompt
+				t.Fatalf("a move was refused:\n%s", out.String())
+			}
+			r, err := ui.LoadRecord(rec)
+			if err != nil || r.Result != result || !slices.Equal(r.Moves, m.Pos.Moves()) {
+				t.Fatalf("record %+v, %v; want result %s after %d moves", r, err, result, len(m.Pos.Moves()))
+			}
 
-	out.Reset()
-	cfg = Config{Load: rec, NewMatch: scriptedMatch}
-	if err := Play(context.Background(), cfg, strings.NewReader("undo\nmoves\nquit\n"), &out); err != nil {
-		t.Fatal(err)
-	}
-	for _, part := range []string{"you play white against scripted", "loaded " + rec, "1. place a2; 2. place a3;",
-		"result " + result, "(game over)> ", "white> "} {
-		if !strings.Contains(out.String(), part) {
-			t.Fatalf("replay output lacks %q:\n%s", part, out.String())
-		}
-	}
-	if strings.Contains(out.String(), "The game is saved") {
-		t.Error("a loaded game was saved again")
+			out.Reset()
+			cfg = Config{Load: rec, NewMatch: scriptedMatch}
+			if err := Play(context.Background(), cfg, strings.NewReader("undo\nmoves\nquit\n"), &out); err != nil {
+				t.Fatal(err)
+			}
+			for _, part := range []string{"you play " + side + " against scripted", "loaded " + rec, "1. " + r.Moves[0] + "; 2. " + r.Moves[1] + ";",
+				"result " + result, "(game over)> ", side + "> "} {
+				if !strings.Contains(out.String(), part) {
+					t.Fatalf("replay output lacks %q:\n%s", part, out.String())
+				}
+			}
+			if strings.Contains(out.String(), "The game is saved") {
+				t.Error("a loaded game was saved again")
+			}
+		})
 	}
 }
