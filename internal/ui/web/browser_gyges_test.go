@@ -161,6 +161,16 @@ func TestBrowserGyges(t *testing.T) {
 			t.Fatalf("step %d: %s clicked, the page played %q", step, move, moves[n])
 		}
 		seen["goal"] = end == "goal"
+		if !seen["undo"] && step == 2 && len(moves) > n+1 {
+			// Take the move back, with the agent's reply: the loop plays again from there.
+			d.click("#undo")
+			d.settle(0)
+			if got := d.count("#moves li"); got != n || d.attr("#status", "data-state") != "you" || d.count(".hit.piece") != len(starts) {
+				t.Fatalf("step %d: after undo %d moves (want %d), state %s", step, got, n, d.attr("#status", "data-state"))
+			}
+			seen["undo"] = true
+			continue
+		}
 		if len(moves) > n+1 {
 			// The agent's reply is drawn as the last move: its way, and a replacement's drop.
 			reply := moves[n+1]
@@ -178,4 +188,23 @@ func TestBrowserGyges(t *testing.T) {
 	if rec.Result == "south" && (!seen["goal"] || d.count(".g-piece.in-goal") != 1) {
 		t.Fatal("south won without a piece shown in the goal")
 	}
+	if !seen["undo"] {
+		t.Fatal("the game ended before the test could undo")
+	}
+	if rec.Result != "draw" && !strings.HasSuffix(d.status, " — a piece in the "+map[string]string{"south": "north", "north": "south"}[rec.Result]+" goal.") {
+		t.Fatalf("the end does not say how it was won: %q", d.status)
+	}
+
+	// A new game from the form, north against a small search: the board turns so that north's
+	// start row is at the bottom and the goal north aims at on top; the agent places first;
+	// the agent's view comes on request.
+	d.newGameForm("north", "uct:{N}", "200")
+	var goalY struct{ South, North float64 }
+	d.eval(`(() => { const y = (g) => document.querySelector('[data-goal="' + g + '"] rect').getBBox().y; return {South: y("south"), North: y("north")}; })()`, &goalY)
+	if d.count("#moves li") != 1 || !strings.HasPrefix(d.status, "Your turn — north: choose a piece below, then a highlighted square of row 6") ||
+		!strings.Contains(d.text("#players"), "south: uct:200") || goalY.South >= goalY.North || d.count(".hit.place") != 6 {
+		t.Fatalf("as north: %d moves, status %q, players %q, goals at %+v", d.count("#moves li"), d.status, d.text("#players"), goalY)
+	}
+	d.evaluate("uct:200", 200)
+	d.shot("gyges-6-north-evaluated")
 }

@@ -116,7 +116,10 @@ func TestBrowserImbriqua(t *testing.T) {
 					if v.Squares[square(sq)] == "" && d.attr(".i-removed", "data-removed") != sq {
 						t.Fatalf("step %d: the pawn removed from %s is not crossed out", step, sq)
 					}
-					d.shot("imbriqua-4-agent-removed")
+					if !seen["shot agent removed"] {
+						seen["shot agent removed"] = true
+						d.shot("imbriqua-4-agent-removed")
+					}
 				}
 			}
 		}
@@ -167,6 +170,17 @@ func TestBrowserImbriqua(t *testing.T) {
 			}
 			continue
 		case "act", "chain":
+			if v.Phase == "act" && v.Turn >= 5 && !seen["undo"] {
+				// Take back the turn's placement, and the card chance drew after it.
+				seen["undo"] = true
+				d.click("#undo")
+				d.settle(0)
+				read()
+				if len(st.Moves) >= n || st.View.Phase != "place" || d.attr("#status", "data-state") != "you" || d.count(".hit.place") == 0 || st.View.Card != nil {
+					t.Fatalf("step %d: after undo %d moves (were %d), phase %s", step, len(st.Moves), n, st.View.Phase)
+				}
+				continue
+			}
 			if v.Card.Colour == "red" {
 				seen["red"] = true
 			}
@@ -205,14 +219,26 @@ func TestBrowserImbriqua(t *testing.T) {
 	read()
 	d.shot("imbriqua-6-end")
 	rec := d.checkRecord(srv)
-	if !slices.Equal(rec.Moves, st.Moves) || st.View.Turn != 44 {
-		t.Fatalf("the end: turn %d, the record has %d moves, the page %d", st.View.Turn, len(rec.Moves), len(st.Moves))
+	if !slices.Equal(rec.Moves, st.Moves) || st.View.Turn != 44 || !strings.Contains(d.status, " — framed squares ") && !strings.Contains(d.status, " on pawns") {
+		t.Fatalf("the end: turn %d, the record has %d moves, the page %d; status %q", st.View.Turn, len(rec.Moves), len(st.Moves), d.status)
 	}
-	for _, want := range []string{"reveal", "penalty-you", "penalty-agent", "chain", "stop", "bonus", "red"} {
+	for _, want := range []string{"reveal", "penalty-you", "penalty-agent", "chain", "stop", "bonus", "red", "undo"} {
 		if !seen[want] {
 			t.Errorf("the game never showed %s (another seed may)", want)
 		}
 	}
+
+	// A new game from the form, dark against a small search: the board turns (rank 8 at the
+	// bottom), the agent places first, and the agent's view comes on request.
+	d.newGameForm("dark", "uct:{N}", "200")
+	var y struct{ A1, A8 float64 }
+	d.eval(`(() => { const y = (s) => +document.querySelector('.i-square[data-square="' + s + '"]').getAttribute("y"); return {A1: y("a1"), A8: y("a8")}; })()`, &y)
+	if d.count("#moves li") != 1 || d.status != "Your turn — dark to place a pawn (the opening: 4 each, anywhere)." ||
+		!strings.Contains(d.text("#players"), "light: uct:200") || y.A1 >= y.A8 || d.count(".hit.place") != 63 {
+		t.Fatalf("as dark: %d moves, status %q, players %q, a1 and a8 at %+v", d.count("#moves li"), d.status, d.text("#players"), y)
+	}
+	d.evaluate("uct:200", 200)
+	d.shot("imbriqua-7-dark-evaluated")
 }
 
 func count(list []string, s string) int {

@@ -152,7 +152,36 @@ func (d *driver) settle(n int) {
 	d.status = d.text("#status")
 }
 
-func (d *driver) shot(name string) { d.t.Helper(); shot(d.t, d.ctx, d.dir, name) }
+// shot saves a screenshot once the page's animations (a card turned over) have ended.
+func (d *driver) shot(name string) {
+	d.t.Helper()
+	d.run(chromedp.Poll[chromedp.Void](`document.getAnimations().length === 0`, chromedp.WithPollingTimeout(5*time.Second)))
+	var ok bool
+	d.eval(`window.scrollTo(0, 0), true`, &ok)
+	shot(d.t, d.ctx, d.dir, name)
+}
+
+// newGameForm starts a new game from the page's form: the side, and an opponent spec as the
+// form offers it ("uct:{N}" with a strength's budget, or "random").
+func (d *driver) newGameForm(side, opponent, strength string) {
+	d.t.Helper()
+	d.run(chromedp.SetValue(chromedp.CSS("#ng-side"), side), chromedp.SetValue(chromedp.CSS("#ng-opponent"), opponent),
+		chromedp.SetValue(chromedp.CSS("#ng-strength"), strength))
+	d.click("#start")
+	d.settle(0)
+}
+
+// evaluate asks for the agent's view and checks that a search's is shown: its budget, and
+// more than one move with its visits and win chance.
+func (d *driver) evaluate(agent string, work int) {
+	d.t.Helper()
+	d.click("#analyze")
+	d.settle(0)
+	head := d.text("#analysis p")
+	if !strings.HasPrefix(head, agent) || !strings.Contains(head, fmt.Sprintf("%d simulations", work)) || d.count("#analysis tbody tr") < 2 {
+		d.t.Fatalf("the agent's view: %q, %d moves", head, d.count("#analysis tbody tr"))
+	}
+}
 
 // checkRecord checks that the end the page shows is the one of the record it offers.
 func (d *driver) checkRecord(srv *httptest.Server) ui.Record {
@@ -172,14 +201,15 @@ func (d *driver) checkRecord(srv *httptest.Server) ui.Record {
 			human = side
 		}
 	}
-	want := fmt.Sprintf("Game over: %s wins.", rec.Result)
+	// The status says who won, then maybe how (" — a piece in the north goal.").
+	want := fmt.Sprintf("Game over: %s wins", rec.Result)
 	switch rec.Result {
 	case human:
-		want = fmt.Sprintf("Game over: you win (%s).", human)
+		want = fmt.Sprintf("Game over: you win (%s)", human)
 	case "draw":
-		want = "Game over: a draw."
+		want = "Game over: a draw"
 	}
-	if d.status != want || len(rec.Moves) != d.count("#moves li") {
+	if rest, ok := strings.CutPrefix(d.status, want); !ok || rest != "." && !strings.HasPrefix(rest, " — ") || len(rec.Moves) != d.count("#moves li") {
 		d.t.Fatalf("the page says %q after %d moves; the record: result %s after %d moves", d.status, d.count("#moves li"), rec.Result, len(rec.Moves))
 	}
 	return rec

@@ -103,6 +103,142 @@ func TestWholeGame(t *testing.T) {
 	}
 }
 
+// A whole game of Gygès (advanced rule) and of Imbriqua through the API, the person playing the
+// first legal move: the board view is the game's, the legal moves come with the way each goes
+// (Gygès), chance draws are made by the server and never left to anyone (Imbriqua), the person
+// decides the agent's penalties, and the record replays to the same end.
+func TestWholeGameOtherKinds(t *testing.T) {
+	tests := []struct {
+		game, side string
+		check      func(t *testing.T, st *state)
+	}{
+		{"gyges-advanced", "north", func(t *testing.T, st *state) {
+			var v struct {
+				Kind   string                `json:"kind"`
+				Phase  string                `json:"phase"`
+				Routes map[string][][]string `json:"routes"`
+			}
+			remarshal(t, st.View, &v)
+			if v.Kind != "gyges" {
+				t.Fatalf("view %+v", v)
+			}
+			if !st.YourTurn || v.Phase != "move" {
+				return
+			}
+			for _, m := range st.Legal {
+				key, _, replace := strings.Cut(m, "*")
+				if replace {
+					key += "*"
+				}
+				if len(v.Routes[key]) == 0 {
+					t.Fatalf("no way shown for %s", m)
+				}
+			}
+		}},
+		{"imbriqua", "light", func(t *testing.T, st *state) {
+			var v struct {
+				Kind    string `json:"kind"`
+				Phase   string `json:"phase"`
+				Decider string `json:"decider"`
+				Mover   string `json:"mover"`
+			}
+			remarshal(t, st.View, &v)
+			if v.Kind != "imbriqua" || v.Phase == "draw" || st.ToMove == "chance" {
+				t.Fatalf("view %+v, to move %s", v, st.ToMove)
+			}
+			if v.Phase == "penalty" && v.Decider != st.ToMove {
+				t.Fatalf("penalty decided by %s, %s to move", v.Decider, st.ToMove)
+			}
+			if v.Phase == "penalty" && st.YourTurn {
+				if v.Mover != "dark" || len(st.Legal) == 0 || len(st.Groups) != 1 || st.Groups[0].Label != "remove" {
+					t.Fatalf("our penalty on %s: legal %q, groups %+v", v.Mover, st.Legal, st.Groups)
+				}
+				for _, m := range st.Legal {
+					if !strings.HasPrefix(m, "remove ") {
+						t.Fatalf("%s legal in a penalty", m)
+					}
+				}
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.game, func(t *testing.T) {
+			srv := newServer(t, Options{})
+			st := newGame(t, srv, `{"game":"`+tt.game+`","side":"`+tt.side+`","opponent":"random"}`)
+			id := `{"id":"` + st.ID + `"}`
+			penalties := 0
+			for turns := 0; !st.Over; turns++ {
+				if turns > 1000 {
+					t.Fatal("the game does not end")
+				}
+				tt.check(t, &st)
+				if st.AgentTurn {
+					if code := call(t, srv, "POST", "/api/agent", id, &st); code != 200 || len(st.AgentMoves) == 0 {
+						t.Fatalf("agent: status %d, %+v", code, st)
+					}
+					continue
+				}
+				if !st.YourTurn || len(st.Legal) == 0 {
+					t.Fatalf("neither side to move: %+v", st)
+				}
+				if strings.HasPrefix(st.Legal[0], "remove ") {
+					penalties++
+				}
+				body := `{"id":"` + st.ID + `","move":"` + st.Legal[0] + `"}`
+				if code := call(t, srv, "POST", "/api/play", body, &st); code != 200 {
+					t.Fatalf("play %s: status %d", body, code)
+				}
+			}
+			draws := 0
+			for _, m := range st.Moves {
+				if strings.HasPrefix(m, "card ") {
+					draws++
+				}
+			}
+			if tt.game == "imbriqua" && (draws != 10 || penalties == 0) {
+				t.Errorf("%d chance draws (want the first pile's 10), %d penalties decided by the person", draws, penalties)
+			}
+			resp, err := srv.Client().Get(srv.URL + "/api/record?id=" + st.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			rec, err := ui.ReadRecord(resp.Body)
+			if err != nil || rec.Result != st.Result || !slices.Equal(rec.Moves, st.Moves) || rec.Players[tt.side] != ui.Human {
+				t.Fatalf("record %+v, %v", rec, err)
+			}
+		})
+	}
+}
+
+// The search's evaluation, on request, for the new games.
+func TestAnalyzeOtherKinds(t *testing.T) {
+	for _, game := range []string{"gyges", "imbriqua"} {
+		srv := newServer(t, Options{})
+		st := newGame(t, srv, `{"game":"`+game+`","side":"random","opponent":"uct:40"}`)
+		if st.AgentTurn {
+			call(t, srv, "POST", "/api/agent", `{"id":"`+st.ID+`"}`, &st)
+		}
+		var an analysis
+		if code := call(t, srv, "POST", "/api/analyze", `{"id":"`+st.ID+`"}`, &an); code != 200 || an.Agent != "uct:40" ||
+			an.For != st.Human || an.Work != 40 || len(an.Moves) < 2 || an.Moves[0].WinProb < 0 {
+			t.Errorf("%s: analyze: %d %+v", game, code, an)
+		}
+	}
+}
+
+// remarshal turns a decoded JSON value into another type.
+func remarshal(t *testing.T, from, to any) {
+	t.Helper()
+	data, err := json.Marshal(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, to); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestPlayUndoResignAnalyze(t *testing.T) {
 	srv := newServer(t, Options{})
 	st := newGame(t, srv, `{"game":"yinsh","side":"white","opponent":"random"}`)
@@ -255,7 +391,7 @@ func TestGamesAndPage(t *testing.T) {
 	if !slices.Contains(specs, "random") || !slices.Contains(specs, "mcts:{N}:yinsh.ckpt") || slices.Contains(specs, "mcts:{N}:yinsh-blitz.ckpt") {
 		t.Errorf("yinsh's opponents %q", specs)
 	}
-	for _, path := range []string{"/", "/app.js", "/style.css"} {
+	for _, path := range []string{"/", "/app.js", "/gyges.js", "/imbriqua.js", "/style.css"} {
 		resp, err := srv.Client().Get(srv.URL + path)
 		if err != nil {
 			t.Fatal(err)

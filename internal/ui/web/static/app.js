@@ -108,6 +108,7 @@ function newGame(ev) {
   const opponent = $("ng-opponent").value.replace("{N}", $("ng-strength").value);
   run(async () => {
     clearPicks();
+    page.size = 0;
     $("analysis").replaceChildren(muted("Ask the agent for its evaluation and top moves."));
     page.st = await api("POST", "/api/new", { game: $("ng-game").value, side: $("ng-side").value, opponent });
     render();
@@ -237,8 +238,11 @@ function render() {
 function statusText(st) {
   if (st.over) {
     if (st.resigned) return `${st.resigned} resigned: ${st.result} wins.`;
-    if (st.result === "draw") return "Game over: a draw.";
-    return st.result === st.human ? `Game over: you win (${st.result}).` : `Game over: ${st.result} wins.`;
+    // The board's own words say how the game was won ("game over: light wins, framed squares 5 to 3").
+    const how = (st.view.status || "").match(/^game over: [^,]*, (.*)$/);
+    const end = how ? ` — ${how[1]}.` : ".";
+    if (st.result === "draw") return "Game over: a draw" + end;
+    return st.result === st.human ? `Game over: you win (${st.result})${end}` : `Game over: ${st.result} wins${end}`;
   }
   const s = st.view.status || `${st.to_move} to move`;
   return st.your_turn ? `Your turn — ${s}.` : `${s} (${st.players[st.to_move] || "…"}).`;

@@ -80,7 +80,7 @@ function drawGyges(st) {
       // The winning piece, in the goal where it entered; the goal's words step aside.
       const mv = last.route[last.route.length - 1];
       const x = cx(mv[mv.length - 2]);
-      drawGygesPiece(pieces, x, goalY(aims(last.by)), last.route[0].length - 1, GQ * 0.3, "in-goal");
+      drawGygesPiece(pieces, x, goalY(aims(last.by)), last.size, GQ * 0.3, "in-goal");
       for (const t of svg.querySelectorAll(`[data-goal="${aims(last.by)}"] text`)) t.setAttribute("x", x < 3 * GQ ? 4.25 * GQ : 1.75 * GQ);
       svg.querySelector(`[data-goal="${aims(last.by)}"] .g-goalnote`).textContent = `${last.by} won: a piece entered here`;
     } else {
@@ -116,7 +116,7 @@ function drawGyges(st) {
     const what = last.route
       ? `${last.by} played ${last.move}` + (last.path !== last.move.split("*")[0] ? `, by ${last.path.split("*")[0]}` : "") +
         (last.end === "goal" ? ", into the goal" : "") + (last.drop ? `, dropping the displaced ${GSIZE[size(last.drop)]} on ${last.drop}` : "")
-      : `${last.by} placed a ${GSIZE[size(last.end)]} on ${last.end}`;
+      : `${last.by} placed a ${GSIZE[last.size]} on ${last.end}`;
     note(`Last move: ${what}.`, "g-lastnote");
   }
   if (!st.your_turn) return;

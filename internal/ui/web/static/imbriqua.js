@@ -182,7 +182,7 @@ function drawImbriquaDeck(svg, st) {
   let c = v.card, caption = "";
   if (c) caption = `${c.by === st.human ? "your" : c.by + "'s"} card · turn ${c.turn}`;
   else if (v.previous) { c = v.previous; caption = `last card · ${c.by}, turn ${c.turn}`; }
-  head(0.1 * IQ, v.turn ? `Turn ${v.turn} of ${v.turns} · ${v.mover === st.human ? "yours" : v.mover + "'s"}` : "The opening");
+  head(0.1 * IQ, v.phase === "over" ? `All ${v.turns} turns played` : v.turn ? `Turn ${v.turn} of ${v.turns} · ${v.mover === st.human ? "yours" : v.mover + "'s"}` : "The opening");
   el("text", { x: x0, y: 0.5 * IQ, class: "i-sub" }, g).textContent = c ? caption : "4 pawns each, anywhere; then the cards";
   const cardY = 0.8 * IQ, cw = 2.35 * IQ, ch = 3.25 * IQ;
   const card = el("g", { class: "i-card " + (c ? (c.colour || "neutral") : "back") }, g);
@@ -196,7 +196,7 @@ function drawImbriquaDeck(svg, st) {
     el("rect", { x: x0, y: cardY, width: cw, height: 0.62 * IQ, rx: 12, class: "i-band" }, card);
     el("rect", { x: x0, y: cardY + 0.4 * IQ, width: cw, height: 0.22 * IQ, class: "i-band" }, card);
     el("text", { x: x0 + cw / 2, y: cardY + 0.34 * IQ, class: "i-bandtext" }, card).textContent =
-      c.colour === "green" ? "GREEN · any pawn" : c.colour === "red" ? "RED · the placed pawn" : "PLACE 2";
+      c.colour === "green" ? "GREEN · any pawn" : c.colour === "red" ? "RED · placed pawn" : "PLACE 2 PAWNS";
     el("text", { x: x0 + cw / 2, y: cardY + 1.55 * IQ, class: "i-number" }, card).textContent = c.number;
     drawCardGlyph(card, x0 + cw / 2, cardY + 2.28 * IQ, c.number);
     const [l1, l2] = c.name.split(", ");
@@ -206,15 +206,18 @@ function drawImbriquaDeck(svg, st) {
     el("text", { x: x0 + cw / 2, y: cardY + 1.8 * IQ, class: "i-number back" }, card).textContent = "?";
   }
 
-  // Beside it: the next card.
-  const nx = x0 + cw + 0.25 * IQ;
-  el("text", { x: nx, y: cardY + 0.25 * IQ, class: "i-sub" }, g).textContent = "next";
+  // Beside it: the next card, when it is known which (else chance draws it).
   const next = v.next;
-  const ng = el("g", { class: "i-mini " + (next ? next.colour || "neutral" : "back") }, g);
-  ng.dataset.next = next ? next.number : "";
-  el("rect", { x: nx, y: cardY + 0.45 * IQ, width: 0.95 * IQ, height: 1.3 * IQ, rx: 6, class: "i-cardface" }, ng);
-  el("text", { x: nx + 0.475 * IQ, y: cardY + 1.2 * IQ, class: "i-mininum" }, ng).textContent = next ? next.number : v.phase === "over" ? "–" : "?";
-  el("text", { x: nx, y: cardY + 2.05 * IQ, class: "i-sub" }, g).textContent = next ? "known" : v.phase === "over" ? "" : "chance";
+  if (v.phase !== "over") {
+    const nx = x0 + cw + 0.25 * IQ;
+    el("text", { x: nx, y: cardY + 0.25 * IQ, class: "i-sub" }, g).textContent = "next";
+    const ng = el("g", { class: "i-mini " + (next ? next.colour || "neutral" : "back") }, g);
+    ng.dataset.next = next ? next.number : "";
+    el("rect", { x: nx, y: cardY + 0.45 * IQ, width: 0.95 * IQ, height: 1.3 * IQ, rx: 6, class: "i-cardface" }, ng);
+    el("text", { x: nx + 0.475 * IQ, y: cardY + 1.2 * IQ, class: "i-mininum" }, ng).textContent = next ? next.number : "?";
+    el("text", { x: nx, y: cardY + 2.05 * IQ, class: "i-sub" }, g).textContent = next ? "known" : "by chance";
+    if (next) el("text", { x: nx, y: cardY + 2.4 * IQ, class: "i-sub" }, g).textContent = `turn ${next.turn}, ${next.by === st.human ? "you" : next.by}`;
+  }
 
   // The pile: its 11 cards in the order they are turned over.
   const py = cardY + ch + 0.65 * IQ;
@@ -230,7 +233,8 @@ function drawImbriquaDeck(svg, st) {
     el("text", { x: x0 + i * mw + (mw - 3) / 2, y: py + 0.92 * IQ }, m).textContent = k || "?";
   });
   if (v.unknown.length && v.turn <= 10) {
-    el("text", { x: x0, y: py + 1.6 * IQ, class: "i-sub" }, g).textContent = `? one of ${v.unknown.join(" ")}, drawn by chance`;
+    el("text", { x: x0, y: py + 1.6 * IQ, class: "i-sub" }, g).textContent = `? is drawn by chance, one of`;
+    el("text", { x: x0, y: py + 1.95 * IQ, class: "i-sub" }, g).textContent = v.unknown.join(" ");
   }
 }
 
@@ -270,7 +274,7 @@ function scoreImbriqua(st) {
     row.className = "row";
     const chip = Object.assign(document.createElement("span"), { className: "chip " + n });
     const label = Object.assign(document.createElement("span"), { textContent: `${n}${n === st.human ? " (you)" : ""}` });
-    const nums = Object.assign(document.createElement("span"), { className: "nums", textContent: `${v.score[n]} framed · ${v.pawns[n]} pawns` });
+    const nums = Object.assign(document.createElement("span"), { className: "nums", textContent: `${v.score[n]} framed · ${v.pawns[n]} pawn${v.pawns[n] === 1 ? "" : "s"}` });
     nums.dataset.score = n;
     const bar = Object.assign(document.createElement("div"), { className: "bar thin" });
     const fill = document.createElement("div");
