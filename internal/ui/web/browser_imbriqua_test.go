@@ -103,6 +103,26 @@ func TestBrowserImbriqua(t *testing.T) {
 				d.shot("imbriqua-2-card-revealed")
 			}
 		}
+		// The last turn played and the turn in progress are drawn: each move and jump an arrow.
+		arrows, lastDone := 0, 0
+		for _, tr := range v.Recent {
+			if tr.Turn > 0 && tr.Turn != v.Turn {
+				lastDone = tr.Turn
+			}
+		}
+		for _, tr := range v.Recent {
+			for _, dec := range tr.Decisions {
+				if tr.Turn > 0 && (tr.Turn == v.Turn || tr.Turn == lastDone) && (dec.Kind == "move" || dec.Kind == "capture") {
+					arrows++
+				}
+			}
+		}
+		if got := d.count("#i-last .i-lastmove"); got != arrows {
+			t.Fatalf("step %d: %d moves drawn as the last, want %d", step, got, arrows)
+		}
+		if arrows > 0 {
+			seen["last move drawn"] = true
+		}
 		// A penalty the agent decided against the person: shown as such.
 		for _, tr := range v.Recent {
 			for _, dec := range tr.Decisions {
@@ -222,7 +242,7 @@ func TestBrowserImbriqua(t *testing.T) {
 	if !slices.Equal(rec.Moves, st.Moves) || st.View.Turn != 44 || !strings.Contains(d.status, " — framed squares ") && !strings.Contains(d.status, " on pawns") {
 		t.Fatalf("the end: turn %d, the record has %d moves, the page %d; status %q", st.View.Turn, len(rec.Moves), len(st.Moves), d.status)
 	}
-	for _, want := range []string{"reveal", "penalty-you", "penalty-agent", "chain", "stop", "bonus", "red", "undo"} {
+	for _, want := range []string{"reveal", "penalty-you", "penalty-agent", "chain", "stop", "bonus", "red", "undo", "last move drawn"} {
 		if !seen[want] {
 			t.Errorf("the game never showed %s (another seed may)", want)
 		}

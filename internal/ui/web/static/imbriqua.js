@@ -57,6 +57,24 @@ function drawImbriqua(st) {
   for (const t of v.recent) for (const d of t.decisions) if (d.kind === "remove") removed.push([d.move.slice(7), t]);
   const lastRemoved = removed.length ? removed[removed.length - 1][0] : "";
 
+  // The last turn played and the turn in progress: the way each move and jump went, under
+  // the pawns, and the placements circled where the pawn still stands (the turn's own
+  // placement has its square marked instead).
+  const done = v.recent.filter((t) => t.turn > 0 && t.turn !== v.turn);
+  const shown = v.recent.filter((t) => t.turn > 0 && (t.turn === v.turn || t === done[done.length - 1]));
+  const lastG = el("g", { id: "i-last" }, svg);
+  for (const t of shown) {
+    for (const d of t.decisions) {
+      const m = d.move.match(/^([a-h][1-8])[-x]([a-h][1-8])$/);
+      if ((d.kind === "move" || d.kind === "capture") && m) {
+        el("line", { x1: cx(m[1]), y1: cy(m[1]), x2: cx(m[2]), y2: cy(m[2]), class: "lastpath i-lastmove" }, lastG).dataset.move = d.move;
+        arrowHead(lastG, cx(m[1]), cy(m[1]), cx(m[2]), cy(m[2]), 13, "lastpath-head");
+      } else if ((d.kind === "place" || d.kind === "bonus") && pawn(d.move) && d.move !== v.placed) {
+        el("circle", { cx: cx(d.move), cy: cy(d.move), r: IQ * 0.44, class: "lasthalo i-lastplace" }, lastG).dataset.square = d.move;
+      }
+    }
+  }
+
   const pieces = el("g", {}, svg);
   for (let i = 0; i < 64; i++) {
     const n = sqName(i);
