@@ -10,7 +10,8 @@ type Board interface {
 	// View is pos's structure for the browser's drawing: a value that marshals to JSON, with
 	// a "kind" field naming the drawing the page uses.
 	View(pos *games.Position) any
-	// Group sorts pos's legal moves into groups for listing (YINSH: by ring).
+	// Group sorts pos's legal moves into groups for listing (YINSH by ring, Gygès by the piece
+	// that moves, Imbriqua by kind and pawn).
 	Group(pos *games.Position) []MoveGroup
 }
 

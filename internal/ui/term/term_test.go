@@ -52,6 +52,7 @@ func slowMatch(game, _, side string, seed uint64) (*ui.Match, error) {
 func TestPlay(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "game.json")
+	saved := filepath.Join(dir, "saved.json")
 	// A game of Gygès with the advanced rule after its set-up, the person north.
 	setup := filepath.Join(dir, "gyges-setup.json")
 	r := ui.Record{Format: ui.RecordFormat, Game: "gyges-advanced", Players: map[string]string{"south": "scripted", "north": ui.Human},
@@ -94,6 +95,9 @@ func TestPlay(t *testing.T) {
 		{"Imbriqua: the opening, and a spinner", Config{Game: "imbriqua", Side: "dark", Spinner: &strings.Builder{}, NewMatch: slowMatch}, "?\nd4\n",
 			[]string{"imbriqua: you play dark against scripted", "light (scripted) plays a1", "dark to place a pawn (the opening: 4 each, anywhere)",
 				"63 legal moves:\n  place b1 c1 d1", `(type a move as "a2")`, "light (scripted) plays a2"}, nil, "", "light thinks: 100/100 simulations"},
+		{"Imbriqua: save, undo, load, resign", Config{Game: "imbriqua"}, "d4\nsave " + saved + "\nundo\nmoves\nload " + saved + "\nresign\n",
+			[]string{"light> dark (scripted) plays a1", "saved 2 moves in " + saved, "no moves yet", "loaded " + saved + ": imbriqua, 2 moves, result none",
+				"1. d4; 2. a1;", "light resigned: dark wins."}, nil, "", ""},
 		{"unknown game", Config{Game: "go"}, "", nil, nil, `unknown game "go"`, ""},
 		{"unknown side", Config{Game: "yinsh", Side: "red"}, "", nil, nil, `unknown side "red"`, ""},
 		{"a bad record", Config{Game: "yinsh", Load: "/nonexistent.json"}, "", nil, nil, "/nonexistent.json", ""},
