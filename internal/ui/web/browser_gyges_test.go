@@ -136,7 +136,7 @@ func TestBrowserGyges(t *testing.T) {
 		}
 		if len(way) > 1 && !seen["bounce"] {
 			seen["bounce"] = true
-			d.shot("gyges-3-bounce-path")
+			d.shot("gyges-4-bounce-path")
 		}
 		d.click(sel)
 		if replace {
@@ -150,7 +150,7 @@ func TestBrowserGyges(t *testing.T) {
 			if d.count(".hit.drop") != drops || !strings.Contains(status, "click a highlighted square to drop") {
 				t.Fatalf("step %d: replacing on %s: %d drops offered, want %d; status %q", step, end, d.count(".hit.drop"), drops, status)
 			}
-			d.shot("gyges-4-replace-drop")
+			d.shot("gyges-3-replace-drop")
 			seen["replace"] = true
 			d.click(fmt.Sprintf(`.hit.drop[data-square=%q]`, drop))
 		}

@@ -138,7 +138,7 @@ func TestBrowserImbriqua(t *testing.T) {
 					}
 					if !seen["shot agent removed"] {
 						seen["shot agent removed"] = true
-						d.shot("imbriqua-4-agent-removed")
+						d.shot("imbriqua-3-agent-removed")
 					}
 				}
 			}
@@ -179,7 +179,7 @@ func TestBrowserImbriqua(t *testing.T) {
 					d.attr("#status", "data-state"), d.count(".hit.remove"), count(v.Squares, "D"))
 			}
 			if !seen["penalty-you"] {
-				d.shot("imbriqua-5-you-remove")
+				d.shot("imbriqua-4-you-remove")
 			}
 			seen["penalty-you"] = true
 			sq := d.attr(".hit.remove", "data-square")
@@ -210,7 +210,7 @@ func TestBrowserImbriqua(t *testing.T) {
 					t.Fatalf("step %d: a chain from %s: status %q", step, v.Chain, d.status)
 				}
 				if !seen["stop"] {
-					d.shot("imbriqua-3-chain")
+					d.shot("imbriqua-5-chain")
 					seen["stop"] = true
 					d.click(`#choices [data-move="stop"]`)
 					break
