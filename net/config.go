@@ -1,15 +1,10 @@
 package net
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // Config is the architecture of a network: the `net:` section of a configuration file.
@@ -188,65 +183,6 @@ func (o *OptimizerConfig) LearningRateAt(step int64) float64 {
 		lr *= float64(step+1) / float64(o.Warmup)
 	}
 	return lr
-}
-
-// File is the part of a configuration file the network reads: the game, the `net:` and the
-// `optimizer:` sections. Absent fields take the game's defaults.
-type File struct {
-	Game      string          `yaml:"game" json:"game"`
-	Net       Config          `yaml:"net" json:"net"`
-	Optimizer OptimizerConfig `yaml:"optimizer" json:"optimizer"`
-}
-
-// LoadFile reads and checks a configuration file. Errors name the file, and the line or the
-// field: "configs/yinsh.yaml: net.blocks: must be in [0, 128], is -1".
-func LoadFile(path string) (File, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return File{}, err
-	}
-	f, err := ParseFile(data)
-	if err != nil {
-		return File{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return f, nil
-}
-
-// ParseFile decodes a configuration document strictly (unknown fields are errors) over the
-// defaults of its game, and validates it.
-func ParseFile(data []byte) (File, error) {
-	// The defaults depend on the game: a first strict pass finds it (and any unknown field),
-	// the second decodes over that game's defaults.
-	var probe File
-	if err := decodeStrict(data, &probe); err != nil {
-		return File{}, err
-	}
-	if probe.Game == "" {
-		return File{}, errors.New("game: missing")
-	}
-	f := File{Game: probe.Game, Net: DefaultConfig(probe.Game), Optimizer: DefaultOptimizer()}
-	if err := decodeStrict(data, &f); err != nil {
-		return File{}, err
-	}
-	if err := f.Net.Validate(); err != nil {
-		return File{}, prefixErrors("net.", err)
-	}
-	if err := f.Optimizer.Validate(); err != nil {
-		return File{}, prefixErrors("optimizer.", err)
-	}
-	return f, nil
-}
-
-func decodeStrict(data []byte, v any) error {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(v); err != nil {
-		if errors.Is(err, io.EOF) {
-			return errors.New("empty configuration")
-		}
-		return err
-	}
-	return nil
 }
 
 // prefixErrors puts prefix before each of the joined errors' messages.

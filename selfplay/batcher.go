@@ -3,6 +3,7 @@ package selfplay
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,6 +38,7 @@ type Batcher struct {
 	// Counters for the metrics, updated by the inference workers.
 	batches, positions atomic.Int64
 	busy               atomic.Int64 // nanoseconds spent in the network
+	netCPU             atomic.Int64 // CPU nanoseconds of the forward passes
 }
 
 type request struct {
@@ -185,6 +187,9 @@ func (b *Batcher) gather() {
 // infer runs groups through its engine: one request in place, several copied into one batch.
 func (b *Batcher) infer(e *net.Engine) {
 	defer b.wg.Done()
+	// Locked to its thread, the worker can read the CPU time of its forward passes.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	var obs, logits, values []float32
 	for group := range b.groups {
 		if m := b.model.Load(); e.Model() != m {
@@ -199,7 +204,9 @@ func (b *Batcher) infer(e *net.Engine) {
 		if len(group) == 1 {
 			r := group[0]
 			n = r.n
+			cpu := threadCPU()
 			err = e.Evaluate(r.obs, r.logits, r.values)
+			b.netCPU.Add(threadCPU() - cpu)
 		} else {
 			for _, r := range group {
 				n += r.n
@@ -210,7 +217,9 @@ func (b *Batcher) infer(e *net.Engine) {
 				copy(obs[at*b.obsSize:], r.obs)
 				at += r.n
 			}
+			cpu := threadCPU()
 			err = e.Evaluate(obs, logits, values)
+			b.netCPU.Add(threadCPU() - cpu)
 			at = 0
 			for _, r := range group {
 				copy(r.logits, logits[at*b.numActions:(at+r.n)*b.numActions])
@@ -245,11 +254,14 @@ func grow(b []float32, n int) []float32 {
 // BatcherStats are a batcher's counters since it started.
 type BatcherStats struct {
 	Batches, Positions int64
-	// Busy is the time the network ran, summed over the inference workers.
+	// Busy is the wall time the inference workers spent on batches (copies included), summed
+	// over them.
 	Busy time.Duration
+	// NetCPU is the CPU time of the network's forward passes alone, summed over the workers.
+	NetCPU time.Duration
 }
 
 // Stats reads the counters.
 func (b *Batcher) Stats() BatcherStats {
-	return BatcherStats{Batches: b.batches.Load(), Positions: b.positions.Load(), Busy: time.Duration(b.busy.Load())}
+	return BatcherStats{Batches: b.batches.Load(), Positions: b.positions.Load(), Busy: time.Duration(b.busy.Load()), NetCPU: time.Duration(b.netCPU.Load())}
 }

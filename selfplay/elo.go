@@ -33,7 +33,8 @@ type Rating struct {
 // scores with expectation 1 / (1 + 10^(-(R0 - R1 + A)/400)), a draw counting as half a win
 // and half a loss (as BayesElo and Ordo do without a draw model). The ratings R and the
 // advantage A maximize the likelihood of all the games at once, plus BayesElo's prior:
-// Prior virtual draws, colour-blind, between every two players who met, which keeps a
+// Prior virtual draws, colour-blind, between every two players who met (and Prior virtual draws
+// between the two sides of equal players, for the advantage), which keeps a
 // player who won or lost everything at a finite rating. The 95% intervals are 1.96 standard
 // errors from the inverse of the observed Fisher information, the anchor being fixed at 0.
 type Ratings struct {
@@ -157,8 +158,16 @@ func Rate(names []string, games []Outcome, anchor int, prior float64) (Ratings, 
 				}
 			}
 		}
-		// The advantage is estimated from the games alone; a tiny ridge keeps it defined
-		// when no game was played (or every game was a draw with no information on it).
+		if prior > 0 {
+			// The prior's virtual draws are also played between the two sides of equal
+			// players, so that a side winning every game (common in a short match) gets a
+			// finite advantage too.
+			p := 1 / (1 + math.Exp(-theta[m]))
+			grad.SetVec(m, grad.AtVec(m)+prior*(0.5-p))
+			hess.SetSym(m, m, hess.At(m, m)+prior*p*(1-p))
+		}
+		// Without a prior the advantage is estimated from the games alone; a tiny ridge keeps
+		// it defined when no game was played (or every game was a draw with no information on it).
 		hess.SetSym(m, m, hess.At(m, m)+1e-9)
 	}
 	// Newton's method on a concave log-likelihood: θ += H⁻¹ ∇ (H = the negated Hessian).

@@ -100,6 +100,25 @@ func TestRate(t *testing.T) {
 			t.Errorf("intervals %v then %v: the further player should be less certain", p[1].CI95, p[2].CI95)
 		}
 	})
+	t.Run("a side winning every game is finite with the prior", func(t *testing.T) {
+		// A short evaluation match: each player wins both games it begins.
+		for _, n := range []int{2, 10} {
+			var g []Outcome
+			for k := range n {
+				g = append(g, Outcome{First: k % 2, Second: 1 - k%2, Score: 1})
+			}
+			if _, err := Rate([]string{"a", "b"}, g, 0, 0); err == nil {
+				t.Errorf("%d games, no prior: an infinite advantage was rated", n)
+			}
+			r, err := Rate([]string{"a", "b"}, g, 0, 2)
+			if err != nil {
+				t.Fatalf("%d games: %v", n, err)
+			}
+			if !(r.Advantage > 50 && r.Advantage < 1000) || !near(r.Players[1].Elo, 0, 1e-6) {
+				t.Errorf("%d games: advantage %v, b %v", n, r.Advantage, r.Players[1].Elo)
+			}
+		}
+	})
 	t.Run("bad input", func(t *testing.T) {
 		bad := []struct {
 			names  []string

@@ -11,23 +11,27 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zerogames/zero/configs"
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/net/linalg"
+	"github.com/zerogames/zero/train"
 )
 
 // benchCmd is `zero bench WHAT`: speed measurements. WHAT is net for now.
 func benchCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if len(args) == 0 {
-			return errors.New("bench: say what to measure: net")
+			return errors.New("bench: say what to measure: net, selfplay")
 		}
 		switch args[0] {
 		case "net":
 			return benchNet(ctx, args[1:], stdout, stderr)
+		case "selfplay":
+			return benchSelfPlay(ctx, args[1:], stdout, stderr)
 		}
-		return fmt.Errorf("bench: unknown benchmark %q (net)", args[0])
+		return fmt.Errorf("bench: unknown benchmark %q (net, selfplay)", args[0])
 	}
 }
 
@@ -79,7 +83,7 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	if *config != "" {
-		f, err := net.LoadFile(*config)
+		f, err := train.LoadConfig(*config)
 		if err != nil {
 			return err
 		}
@@ -137,4 +141,67 @@ func syntheticSpec(s string) (*net.Spec, error) {
 	}
 	info := &env.Info{Name: "synthetic-" + s, NumActions: a, Observation: env.Shape{Planes: p, Height: h, Width: w}}
 	return net.NewSpec(info, nil)
+}
+
+// benchSelfPlay measures self-play as a training run plays it: games, simulations and
+// positions per second, how full the inference batches are, and the share of the CPU time
+// spent in the network (the rest is search, rules and batching: the overhead).
+func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("zero bench selfplay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	game := fs.String("game", "yinsh-blitz", "the game whose preset (configs/GAME.yaml) to measure: "+joinNames())
+	config := fs.String("config", "", "measure this configuration file instead of the game's preset")
+	checkpoint := fs.String("checkpoint", "", "play with this checkpoint's network (default: random weights)")
+	warm := fs.Duration("warmup", 5*time.Second, "time played before measuring")
+	per := fs.Duration("time", 30*time.Second, "time measured")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return errUsage
+	}
+	if err := noArgs(fs.Args()); err != nil {
+		return err
+	}
+	var cfg train.Config
+	var err error
+	if *config != "" {
+		cfg, err = train.LoadConfig(*config)
+	} else {
+		cfg, err = configs.Load(*game)
+	}
+	if err != nil {
+		return err
+	}
+	g, err := games.Lookup(cfg.Game)
+	if err != nil {
+		return err
+	}
+	var w *net.Weights
+	if *checkpoint != "" {
+		spec, err := g.NetSpec()
+		if err != nil {
+			return err
+		}
+		ck, err := net.Load(*checkpoint, spec)
+		if err != nil {
+			return fmt.Errorf("--checkpoint %s: %w", *checkpoint, err)
+		}
+		w = ck.Weights
+	}
+	cfg.Cores()
+	sp := cfg.SelfPlay
+	fmt.Fprintf(stdout, "%s: net %d blocks × %d channels, BLAS %s; %d workers × %d games, %d inference workers, batch ≤ %d, %d simulations (cheap %d, full share %.2f), gumbel %v\n",
+		cfg.Game, cfg.Net.Blocks, cfg.Net.Channels, linalg.Kernels(), sp.Workers, sp.GamesPerWorker, sp.InferenceWorkers, sp.BatchSize,
+		sp.Simulations, sp.CheapSimulations, sp.FullShare, sp.Gumbel)
+	s, err := g.BenchSelfPlay(ctx, cfg, w, *warm, *per)
+	if err != nil {
+		return err
+	}
+	per1 := func(n int64) float64 { return float64(n) / s.Seconds }
+	fmt.Fprintf(stdout, "%.1f s: %.2f games/s, %.1f decisions/s, %.1f samples/s, %.0f simulations/s, %.0f positions/s\n",
+		s.Seconds, per1(s.Games), per1(s.Decisions), per1(s.Samples), per1(s.Simulations), per1(s.Positions))
+	fmt.Fprintf(stdout, "batches: %.1f positions on average (%.0f%% full); CPU %.2f cores; net %.0f%% of the CPU time, search+batching overhead %.0f%%\n",
+		float64(s.Positions)/max(1, float64(s.Batches)), 100*s.BatchFill(), s.CPUSeconds/s.Seconds, 100*s.NetShare(), 100*(1-s.NetShare()))
+	return nil
 }

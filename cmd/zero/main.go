@@ -58,6 +58,7 @@ type subcommand struct {
 
 func subcommands() []subcommand {
 	return []subcommand{
+		{"train", "learn a game by self-play: start or resume a run (train --game G, or --config FILE --run DIR)", trainCmd},
 		{"perft", "count the positions reached at each depth (a move-generator check and speed test)", perftCmd},
 		{"engine", "speak the engine protocol on stdin/stdout (docs/ENGINE.md)", engineCmd},
 		{"games", "list the games", gamesCmd},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/train"
 )
 
 // netCmd is `zero net info CHECKPOINT` and `zero net init --config C --out F`.
@@ -108,7 +109,7 @@ func netInit(w io.Writer, config, out string, seed uint64, force bool) error {
 			return fmt.Errorf("--out %s: the file exists (--force overwrites it)", out)
 		}
 	}
-	f, err := net.LoadFile(config)
+	f, err := train.LoadConfig(config)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/env/gyges"
@@ -19,6 +20,7 @@ import (
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/selfplay"
+	"github.com/zerogames/zero/train"
 )
 
 // Game is a registered game and variant.
@@ -39,6 +41,10 @@ type Game interface {
 	Arena(ctx context.Context, cfg selfplay.ArenaConfig) (*selfplay.ArenaResult, error)
 	// NetSpec describes the game to the network (net.Spec): its shapes and policy layout.
 	NetSpec() (*net.Spec, error)
+	// Train runs or resumes a training run in a run folder (train.Run).
+	Train(ctx context.Context, cfg train.Config, dir string, opt train.Options) error
+	// BenchSelfPlay measures a configuration's self-play (train.BenchSelfPlay).
+	BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration) (train.SelfPlaySpeed, error)
 }
 
 // DivideLine is one legal action and the leaves below it.

@@ -52,10 +52,12 @@ func (w Window) Size(total int64) int {
 	return int(min(size, float64(w.Max)))
 }
 
-// shardMagic starts every shard file, followed by a format version and the game's name.
+// shardMagic starts every shard file, followed by a format version, the game's name, and the
+// number of samples added before the shard was begun (so that the count of samples ever added,
+// the window's clock, survives the deletion of old shards).
 const (
 	shardMagic   = "ZRPL"
-	shardVersion = 1
+	shardVersion = 2
 	shardExt     = ".zrp"
 	// gamesPerShard: a new shard is started after this many games, so old shards can be
 	// deleted once the window has passed them.
@@ -171,8 +173,16 @@ func (b *Buffer) readShard(n int, last bool) ([]*Game, error) {
 		}
 		return nil, fmt.Errorf("%s: not a replay shard of %q", path, b.game)
 	}
-	var games []*Game
 	off := len(header)
+	if len(data) < off+8 {
+		if last {
+			return nil, os.Remove(path) // the crash came while the header was being written
+		}
+		return nil, fmt.Errorf("%s: the header is cut short", path)
+	}
+	b.total = max(b.total, int64(binary.LittleEndian.Uint64(data[off:])))
+	off += 8
+	var games []*Game
 	for off < len(data) {
 		g, size, err := readRecord(data[off:])
 		if errors.Is(err, errTorn) && last {
@@ -230,7 +240,7 @@ func (b *Buffer) nextShardLocked() error {
 		return fmt.Errorf("replay: %w", err)
 	}
 	if st, err := f.Stat(); err == nil && st.Size() == 0 {
-		if _, err := f.Write(shardHeader(b.game)); err != nil {
+		if _, err := f.Write(binary.LittleEndian.AppendUint64(shardHeader(b.game), uint64(b.total))); err != nil {
 			f.Close()
 			return fmt.Errorf("replay: %w", err)
 		}

@@ -201,13 +201,23 @@ func TestWindow(t *testing.T) {
 func TestWindowDropsOldGamesAndShards(t *testing.T) {
 	dir := t.TempDir()
 	w := Window{Min: 50, Max: 50, Exponent: 1, Growth: 0}
+	total := int64(0)
 	for session := range 3 {
-		b, _ := Open(dir, "yinsh-blitz", w)
-		for seed := range uint64(10) {
-			b.Add(randomGame(seed + uint64(100*session)))
+		b, err := Open(dir, "yinsh-blitz", w)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if b.Len() != 50 {
-			t.Fatalf("window holds %d samples, want 50", b.Len())
+		// The count of samples ever added survives the deletion of the shards that held them.
+		if b.Total() != total {
+			t.Fatalf("session %d opens with %d samples ever added, want %d", session, b.Total(), total)
+		}
+		for seed := range uint64(10) {
+			g := randomGame(seed + uint64(100*session))
+			b.Add(g)
+			total += int64(len(g.Targets))
+		}
+		if b.Len() != 50 || b.Total() != total {
+			t.Fatalf("window holds %d samples of %d, want 50 of %d", b.Len(), b.Total(), total)
 		}
 		b.Close()
 	}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/zerogames/zero/configs"
+	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/train"
+)
+
+// trainCmd is `zero train`: start or resume a training run.
+func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
+	game := fs.String("game", "", "start from this game's preset (configs/GAME.yaml): "+joinNames())
+	config := fs.String("config", "", "start from this configuration file instead")
+	runDir := fs.String("run", "", "the run folder (default runs/GAME); a folder holding a run resumes it")
+	steps := fs.Int64("steps", -1, "stop at this training step (overrides the configuration's stop.steps; 0: never)")
+	total := fs.Duration("time", -1, "stop when the run has worked this long over all its sessions (overrides stop.time; 0: never)")
+	session := fs.Duration("for", 0, "stop this session after this long (0: when the run stops)")
+	logEvery := fs.Duration("log", 30*time.Second, "period of the log lines and self-play metrics")
+	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+		if err := noArgs(args); err != nil {
+			return err
+		}
+		cfg, dir, err := trainConfig(*game, *config, *runDir)
+		if err != nil {
+			return err
+		}
+		if *steps >= 0 {
+			cfg.Stop.Steps = *steps
+		}
+		if *total >= 0 {
+			cfg.Stop.Time = train.Duration(*total)
+		}
+		if err := cfg.Validate(); err != nil {
+			return err
+		}
+		g, err := games.Lookup(cfg.Game)
+		if err != nil {
+			return err
+		}
+		if *session > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, *session)
+			defer cancel()
+		}
+		err = g.Train(ctx, cfg, dir, train.Options{Out: stdout, LogEvery: *logEvery})
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = nil // --for elapsed: a clean stop
+		}
+		if err == nil || errors.Is(err, context.Canceled) {
+			fmt.Fprintf(stderr, "resume with: zero train --run %s\n", dir)
+		}
+		return err
+	}
+}
+
+// trainConfig chooses a run's configuration and folder: --config, else the run folder's own
+// configuration when it holds a run, else the game's preset.
+func trainConfig(game, config, dir string) (train.Config, string, error) {
+	var cfg train.Config
+	var err error
+	switch {
+	case config != "":
+		if cfg, err = train.LoadConfig(config); err != nil {
+			return cfg, "", err
+		}
+		if game != "" && game != cfg.Game {
+			return cfg, "", fmt.Errorf("--game %s, but %s is a configuration for %s", game, config, cfg.Game)
+		}
+	case dir != "" && exists(filepath.Join(dir, "config.yaml")):
+		if cfg, err = train.ReadConfig(dir); err != nil {
+			return cfg, "", err
+		}
+		if game != "" && game != cfg.Game {
+			return cfg, "", fmt.Errorf("--game %s, but the run folder %s holds a %s run", game, dir, cfg.Game)
+		}
+	case game != "":
+		if _, err := games.Lookup(game); err != nil {
+			return cfg, "", fmt.Errorf("--game: %w", err)
+		}
+		if dir == "" {
+			dir = filepath.Join("runs", game)
+		}
+		if exists(filepath.Join(dir, "config.yaml")) {
+			// The default folder of the game holds a run: resume it as it was configured.
+			cfg, err = train.ReadConfig(dir)
+			return cfg, dir, err
+		}
+		if cfg, err = configs.Load(game); err != nil {
+			return cfg, "", err
+		}
+	default:
+		return cfg, "", errors.New("give --game GAME, --config FILE, or --run DIR of a run to resume")
+	}
+	if dir == "" {
+		dir = filepath.Join("runs", cfg.Game)
+	}
+	return cfg, dir, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

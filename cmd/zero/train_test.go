@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTrainCommand drives `zero train` and `zero bench selfplay` through run: a short tiny run,
+// its resumption from the run folder alone, and the refusals, which change nothing.
+func TestTrainCommand(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	tiny, err := os.ReadFile("../../configs/tiny.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := write("tiny.yaml", string(tiny))
+	unknown := write("unknown.yaml", "game: yinsh\nselfplay:\n  simulatons: 3\n")
+	invalid := write("invalid.yaml", "game: yinsh\nreplay:\n  train_ratio: 0\n")
+	runDir := filepath.Join(dir, "run")
+	tests := []struct {
+		name    string
+		args    []string
+		wantOut []string
+		wantErr string
+	}{
+		{"start", []string{"train", "--config", cfg, "--run", runDir, "--steps", "10", "--log", "1h"}, []string{"session 1 of yinsh-blitz, step 0", "stopped at step 10"}, ""},
+		{"resume from the folder", []string{"train", "--run", runDir, "--steps", "20", "--log", "1h"}, []string{"session 2 of yinsh-blitz, step 10", "stopped at step 20"}, ""},
+		{"another game in the folder", []string{"train", "--game", "gyges", "--run", runDir}, nil, "holds a yinsh-blitz run"},
+		{"unknown key", []string{"train", "--config", unknown, "--run", filepath.Join(dir, "x")}, nil, "unknown.yaml: line 3: field simulatons not found"},
+		{"bad value", []string{"train", "--config", invalid, "--run", filepath.Join(dir, "x")}, nil, "invalid.yaml: replay.train_ratio: must be in [0.01, 1000], is 0"},
+		{"unknown game", []string{"train", "--game", "chess"}, nil, `--game: unknown game "chess"`},
+		{"nothing to train", []string{"train"}, nil, "give --game GAME, --config FILE, or --run DIR"},
+		{"bench selfplay", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms"}, []string{"yinsh-blitz: net 1 blocks × 8 channels", "simulations/s", "overhead"}, ""},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), tt.args, strings.NewReader(""), &stdout, &stderr)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%s: err = %v, want %q", tt.name, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v\n%s", tt.name, err, stderr.String())
+			continue
+		}
+		for _, want := range tt.wantOut {
+			if !strings.Contains(stdout.String(), want) {
+				t.Errorf("%s: output lacks %q:\n%s", tt.name, want, stdout.String())
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
+		t.Error("a refused configuration made its run folder")
+	}
+}

@@ -1,0 +1,40 @@
+// Package configs holds the training presets, one per game and variant, tuned for a 2-core
+// machine without GPU, and "tiny" for tests. They are embedded in the binary: `zero train
+// --game G` starts from G's preset wherever it runs.
+package configs
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/zerogames/zero/train"
+)
+
+//go:embed *.yaml
+var files embed.FS
+
+// Names lists the presets.
+func Names() []string {
+	entries, _ := fs.Glob(files, "*.yaml")
+	for i, e := range entries {
+		entries[i] = strings.TrimSuffix(e, ".yaml")
+	}
+	slices.Sort(entries)
+	return entries
+}
+
+// Load decodes and checks the preset name.
+func Load(name string) (train.Config, error) {
+	data, err := files.ReadFile(name + ".yaml")
+	if err != nil {
+		return train.Config{}, fmt.Errorf("no training preset %q (presets: %s)", name, strings.Join(Names(), ", "))
+	}
+	c, err := train.ParseConfig(data)
+	if err != nil {
+		return train.Config{}, fmt.Errorf("configs/%s.yaml: %w", name, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,134 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/mcts"
+	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/selfplay"
+	"github.com/zerogames/zero/train/replay"
+)
+
+// SelfPlaySpeed is what BenchSelfPlay measured.
+type SelfPlaySpeed struct {
+	Seconds     float64 // wall time measured
+	CPUSeconds  float64 // the process's CPU time over it (user + system)
+	Games       int64   // games finished
+	Decisions   int64   // decisions played
+	Samples     int64   // decisions searched in full (training targets)
+	Simulations int64   // simulations of finished searches
+	Batches     int64   // inference batches
+	Positions   int64   // positions evaluated
+	NetSeconds  float64 // CPU time of the network's forward passes
+	BatchSize   int     // the batcher's most positions per batch
+}
+
+// BatchFill is the mean batch size over the most allowed.
+func (s SelfPlaySpeed) BatchFill() float64 {
+	if s.Batches == 0 {
+		return 0
+	}
+	return float64(s.Positions) / float64(s.Batches) / float64(s.BatchSize)
+}
+
+// NetShare is the share of the process's CPU time spent in the network's forward pass: the rest
+// is search, rules, observation and batching, the overhead.
+func (s SelfPlaySpeed) NetShare() float64 {
+	if s.CPUSeconds == 0 {
+		return 0
+	}
+	return min(s.NetSeconds/s.CPUSeconds, 1)
+}
+
+// BenchSelfPlay plays self-play as cfg's run would (its workers, batcher, search budget), with a
+// network of random weights (or w), for d after a warm-up of warm, and measures it.
+func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, w *net.Weights, warm, d time.Duration) (SelfPlaySpeed, error) {
+	cfg.Cores()
+	if err := cfg.Validate(); err != nil {
+		return SelfPlaySpeed{}, err
+	}
+	if w == nil {
+		spec, err := net.SpecOf(g.Info(), g)
+		if err != nil {
+			return SelfPlaySpeed{}, err
+		}
+		if w, err = net.NewWeights(spec, cfg.Net, rand.New(rand.NewPCG(cfg.Seed, 1))); err != nil {
+			return SelfPlaySpeed{}, err
+		}
+	}
+	sp := cfg.SelfPlay
+	b, err := selfplay.NewBatcher(net.NewModel(w), selfplay.BatcherConfig{MaxBatch: sp.BatchSize, MaxWait: time.Duration(sp.MaxWait), Workers: sp.InferenceWorkers})
+	if err != nil {
+		return SelfPlaySpeed{}, err
+	}
+	defer b.Close()
+	wc := selfplay.WorkerConfig{Games: sp.GamesPerWorker, Params: sp.Params(), Simulations: sp.Simulations,
+		CheapSimulations: sp.CheapSimulations, FullShare: sp.FullShare}
+	var stats selfplay.Stats
+	work, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	errs := make(chan error, sp.Workers)
+	for i := range sp.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := selfplay.Play(work, g, mcts.Evaluator(b), wc, cfg.Seed+uint64(i), &stats, func(*replay.Game) error { return nil })
+			if err != nil && work.Err() == nil {
+				errs <- err
+			}
+		}()
+	}
+	type mark struct {
+		at                              time.Time
+		cpu                             float64
+		games, decisions, samples, sims int64
+		batch                           selfplay.BatcherStats
+	}
+	read := func() mark {
+		return mark{time.Now(), cpuSeconds(), stats.Games.Load(), stats.Decisions.Load(), stats.Samples.Load(), stats.Simulations.Load(), b.Stats()}
+	}
+	wait := func(d time.Duration) error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-errs:
+			return err
+		case <-time.After(d):
+			return nil
+		}
+	}
+	var s SelfPlaySpeed
+	if err = wait(warm); err == nil {
+		m0 := read()
+		if err = wait(d); err == nil {
+			m1 := read()
+			s = SelfPlaySpeed{Seconds: m1.at.Sub(m0.at).Seconds(), CPUSeconds: m1.cpu - m0.cpu,
+				Games: m1.games - m0.games, Decisions: m1.decisions - m0.decisions, Samples: m1.samples - m0.samples,
+				Simulations: m1.sims - m0.sims, Batches: m1.batch.Batches - m0.batch.Batches,
+				Positions: m1.batch.Positions - m0.batch.Positions, NetSeconds: (m1.batch.NetCPU - m0.batch.NetCPU).Seconds(),
+				BatchSize: sp.BatchSize}
+		}
+	}
+	stop()
+	wg.Wait()
+	if err != nil {
+		return SelfPlaySpeed{}, fmt.Errorf("self-play: %w", err)
+	}
+	return s, nil
+}
+
+// cpuSeconds is the process's CPU time so far.
+func cpuSeconds() float64 {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
+}

@@ -1,0 +1,71 @@
+package train
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestConfigRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml, says string
+	}{
+		{"unknown key", "game: yinsh\nselfplay: {simulatons: 10}\n", "line 2: field simulatons not found"},
+		{"wrong type", "game: yinsh\nnet: {blocks: many}\n", "line 2: cannot unmarshal !!str `many` into int"},
+		{"out of range", "game: yinsh\nnet: {blocks: -1}\n", "net.blocks: must be in [0, 128], is -1"},
+		{"two problems", "game: yinsh\ntrainer: {batch_size: 0}\neval: {games: 3}\n", "trainer.batch_size: must be in [1, 4096], is 0\neval.games: must be even"},
+		{"cheap above full", "game: yinsh\nselfplay: {simulations: 8, cheap_simulations: 9}\n", "selfplay.cheap_simulations: must be in [0, 8], is 9"},
+		{"bad duration", "game: yinsh\nselfplay: {max_wait: soon}\n", `line 2: "soon" is not a duration`},
+		{"no game", "seed: 3\n", "game: missing"},
+		{"bad optimizer", "game: yinsh\noptimizer: {method: adagrad}\n", `optimizer.method: must be "adam" or "sgd"`},
+		{"temperature order", "game: yinsh\nselfplay: {temperature: [{from: 5, value: 1}, {from: 2, value: 0}]}\n", "selfplay.temperature[1].from"},
+	} {
+		path := filepath.Join(t.TempDir(), "c.yaml")
+		os.WriteFile(path, []byte(tc.yaml), 0o644)
+		_, err := LoadConfig(path)
+		if err == nil || !strings.Contains(err.Error(), tc.says) || !strings.HasPrefix(err.Error(), path+": ") {
+			t.Errorf("%s: err = %v, want %q after the file name", tc.name, err, tc.says)
+		}
+	}
+}
+
+func TestConfigRoundTrip(t *testing.T) {
+	c, err := ParseConfig([]byte("game: gyges\nselfplay: {simulations: 100, max_wait: 3ms}\nstop: {time: 1h30m}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SelfPlay.Simulations != 100 || c.SelfPlay.CheapSimulations != DefaultConfig("gyges").SelfPlay.CheapSimulations {
+		t.Errorf("decoded over the defaults: %+v", c.SelfPlay)
+	}
+	data, err := c.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseConfig(data)
+	if err != nil {
+		t.Fatalf("%v in\n%s", err, data)
+	}
+	a, _ := c.Marshal()
+	b, _ := back.Marshal()
+	if string(a) != string(b) {
+		t.Errorf("round trip:\n%s\nbecame\n%s", a, b)
+	}
+}
+
+// FuzzParseConfig: any input is either refused with an error or gives a configuration that
+// validates.
+func FuzzParseConfig(f *testing.F) {
+	f.Add([]byte("game: yinsh\n"))
+	f.Add([]byte("game: yinsh\nnet:\n  blocks: 3\noptimizer:\n  schedule:\n    - {step: 1, factor: 2}\n"))
+	f.Add([]byte("game: gyges\nselfplay: {max_wait: 1ms, temperature: [{from: 0, value: 1}]}\nstop: {time: 1h}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := ParseConfig(data)
+		if err != nil {
+			return
+		}
+		if c.Game == "" || c.Validate() != nil {
+			t.Fatalf("accepted an invalid configuration %+v", c)
+		}
+	})
+}

@@ -1,0 +1,156 @@
+package train
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/mcts"
+	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/selfplay"
+)
+
+// runNets loads the checkpoints of evaluation games for a run's game.
+type runNets struct{ spec *net.Spec }
+
+// Evaluator loads path and runs it on an engine of its own (one per player).
+func (n runNets) Evaluator(path string, info *env.Info) (mcts.Evaluator, error) {
+	if info.Name != n.spec.Game {
+		return nil, fmt.Errorf("checkpoint %s: a %s player in a %s game", path, n.spec.Game, info.Name)
+	}
+	ck, err := net.Load(path, n.spec)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	return net.NewEngine(net.NewModel(ck.Weights)), nil
+}
+
+// evaluate rates each checkpoint handed to it: Eval.Games games against each of the Previous
+// checkpoints before it and each baseline, added to the ladder of all the run's games, which is
+// rated again (anchored at "random" when it is a baseline) and written to ratings.json.
+func (r *run[S]) evaluate(ctx context.Context) error {
+	cfg := r.cfg.Eval
+	nets := runNets{r.spec}
+	for {
+		var e CheckpointEntry
+		select {
+		case <-ctx.Done():
+			return nil
+		case e = <-r.evalQueue:
+		}
+		player := func(c CheckpointEntry) string {
+			return fmt.Sprintf("mcts:%d:%s", cfg.Simulations, filepath.Join(r.dir, c.File))
+		}
+		type opponent struct{ name, spec string }
+		var opponents []opponent
+		r.mu.Lock()
+		i := slices.IndexFunc(r.state.Checkpoints, func(c CheckpointEntry) bool { return c.File == e.File })
+		for j := i - 1; j >= 0 && len(opponents) < cfg.Previous; j-- {
+			c := r.state.Checkpoints[j]
+			opponents = append(opponents, opponent{c.Name(), player(c)})
+		}
+		r.mu.Unlock()
+		for _, b := range cfg.Baselines {
+			opponents = append(opponents, opponent{b, b})
+		}
+		var games []selfplay.Outcome
+		var names []string
+		scores := map[string]float64{}
+		for k, o := range opponents {
+			res, err := selfplay.Arena(ctx, r.g, selfplay.ArenaConfig{
+				Players: []string{player(e), o.spec}, Games: cfg.Games,
+				Seed:    r.cfg.Seed ^ uint64(e.Step)<<16 ^ uint64(k),
+				Opening: cfg.Opening, Workers: cfg.Workers, Networks: nets,
+			})
+			if ctx.Err() != nil {
+				return nil // the checkpoint is rated by the next session
+			}
+			if err != nil {
+				// Training goes on: an evaluation is worth less than the run.
+				r.logf("evaluating %s against %s: %v", e.Name(), o.name, err)
+				break
+			}
+			names = append(names, o.name)
+			points := 0.0
+			for _, rec := range res.Records {
+				var out selfplay.Outcome
+				score := 0.5 // a draw
+				switch rec.Winner() {
+				case 0:
+					score = 1
+				case 1:
+					score = 0
+				}
+				mine := rec.Players[0] == player(e)
+				if mine {
+					points += score
+				} else {
+					points += 1 - score
+				}
+				out.Score = score
+				// Indices are filled in below, once the ladder is locked.
+				out.First, out.Second = boolIndex(mine), boolIndex(!mine)
+				games = append(games, out)
+			}
+			scores[o.name] = points / float64(len(res.Records))
+		}
+		if len(names) < len(opponents) {
+			continue
+		}
+		r.mu.Lock()
+		me := r.ladder.index(e.Name())
+		for k := range games {
+			opp := r.ladder.index(names[k/cfg.Games])
+			first, second := me, opp
+			if games[k].First == 1 {
+				first, second = opp, me
+			}
+			games[k].First, games[k].Second = first, second
+		}
+		r.ladder.Games = append(r.ladder.Games, games...)
+		r.ladder.Rated = append(r.ladder.Rated, e.Name())
+		anchor := max(slices.Index(r.ladder.Players, "random"), 0)
+		ratings, err := selfplay.Rate(r.ladder.Players, r.ladder.Games, anchor, 2)
+		if err == nil {
+			r.ladder.Ratings = &ratings
+		}
+		data, merr := json.MarshalIndent(&r.ladder, "", "  ")
+		rating, rated := r.ladder.rating(e.Name())
+		best := r.ladder.best()
+		r.mu.Unlock()
+		if err != nil {
+			r.logf("ratings: %v", err)
+		}
+		if merr != nil {
+			return merr
+		}
+		if err := writeAtomic(filepath.Join(r.dir, ratingsFile), append(data, '\n')); err != nil {
+			return err
+		}
+		values := map[string]float64{"checkpoint_step": float64(e.Step)}
+		var parts []string
+		for _, n := range names {
+			values["score_"+n] = scores[n]
+			parts = append(parts, fmt.Sprintf("%s %.0f%%", n, 100*scores[n]))
+		}
+		line := fmt.Sprintf("eval %s: %s", e.Name(), strings.Join(parts, ", "))
+		if rated {
+			values["elo"], values["elo_low"], values["elo_high"] = rating.Elo, rating.Elo-rating.CI95, rating.Elo+rating.CI95
+			line += fmt.Sprintf("; Elo %+.0f ± %.0f (best %s)", rating.Elo, rating.CI95, best)
+		}
+		r.recordAt("eval", e.Step, values)
+		r.logf("%s", line)
+		r.trim()
+	}
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 0
+	}
+	return 1
+}

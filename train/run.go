@@ -1,0 +1,659 @@
+// Package train is the learning loop: self-play, the replay buffer and the trainer running
+// together in one process over a run folder, with evaluation of every checkpoint and an Elo
+// ladder of them all.
+//
+// A run folder holds everything the run knows, so that it can stop at any moment and resume:
+//
+//	config.yaml       the configuration (game and net fixed for the life of the run)
+//	state.json        counters, the trainer's generator, the checkpoints (written atomically)
+//	checkpoints/      step-NNNNNNNN.zck files: weights and optimizer state (atomic)
+//	replay/           the replay buffer's shards (torn tails are cut off on opening)
+//	metrics.jsonl     one JSON record per line: train, selfplay, eval (zero report draws them)
+//	ratings.json      every evaluation game and the Elo ladder (written atomically)
+//
+// Invariants: state.json only names a checkpoint that was fully written; a checkpoint holds the
+// optimizer state of its step; the replay buffer only grows by whole games. A process killed at
+// any moment (SIGKILL included) therefore resumes from its last checkpoint with every finished
+// game it had recorded, losing only the games in progress and the training steps since that
+// checkpoint. An interruption (context cancelled: Ctrl-C) writes a last checkpoint first.
+package train
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/mcts"
+	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/selfplay"
+	"github.com/zerogames/zero/train/metrics"
+	"github.com/zerogames/zero/train/replay"
+)
+
+// Options tie a run to its surroundings.
+type Options struct {
+	// Out receives the run's progress: a progress bar when it is a terminal, else a plain line
+	// every LogEvery. nil: nothing.
+	Out io.Writer
+	// LogEvery is the period of log lines and of selfplay metrics (default 30s).
+	LogEvery time.Duration
+}
+
+// Files of a run folder.
+const (
+	configFile  = "config.yaml"
+	stateFile   = "state.json"
+	ratingsFile = "ratings.json"
+	metricsFile = "metrics.jsonl"
+	checkDir    = "checkpoints"
+	replayDir   = "replay"
+	// CheckpointExt ends checkpoint file names.
+	CheckpointExt = ".zck"
+)
+
+// State is state.json: what a run needs besides its checkpoint and buffer to resume.
+type State struct {
+	Game string `json:"game"`
+	// Sessions counts the processes that ran it; each seeds its self-play afresh.
+	Sessions int `json:"sessions"`
+	// Step is the training step of Checkpoint.
+	Step int64 `json:"step"`
+	// Checkpoint is the newest checkpoint, relative to the run folder ("" before the first).
+	Checkpoint string `json:"checkpoint"`
+	// Checkpoints are the checkpoints kept, oldest first.
+	Checkpoints []CheckpointEntry `json:"checkpoints"`
+	// Elapsed is the run's working time over all its sessions, in seconds, at Checkpoint.
+	Elapsed float64 `json:"elapsed_seconds"`
+	// Games is the number of self-play games recorded.
+	Games int64 `json:"games"`
+	// RNG is the state of the generator that draws minibatches and symmetries.
+	RNG []byte `json:"rng"`
+}
+
+// CheckpointEntry is one kept checkpoint.
+type CheckpointEntry struct {
+	File    string  `json:"file"`
+	Step    int64   `json:"step"`
+	Elapsed float64 `json:"elapsed_seconds"`
+}
+
+// Name is the checkpoint's name in the ladder: its file name without extension.
+func (c CheckpointEntry) Name() string {
+	return strings.TrimSuffix(filepath.Base(c.File), CheckpointExt)
+}
+
+// Ladder is ratings.json: every evaluation game, by player name, and the ratings they give.
+type Ladder struct {
+	Players []string           `json:"players"`
+	Games   []selfplay.Outcome `json:"games"`
+	Ratings *selfplay.Ratings  `json:"ratings,omitempty"`
+	// Rated lists the checkpoints evaluated.
+	Rated []string `json:"rated"`
+}
+
+func (l *Ladder) index(name string) int {
+	if i := slices.Index(l.Players, name); i >= 0 {
+		return i
+	}
+	l.Players = append(l.Players, name)
+	return len(l.Players) - 1
+}
+
+// rating is a player's entry in the ladder's ratings.
+func (l *Ladder) rating(name string) (selfplay.Rating, bool) {
+	if l.Ratings == nil {
+		return selfplay.Rating{}, false
+	}
+	for _, r := range l.Ratings.Players {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return selfplay.Rating{}, false
+}
+
+// best is the highest rated checkpoint, "" if none is rated.
+func (l *Ladder) best() string {
+	best, elo := "", math.Inf(-1)
+	if l.Ratings == nil {
+		return ""
+	}
+	for _, r := range l.Ratings.Players {
+		if slices.Contains(l.Rated, r.Name) && r.Elo > elo {
+			best, elo = r.Name, r.Elo
+		}
+	}
+	return best
+}
+
+// run is one session of a run.
+type run[S env.State[S]] struct {
+	g          env.Game[S]
+	cfg        Config
+	dir        string
+	opt        Options
+	spec       *net.Spec
+	start      time.Time
+	before     float64 // elapsed seconds of the earlier sessions
+	gamesStart int64   // games recorded by the earlier sessions
+
+	buffer  *replay.Buffer
+	metrics *metrics.Log
+	batcher *selfplay.Batcher
+	stats   selfplay.Stats
+	step    atomic.Int64
+
+	mu     sync.Mutex // guards state and ladder
+	state  State
+	ladder Ladder
+
+	evalQueue chan CheckpointEntry
+}
+
+// Run trains g's network with cfg in the run folder dir, creating it or resuming what it holds,
+// until ctx ends or cfg.Stop is reached. A folder of another game, or of another net, is
+// refused before anything is written.
+func Run[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, dir string, opt Options) error {
+	info := g.Info()
+	if cfg.Game != info.Name {
+		return fmt.Errorf("the configuration is for %s, not %s", cfg.Game, info.Name)
+	}
+	cfg.Cores()
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if opt.LogEvery <= 0 {
+		opt.LogEvery = 30 * time.Second
+	}
+	spec, err := net.SpecOf(info, g)
+	if err != nil {
+		return err
+	}
+	r := &run[S]{g: g, cfg: cfg, dir: dir, opt: opt, spec: spec, start: time.Now()}
+	if err := r.open(); err != nil {
+		return err
+	}
+	return r.loop(ctx)
+}
+
+// CheckFolder refuses a run folder that holds a run of another game or net than cfg: it
+// returns the folder's configuration if it has one.
+func CheckFolder(dir string, cfg *Config) (*Config, error) {
+	old, err := LoadConfig(filepath.Join(dir, configFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("run folder %s: %w", dir, err)
+	}
+	if cfg == nil {
+		return &old, nil
+	}
+	if old.Game != cfg.Game {
+		return nil, fmt.Errorf("run folder %s holds a %s run, not %s", dir, old.Game, cfg.Game)
+	}
+	if old.Net != cfg.Net {
+		return nil, fmt.Errorf("run folder %s holds a run of another net (%+v), not %+v: give another --run", dir, old.Net, cfg.Net)
+	}
+	return &old, nil
+}
+
+// ReadConfig is the configuration of the run in dir.
+func ReadConfig(dir string) (Config, error) { return LoadConfig(filepath.Join(dir, configFile)) }
+
+// open creates or reopens the run folder.
+func (r *run[S]) open() error {
+	if _, err := CheckFolder(r.dir, &r.cfg); err != nil {
+		return err
+	}
+	for _, d := range []string{r.dir, filepath.Join(r.dir, checkDir)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	data, err := r.cfg.Marshal()
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(r.dir, configFile), data); err != nil {
+		return err
+	}
+	if err := readJSON(filepath.Join(r.dir, stateFile), &r.state); err != nil {
+		return err
+	}
+	if r.state.Game != "" && r.state.Game != r.cfg.Game {
+		return fmt.Errorf("%s: a %s run, not %s", filepath.Join(r.dir, stateFile), r.state.Game, r.cfg.Game)
+	}
+	r.state.Game = r.cfg.Game
+	r.state.Sessions++
+	r.before, r.gamesStart = r.state.Elapsed, r.state.Games
+	if err := readJSON(filepath.Join(r.dir, ratingsFile), &r.ladder); err != nil {
+		return err
+	}
+	r.buffer, err = replay.Open(filepath.Join(r.dir, replayDir), r.cfg.Game, r.cfg.Replay.Window)
+	if err != nil {
+		return err
+	}
+	r.metrics, err = metrics.Create(filepath.Join(r.dir, metricsFile))
+	if err != nil {
+		r.buffer.Close()
+		return err
+	}
+	return nil
+}
+
+// elapsed is the run's working time over all its sessions.
+func (r *run[S]) elapsed() float64 { return r.before + time.Since(r.start).Seconds() }
+
+func (r *run[S]) record(kind string, values map[string]float64) {
+	r.recordAt(kind, r.step.Load(), values)
+}
+
+func (r *run[S]) recordAt(kind string, step int64, values map[string]float64) {
+	rec := metrics.Record{Kind: kind, Step: step, Time: time.Now(), Elapsed: r.elapsed(), Values: values}
+	if err := r.metrics.Write(rec); err != nil {
+		r.logf("metrics: %v", err)
+	}
+}
+
+// weights loads the newest checkpoint, or makes the first weights.
+func (r *run[S]) weights() (*net.Weights, *net.Optimizer, *rand.PCG, error) {
+	pcg := rand.NewPCG(r.cfg.Seed, 0x7472_6169_6e)
+	if r.state.Checkpoint == "" {
+		w, err := net.NewWeights(r.spec, r.cfg.Net, rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return w, net.NewOptimizer(w), pcg, nil
+	}
+	path := filepath.Join(r.dir, r.state.Checkpoint)
+	ck, err := net.Load(path, r.spec)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("resuming from %s: %w", path, err)
+	}
+	if ck.Header.Step != r.state.Step || ck.Optimizer == nil {
+		return nil, nil, nil, fmt.Errorf("resuming from %s: it holds step %d (state.json says %d) and optimizer state %v", path, ck.Header.Step, r.state.Step, ck.Optimizer != nil)
+	}
+	if err := pcg.UnmarshalBinary(r.state.RNG); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: rng: %w", filepath.Join(r.dir, stateFile), err)
+	}
+	return ck.Weights, ck.Optimizer, pcg, nil
+}
+
+// loop runs the session: self-play workers, the trainer here, evaluation beside them.
+func (r *run[S]) loop(ctx context.Context) (err error) {
+	defer func() {
+		if cerr := r.buffer.Close(); err == nil {
+			err = cerr
+		}
+		if cerr := r.metrics.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	w, opt, pcg, err := r.weights()
+	if err != nil {
+		return err
+	}
+	r.step.Store(r.state.Step)
+	trainer, err := net.NewTrainer(w, r.cfg.Optimizer, opt)
+	if err != nil {
+		return err
+	}
+	defer trainer.Close()
+	sp := r.cfg.SelfPlay
+	r.batcher, err = selfplay.NewBatcher(net.NewModel(w), selfplay.BatcherConfig{
+		MaxBatch: sp.BatchSize, MaxWait: time.Duration(sp.MaxWait), Workers: sp.InferenceWorkers})
+	if err != nil {
+		return err
+	}
+	r.logf("%s: session %d of %s, step %d, %d samples in the buffer (%d ever), %d checkpoints",
+		r.dir, r.state.Sessions, r.cfg.Game, r.state.Step, r.buffer.Len(), r.buffer.Total(), len(r.state.Checkpoints))
+
+	// Self-play and evaluation stop with work; the trainer decides when.
+	work, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
+	var wg sync.WaitGroup
+	errs := make(chan error, sp.Workers+2)
+	r.startSelfPlay(work, &wg, errs)
+	r.evalQueue = make(chan CheckpointEntry, 1)
+	var evalWG sync.WaitGroup
+	if r.cfg.Eval.Games > 0 {
+		evalWG.Add(1)
+		go func() {
+			defer evalWG.Done()
+			if err := r.evaluate(work); err != nil && work.Err() == nil {
+				errs <- err
+			}
+		}()
+		// A checkpoint the last session did not rate is rated now.
+		if n := len(r.state.Checkpoints); n > 0 && !slices.Contains(r.ladder.Rated, r.state.Checkpoints[n-1].Name()) {
+			r.evalQueue <- r.state.Checkpoints[n-1]
+		}
+	}
+	watchDone := make(chan struct{})
+	go r.watch(work, watchDone)
+
+	trainErr := r.train(ctx, trainer, pcg, errs)
+	stopWork()
+	wg.Wait()
+	evalWG.Wait()
+	<-watchDone
+	r.batcher.Close()
+	if trainErr != nil && !errors.Is(trainErr, context.Canceled) {
+		return trainErr
+	}
+	if err := r.buffer.Sync(); err != nil {
+		return err
+	}
+	r.logf("%s: stopped at step %d after %s (%d games, %d samples ever)", r.dir, r.step.Load(),
+		time.Duration(r.elapsed()*float64(time.Second)).Round(time.Second), r.stats.Games.Load()+r.gamesStart, r.buffer.Total())
+	return trainErr
+}
+
+// startSelfPlay starts the self-play workers; each recorded game goes to the buffer, and a
+// worker waits while self-play is too far ahead of the trainer (see ahead).
+func (r *run[S]) startSelfPlay(ctx context.Context, wg *sync.WaitGroup, errs chan<- error) {
+	sp := r.cfg.SelfPlay
+	wc := selfplay.WorkerConfig{
+		Games: sp.GamesPerWorker, Params: sp.Params(), Simulations: sp.Simulations,
+		CheapSimulations: sp.CheapSimulations, FullShare: sp.FullShare,
+		ResignThreshold: sp.ResignThreshold, ResignPlaythrough: sp.ResignPlaythrough,
+		Step: r.step.Load,
+	}
+	out := func(gm *replay.Game) error {
+		if len(gm.Targets) > 0 {
+			if err := r.buffer.Add(gm); err != nil {
+				return err
+			}
+		}
+		for r.ahead() {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		return nil
+	}
+	for i := range sp.Workers {
+		wg.Add(1)
+		seed := r.cfg.Seed<<20 ^ uint64(r.state.Sessions)<<8 ^ uint64(i)
+		go func() {
+			defer wg.Done()
+			err := selfplay.Play(ctx, r.g, mcts.Evaluator(r.batcher), wc, seed, &r.stats, out)
+			if err != nil && ctx.Err() == nil {
+				errs <- err
+			}
+		}()
+	}
+}
+
+// allowedSteps is the number of training steps total samples pay for: TrainRatio samples drawn
+// per sample made, none before MinSamples.
+func (r *run[S]) allowedSteps(total int64) int64 {
+	if total < int64(r.cfg.Replay.MinSamples) {
+		return 0
+	}
+	return int64(float64(total) * r.cfg.Replay.TrainRatio / float64(r.cfg.Trainer.BatchSize))
+}
+
+// ahead tells whether self-play has made more samples than the trainer will want for a while:
+// more than MinSamples beyond those its steps so far pay for. Self-play then waits, and the
+// cores go to training, so the ratio holds in both directions.
+func (r *run[S]) ahead() bool {
+	paid := float64(r.step.Load()) * float64(r.cfg.Trainer.BatchSize) / r.cfg.Replay.TrainRatio
+	slack := max(float64(r.cfg.Replay.MinSamples), 2*float64(r.cfg.Trainer.BatchSize)/r.cfg.Replay.TrainRatio)
+	return float64(r.buffer.Total()) > paid+slack
+}
+
+// train is the trainer's loop, until ctx ends or the run's stop condition.
+func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs <-chan error) error {
+	rng := rand.New(pcg)
+	cfg := r.cfg.Trainer
+	info := r.g.Info()
+	size := info.Observation.Size()
+	batch := &net.Batch{N: cfg.BatchSize, Obs: make([]float32, cfg.BatchSize*size),
+		LegalEnd: make([]int32, cfg.BatchSize), Value: make([]float32, cfg.BatchSize)}
+	var samples []replay.Sample
+	var sum net.Loss
+	var entropy float64
+	summed, lastStep := 0, r.step.Load()
+	lastSaved := lastStep
+	windowStart := time.Now()
+	stopAt := time.Duration(r.cfg.Stop.Time)
+	finish := func(err error) error {
+		if r.step.Load() != lastSaved {
+			if serr := r.checkpoint(t, pcg); serr != nil {
+				return errors.Join(err, serr)
+			}
+		}
+		return err
+	}
+	for {
+		select {
+		case err := <-errs:
+			return finish(err)
+		default:
+		}
+		if ctx.Err() != nil {
+			return finish(ctx.Err())
+		}
+		step := r.step.Load()
+		if (r.cfg.Stop.Steps > 0 && step >= r.cfg.Stop.Steps) ||
+			(stopAt > 0 && r.elapsed() >= stopAt.Seconds()) {
+			r.logf("%s: reached the stop condition (steps %d, time %s)", r.dir, r.cfg.Stop.Steps, stopAt)
+			return finish(nil)
+		}
+		if r.allowedSteps(r.buffer.Total()) <= step {
+			select {
+			case <-ctx.Done():
+			case err := <-errs:
+				return finish(err)
+			case <-time.After(50 * time.Millisecond):
+			}
+			continue
+		}
+		samples = r.buffer.Draw(rng, cfg.BatchSize, samples[:0])
+		batch.Legal, batch.Policy = batch.Legal[:0], batch.Policy[:0]
+		for i, s := range samples {
+			var err error
+			var v float32
+			sym := rng.IntN(info.Symmetries)
+			batch.Legal, batch.Policy, v, err = replay.MaterializeLegal(r.g, s, sym, batch.Obs[i*size:(i+1)*size], batch.Legal, batch.Policy)
+			if err != nil {
+				return finish(err)
+			}
+			batch.LegalEnd[i], batch.Value[i] = int32(len(batch.Legal)), v
+		}
+		entropy += targetEntropy(batch)
+		loss, err := t.Step(batch)
+		if err != nil {
+			return finish(fmt.Errorf("training step %d: %w", step+1, err))
+		}
+		if math.IsNaN(loss.Total) || math.IsInf(loss.Total, 0) {
+			return finish(fmt.Errorf("training step %d: the loss is %v: lower optimizer.learning_rate", step+1, loss.Total))
+		}
+		step = r.step.Add(1)
+		sum.Policy += loss.Policy
+		sum.Value += loss.Value
+		sum.L2 += loss.L2
+		sum.Total += loss.Total
+		summed++
+		if step%int64(cfg.PublishEvery) == 0 {
+			r.batcher.Publish(net.NewModel(t.Weights()))
+			secs := time.Since(windowStart).Seconds()
+			n := float64(summed)
+			r.record("train", map[string]float64{
+				"loss": sum.Total / n, "policy_loss": sum.Policy / n, "value_loss": sum.Value / n, "l2": sum.L2 / n,
+				"target_entropy": entropy / n, "lr": r.cfg.Optimizer.LearningRateAt(step),
+				"samples_per_s": float64(int64(summed)*int64(cfg.BatchSize)) / secs,
+				"steps_per_s":   float64(step-lastStep) / secs,
+			})
+			sum, entropy, summed, lastStep, windowStart = net.Loss{}, 0, 0, step, time.Now()
+		}
+		if step%int64(cfg.CheckpointEvery) == 0 {
+			if err := r.checkpoint(t, pcg); err != nil {
+				return err
+			}
+			lastSaved = step
+		}
+	}
+}
+
+// targetEntropy is the mean entropy of the batch's policy targets, in nats: what the policy
+// loss would be for a net that predicted them exactly.
+func targetEntropy(b *net.Batch) float64 {
+	h, start := 0.0, int32(0)
+	for i := range b.N {
+		for _, p := range b.Policy[start:b.LegalEnd[i]] {
+			if p > 0 {
+				h -= float64(p) * math.Log(float64(p))
+			}
+		}
+		start = b.LegalEnd[i]
+	}
+	return h / float64(b.N)
+}
+
+// checkpoint writes the weights and optimizer of the current step, then the state naming it,
+// and hands it to evaluation.
+func (r *run[S]) checkpoint(t *net.Trainer, pcg *rand.PCG) error {
+	step := r.step.Load()
+	entry := CheckpointEntry{File: filepath.Join(checkDir, fmt.Sprintf("step-%08d%s", step, CheckpointExt)), Step: step, Elapsed: r.elapsed()}
+	if err := net.Save(filepath.Join(r.dir, entry.File), t.Weights(), t.Optimizer(), step, time.Now()); err != nil {
+		return err
+	}
+	// Every recorded game is on disk before the state counts it.
+	if err := r.buffer.Sync(); err != nil {
+		return err
+	}
+	rng, err := pcg.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.state.Step, r.state.Checkpoint, r.state.Elapsed, r.state.RNG = step, entry.File, entry.Elapsed, rng
+	r.state.Games = r.gamesStart + r.stats.Games.Load()
+	r.state.Checkpoints = slices.DeleteFunc(r.state.Checkpoints, func(c CheckpointEntry) bool { return c.File == entry.File })
+	r.state.Checkpoints = append(r.state.Checkpoints, entry)
+	err = r.saveStateLocked()
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if r.cfg.Eval.Games > 0 {
+		// The newest checkpoint replaces one still waiting: evaluation never falls behind.
+		select {
+		case <-r.evalQueue:
+		default:
+		}
+		r.evalQueue <- entry
+	} else {
+		r.trim()
+	}
+	return nil
+}
+
+func (r *run[S]) saveStateLocked() error {
+	data, err := json.MarshalIndent(&r.state, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(r.dir, stateFile), append(data, '\n'))
+}
+
+// trim deletes the checkpoints beyond the last KeepLast, except the best rated.
+func (r *run[S]) trim() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	keep := r.cfg.Trainer.KeepLast
+	best := r.ladder.best()
+	var kept []CheckpointEntry
+	var gone []string
+	for i, c := range r.state.Checkpoints {
+		if i >= len(r.state.Checkpoints)-keep || c.Name() == best || c.File == r.state.Checkpoint {
+			kept = append(kept, c)
+		} else {
+			gone = append(gone, c.File)
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	r.state.Checkpoints = kept
+	if err := r.saveStateLocked(); err != nil {
+		r.logf("checkpoints: %v", err)
+		return
+	}
+	// The state no longer names them: a crash from here on leaves at worst a stray file.
+	for _, f := range gone {
+		if err := os.Remove(filepath.Join(r.dir, f)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			r.logf("checkpoints: %v", err)
+		}
+	}
+}
+
+// writeAtomic writes a file through a temporary file, fsynced and renamed.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// readJSON reads a JSON file into v; a missing file leaves v as it is.
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+func (r *run[S]) logf(format string, a ...any) {
+	if r.opt.Out != nil {
+		fmt.Fprintf(r.opt.Out, format+"\n", a...)
+	}
+}

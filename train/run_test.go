@@ -1,0 +1,200 @@
+package train_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zerogames/zero/configs"
+	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/train"
+	"github.com/zerogames/zero/train/metrics"
+	"github.com/zerogames/zero/train/replay"
+)
+
+// childRun is set in the subprocess that TestKillAndResume kills: it trains the tiny preset
+// in the folder it names until killed.
+const childRun = "ZERO_TRAIN_TEST_RUN"
+
+func tiny(t *testing.T) train.Config {
+	t.Helper()
+	cfg, err := configs.Load("tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(childRun); dir != "" {
+		cfg, err := configs.Load("tiny")
+		if err == nil {
+			err = train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{})
+		}
+		if err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func readState(t *testing.T, dir string) train.State {
+	t.Helper()
+	var st train.State
+	data, err := os.ReadFile(filepath.Join(dir, "state.json"))
+	if err != nil {
+		return st
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatalf("state.json is not whole: %v", err)
+	}
+	return st
+}
+
+// TestKillAndResume kills a tiny run with SIGKILL while it works, damages what a crash could
+// leave behind (a torn game at the end of the replay, a half-written checkpoint and state),
+// and checks that the run resumes from its last checkpoint with every recorded game and
+// goes on training.
+func TestKillAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains for a few seconds")
+	}
+	dir := t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), childRun+"="+dir)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// Kill it once it has written a few checkpoints, in the middle of its work.
+	deadline := time.Now().Add(60 * time.Second)
+	for readState(t, dir).Step < 30 {
+		select {
+		case err := <-exited:
+			t.Fatalf("the run ended by itself (%v): %s", err, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no checkpoint at step 30 after a minute: %s", stderr.String())
+		}
+	}
+	time.Sleep(37 * time.Millisecond)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+
+	before := readState(t, dir)
+	cfg := tiny(t)
+	buf, err := replay.Open(filepath.Join(dir, "replay"), cfg.Game, cfg.Replay.Window)
+	if err != nil {
+		t.Fatalf("the replay after the kill: %v", err)
+	}
+	samples := buf.Total()
+	buf.Close()
+	if samples == 0 || before.Games == 0 {
+		t.Fatalf("the killed run recorded %d samples of %d games", samples, before.Games)
+	}
+	// What a crash in the middle of writes leaves: a record cut short at the end of the newest
+	// shard, a checkpoint and a state file half written under their temporary names.
+	shards, _ := filepath.Glob(filepath.Join(dir, "replay", "*.zrp"))
+	f, err := os.OpenFile(shards[len(shards)-1], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte{0x40, 0, 0, 0, 1, 2, 3})
+	f.Close()
+	os.WriteFile(filepath.Join(dir, "checkpoints", "step-99999999.zck"), []byte("ZERO half"), 0o644)
+	os.WriteFile(filepath.Join(dir, "state.json.tmp123"), []byte(`{"game": "yin`), 0o644)
+
+	cfg.Stop.Steps = before.Step + 20
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
+		t.Fatalf("resuming: %v", err)
+	}
+	after := readState(t, dir)
+	if after.Step != before.Step+20 || after.Sessions != before.Sessions+1 || after.Games < before.Games {
+		t.Fatalf("after resuming: step %d, session %d, %d games; before: step %d, session %d, %d games",
+			after.Step, after.Sessions, after.Games, before.Step, before.Sessions, before.Games)
+	}
+	spec, _ := net.SpecOf(yinsh.Blitz.Info(), yinsh.Blitz)
+	ck, err := net.Load(filepath.Join(dir, after.Checkpoint), spec)
+	if err != nil || ck.Header.Step != after.Step || ck.Optimizer == nil || ck.Optimizer.Step != after.Step {
+		t.Fatalf("the last checkpoint %s: %v", after.Checkpoint, err)
+	}
+	buf, err = replay.Open(filepath.Join(dir, "replay"), cfg.Game, cfg.Replay.Window)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Close()
+	if buf.Total() < samples {
+		t.Errorf("the buffer holds %d samples ever, %d before resuming", buf.Total(), samples)
+	}
+	records, skipped, err := metrics.Read(filepath.Join(dir, "metrics.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := int64(0)
+	for _, r := range records {
+		if r.Kind == "train" {
+			last = r.Step
+		}
+	}
+	if last != after.Step || skipped > 1 {
+		t.Errorf("metrics: last train record at step %d (want %d), %d torn lines skipped", last, after.Step, skipped)
+	}
+}
+
+// TestRefusals: a run folder of another game or net is refused before anything is written.
+func TestRefusals(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tiny(t)
+	cfg.Stop.Steps = 1
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	state, _ := os.ReadFile(filepath.Join(dir, "state.json"))
+	other := cfg
+	other.Net.Channels++
+	otherGame := cfg
+	otherGame.Game = "yinsh"
+	for _, tc := range []struct {
+		name string
+		cfg  train.Config
+		says string
+	}{
+		{"another net", other, "another net"},
+		{"another game", otherGame, "holds a yinsh-blitz run, not yinsh"},
+	} {
+		g := yinsh.Blitz
+		if tc.cfg.Game == "yinsh" {
+			g = yinsh.Normal
+		}
+		err := train.Run(context.Background(), g, tc.cfg, dir, train.Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.says)
+		}
+		if now, _ := os.ReadFile(filepath.Join(dir, "state.json")); string(now) != string(state) {
+			t.Errorf("%s: the refused run changed state.json", tc.name)
+		}
+	}
+	if err := train.Run(context.Background(), yinsh.Normal, cfg, t.TempDir(), train.Options{}); err == nil ||
+		!strings.Contains(err.Error(), "for yinsh-blitz, not yinsh") {
+		t.Errorf("a yinsh-blitz configuration given to yinsh: %v", err)
+	}
+}
