@@ -18,18 +18,44 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/zerogames/zero/internal/games"
 )
 
-// DefaultOpponent is the agent people play unless they choose another; FallbackOpponent is
-// used in its place while the registry cannot build it (before the search has landed).
+// DefaultOpponent is the agent people play unless they choose another, where no model is
+// shipped for the game (see ShippedModel); FallbackOpponent is used in its place while the
+// registry cannot build it.
 const (
 	DefaultOpponent  = "uct:1000"
 	FallbackOpponent = "random"
+	// ModelsDir is the folder of the shipped models, relative to the working directory.
+	ModelsDir = "models"
+	// ModelSimulations is the shipped model's search budget when it is the default opponent.
+	ModelSimulations = 400
 )
+
+// ShippedModel is the path of game's shipped model in dir (dir/GAME.zck), or "" if there is
+// none.
+func ShippedModel(dir, game string) string {
+	path := filepath.Join(dir, game+".zck")
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		return path
+	}
+	return ""
+}
+
+// DefaultSpec is the default opponent for game: its shipped model at ModelSimulations, else
+// DefaultOpponent.
+func DefaultSpec(game string) string {
+	if m := ShippedModel(ModelsDir, game); m != "" {
+		return fmt.Sprintf("mcts:%d:%s", ModelSimulations, filepath.ToSlash(m))
+	}
+	return DefaultOpponent
+}
 
 // Human is the name a person plays under in a Match and its Record.
 const Human = "human"
@@ -76,13 +102,13 @@ func NewMatchAgent(g games.Game, agent games.Agent, side string, seed uint64) (*
 	return m, nil
 }
 
-// NewAgent builds the agent spec for g; "" is DefaultOpponent, or FallbackOpponent while g
-// cannot build the default.
+// NewAgent builds the agent spec for g; "" is DefaultSpec (the shipped model, else
+// DefaultOpponent), or FallbackOpponent while g cannot build the default.
 func NewAgent(g games.Game, spec string, seed uint64) (games.Agent, error) {
 	if spec != "" {
 		return g.NewAgent(spec, seed)
 	}
-	if a, err := g.NewAgent(DefaultOpponent, seed); err == nil {
+	if a, err := g.NewAgent(DefaultSpec(g.Info().Name), seed); err == nil {
 		return a, nil
 	}
 	return g.NewAgent(FallbackOpponent, seed)

@@ -3,13 +3,17 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/net"
 )
 
 // midgame is 20 moves into a YINSH game (white to move; black's last move g3-b3).
@@ -355,5 +359,37 @@ func TestPlainBoard(t *testing.T) {
 	}
 	if _, ok := BoardFor("no such game").(plainBoard); !ok {
 		t.Fatal("an unknown game got a drawing")
+	}
+}
+
+// A model shipped in models/GAME.zck is the default opponent of its game, at
+// ModelSimulations; other games keep DefaultOpponent.
+func TestDefaultIsTheShippedModel(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	g, _ := games.Lookup("yinsh-blitz")
+	spec, err := g.NetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := net.NewWeights(spec, net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4}, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(ModelsDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := net.Save(filepath.Join(ModelsDir, "yinsh-blitz.zck"), w, nil, 0, time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewAgent(g, "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "mcts:400:models/yinsh-blitz.zck"; a.Spec() != want {
+		t.Errorf("default opponent of yinsh-blitz %q, want %q", a.Spec(), want)
+	}
+	if s := DefaultSpec("yinsh"); s != DefaultOpponent {
+		t.Errorf("default opponent of yinsh (no model) %q", s)
 	}
 }

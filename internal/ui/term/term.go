@@ -25,7 +25,7 @@ import (
 // Config is what `zero play` was asked for.
 type Config struct {
 	Game     string // the game's registry name
-	Opponent string // the agent's spec; "" for ui.DefaultOpponent
+	Opponent string // the agent's spec; "" for ui.DefaultSpec (the shipped model, else uct:1000)
 	Side     string // the person's side: a player name or "random"
 	Load     string // a record to replay and go on from ("" for none)
 	// Record is where the finished game is saved ("" not to save it).
