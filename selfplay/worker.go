@@ -17,7 +17,8 @@ type WorkerConfig struct {
 	// together, one round of searches after another.
 	Games int
 	// Params are the search's parameters for a full search (root noise, Gumbel root, leaves in
-	// flight per round). Cheap searches use the same without Dirichlet noise.
+	// flight per round). Cheap searches use the same without root noise or Gumbel sampling
+	// (they play their best move), their Gumbel root over CheapSimulations/4 actions at most.
 	Params mcts.Params
 	// Simulations is the budget of a full search, whose policy is recorded as a training
 	// target.
@@ -100,7 +101,12 @@ func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator,
 		legal:    make([]env.Action, 0, info.NumActions),
 		outcomes: make([]env.Outcome, 0, info.NumActions),
 		policy:   make([]float32, info.NumActions)}
-	w.cheap.DirichletAlpha = 0
+	// A cheap search plays its best move, as KataGo's fast searches do: no root noise, no
+	// Gumbel sample (else three moves in four would be draws from the prior, and the games'
+	// results would say little about the positions). Its Gumbel root considers fewer actions,
+	// so that sequential halving still gives each a few simulations.
+	w.cheap.DirichletAlpha, w.cheap.GumbelScale = 0, 0
+	w.cheap.GumbelActions = max(2, min(w.cheap.GumbelActions, cfg.CheapSimulations/4))
 	slots := make([]*slot[S], cfg.Games)
 	for i := range slots {
 		search, err := mcts.New[S](g, mcts.Uniform[S]{}, cfg.Params, seed^uint64(i)<<32)
