@@ -2,6 +2,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -85,18 +86,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			continue
 		}
 		fs := flag.NewFlagSet("zero "+c.name, flag.ContinueOnError)
-		fs.SetOutput(stderr)
 		work := c.flags(fs)
 		fs.Usage = func() {
 			fmt.Fprintf(fs.Output(), "zero %s: %s\n\nflags:\n", c.name, c.summary)
 			fs.PrintDefaults()
 		}
-		if err := fs.Parse(args[1:]); err != nil {
+		// Parse prints the usage itself, on -h as on a bad flag: held here, it goes to stdout
+		// when asked for and to stderr with an error, once.
+		var parsing bytes.Buffer
+		fs.SetOutput(&parsing)
+		err := fs.Parse(args[1:])
+		fs.SetOutput(stderr)
+		if err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(stdout)
-				fs.Usage()
+				stdout.Write(parsing.Bytes())
 				return nil
 			}
+			stderr.Write(parsing.Bytes())
 			return errUsage
 		}
 		return work(ctx, fs.Args(), stdin, stdout, stderr)

@@ -63,3 +63,24 @@ func TestRun(t *testing.T) {
 		})
 	}
 }
+
+// A command's -h prints its usage once, on stdout; a bad flag prints it once, on stderr.
+func TestUsageOnce(t *testing.T) {
+	for _, tc := range []struct {
+		args           []string
+		onOut, onErr   int
+		wantErrWritten string
+	}{
+		{[]string{"play", "--help"}, 1, 0, ""},
+		{[]string{"play", "--bogus"}, 0, 1, "flag provided but not defined: -bogus"},
+	} {
+		var stdout, stderr strings.Builder
+		run(context.Background(), tc.args, strings.NewReader(""), &stdout, &stderr)
+		if n := strings.Count(stdout.String(), "zero play:"); n != tc.onOut {
+			t.Errorf("%v: usage %d times on stdout, want %d", tc.args, n, tc.onOut)
+		}
+		if n := strings.Count(stderr.String(), "zero play:"); n != tc.onErr || !strings.Contains(stderr.String(), tc.wantErrWritten) {
+			t.Errorf("%v: usage %d times on stderr, want %d:\n%s", tc.args, n, tc.onErr, stderr.String())
+		}
+	}
+}
