@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train/replay"
 )
 
@@ -266,7 +268,7 @@ func (c *Config) Validate() error {
 	intIn("trainer.batch_size", c.Trainer.BatchSize, 1, 4096)
 	intIn("trainer.publish_every", c.Trainer.PublishEvery, 1, 1_000_000)
 	intIn("trainer.checkpoint_every", c.Trainer.CheckpointEvery, 1, 100_000_000)
-	intIn("trainer.keep_last", c.Trainer.KeepLast, 1, 10_000)
+	intIn("trainer.keep_last", c.Trainer.KeepLast, 2, 10_000)
 	intIn("eval.games", c.Eval.Games, 0, 100_000)
 	if c.Eval.Games%2 != 0 {
 		bad("eval.games", "must be even (each pair of games swaps sides), is %d", c.Eval.Games)
@@ -275,6 +277,14 @@ func (c *Config) Validate() error {
 	intIn("eval.previous", c.Eval.Previous, 0, 100)
 	intIn("eval.opening", c.Eval.Opening, 0, 1000)
 	intIn("eval.workers", c.Eval.Workers, 1, 256)
+	for i, b := range c.Eval.Baselines {
+		field := fmt.Sprintf("eval.baselines[%d]", i)
+		if _, err := selfplay.ParseSpec(b); err != nil {
+			bad(field, "%v", err)
+		} else if slices.Contains(c.Eval.Baselines[:i], b) {
+			bad(field, "%q is listed twice", b)
+		}
+	}
 	if c.Stop.Steps < 0 {
 		bad("stop.steps", "must be ≥ 0, is %d", c.Stop.Steps)
 	}

@@ -18,6 +18,9 @@ func TestConfigRefusals(t *testing.T) {
 		{"cheap above full", "game: yinsh\nselfplay: {simulations: 8, cheap_simulations: 9}\n", "selfplay.cheap_simulations: must be in [0, 8], is 9"},
 		{"bad duration", "game: yinsh\nselfplay: {max_wait: soon}\n", `line 2: "soon" is not a duration`},
 		{"no game", "seed: 3\n", "game: missing"},
+		{"bad baseline", "game: yinsh\neval: {baselines: [random, \"uct:0\"]}\n", "eval.baselines[1]:"},
+		{"baseline twice", "game: yinsh\neval: {baselines: [random, random]}\n", `eval.baselines[1]: "random" is listed twice`},
+		{"keep one checkpoint", "game: yinsh\ntrainer: {keep_last: 1}\n", "trainer.keep_last: must be in [2, 10000], is 1"},
 		{"bad optimizer", "game: yinsh\noptimizer: {method: adagrad}\n", `optimizer.method: must be "adam" or "sgd"`},
 		{"temperature order", "game: yinsh\nselfplay: {temperature: [{from: 5, value: 1}, {from: 2, value: 0}]}\n", "selfplay.temperature[1].from"},
 	} {

@@ -40,7 +40,11 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case e = <-r.evalQueue:
+		case next, ok := <-r.evalQueue:
+			if !ok {
+				return nil
+			}
+			e = next
 		}
 		player := func(c CheckpointEntry) string {
 			return fmt.Sprintf("mcts:%d:%s", cfg.Simulations, filepath.Join(r.dir, c.File))
@@ -49,6 +53,10 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 		var opponents []opponent
 		r.mu.Lock()
 		i := slices.IndexFunc(r.state.Checkpoints, func(c CheckpointEntry) bool { return c.File == e.File })
+		if i < 0 {
+			r.mu.Unlock()
+			continue // deleted since it was queued
+		}
 		for j := i - 1; j >= 0 && len(opponents) < cfg.Previous; j-- {
 			c := r.state.Checkpoints[j]
 			opponents = append(opponents, opponent{c.Name(), player(c)})
@@ -99,6 +107,7 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 			scores[o.name] = points / float64(len(res.Records))
 		}
 		if len(names) < len(opponents) {
+			r.trim()
 			continue
 		}
 		r.mu.Lock()
@@ -120,7 +129,7 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 		}
 		data, merr := json.MarshalIndent(&r.ladder, "", "  ")
 		rating, rated := r.ladder.rating(e.Name())
-		best := r.ladder.best()
+		best := r.ladder.best(r.state.Checkpoints)
 		r.mu.Unlock()
 		if err != nil {
 			r.logf("ratings: %v", err)
@@ -142,7 +151,7 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 			values["elo"], values["elo_low"], values["elo_high"] = rating.Elo, rating.Elo-rating.CI95, rating.Elo+rating.CI95
 			line += fmt.Sprintf("; Elo %+.0f ± %.0f (best %s)", rating.Elo, rating.CI95, best)
 		}
-		r.recordAt("eval", e.Step, values)
+		r.recordAt("eval", e.Step, e.Elapsed, values)
 		r.logf("%s", line)
 		r.trim()
 	}

@@ -49,6 +49,9 @@ type Options struct {
 	Out io.Writer
 	// LogEvery is the period of log lines and of selfplay metrics (default 30s).
 	LogEvery time.Duration
+	// Stop, if set, replaces the configuration's stop for this session only: config.yaml keeps
+	// the run's own (command-line overrides are not saved with the run).
+	Stop *StopConfig
 }
 
 // Files of a run folder.
@@ -124,14 +127,15 @@ func (l *Ladder) rating(name string) (selfplay.Rating, bool) {
 	return selfplay.Rating{}, false
 }
 
-// best is the highest rated checkpoint, "" if none is rated.
-func (l *Ladder) best() string {
+// best is the highest rated of the checkpoints kept, "" if none is rated.
+func (l *Ladder) best(kept []CheckpointEntry) string {
 	best, elo := "", math.Inf(-1)
 	if l.Ratings == nil {
 		return ""
 	}
 	for _, r := range l.Ratings.Players {
-		if slices.Contains(l.Rated, r.Name) && r.Elo > elo {
+		if r.Elo > elo && slices.Contains(l.Rated, r.Name) &&
+			slices.ContainsFunc(kept, func(c CheckpointEntry) bool { return c.Name() == r.Name }) {
 			best, elo = r.Name, r.Elo
 		}
 	}
@@ -145,6 +149,7 @@ type run[S env.State[S]] struct {
 	dir        string
 	opt        Options
 	spec       *net.Spec
+	stop       StopConfig // this session's stop
 	start      time.Time
 	before     float64 // elapsed seconds of the earlier sessions
 	gamesStart int64   // games recorded by the earlier sessions
@@ -181,7 +186,13 @@ func Run[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, dir str
 	if err != nil {
 		return err
 	}
-	r := &run[S]{g: g, cfg: cfg, dir: dir, opt: opt, spec: spec, start: time.Now()}
+	r := &run[S]{g: g, cfg: cfg, dir: dir, opt: opt, spec: spec, start: time.Now(), stop: cfg.Stop}
+	if opt.Stop != nil {
+		r.stop = *opt.Stop
+		if r.stop.Steps < 0 || r.stop.Time < 0 {
+			return fmt.Errorf("stop: steps %d and time %v must be ≥ 0", r.stop.Steps, time.Duration(r.stop.Time))
+		}
+	}
 	if err := r.open(); err != nil {
 		return err
 	}
@@ -218,51 +229,61 @@ func (r *run[S]) open() error {
 	if _, err := CheckFolder(r.dir, &r.cfg); err != nil {
 		return err
 	}
-	for _, d := range []string{r.dir, filepath.Join(r.dir, checkDir)} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-	}
-	data, err := r.cfg.Marshal()
-	if err != nil {
-		return err
-	}
-	if err := writeAtomic(filepath.Join(r.dir, configFile), data); err != nil {
-		return err
-	}
+	// Everything is read and checked before anything is written: a refused run changes nothing.
 	if err := readJSON(filepath.Join(r.dir, stateFile), &r.state); err != nil {
 		return err
 	}
 	if r.state.Game != "" && r.state.Game != r.cfg.Game {
 		return fmt.Errorf("%s: a %s run, not %s", filepath.Join(r.dir, stateFile), r.state.Game, r.cfg.Game)
 	}
-	r.state.Game = r.cfg.Game
-	r.state.Sessions++
-	r.before, r.gamesStart = r.state.Elapsed, r.state.Games
 	if err := readJSON(filepath.Join(r.dir, ratingsFile), &r.ladder); err != nil {
 		return err
 	}
+	for _, d := range []string{r.dir, filepath.Join(r.dir, checkDir)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	var err error
 	r.buffer, err = replay.Open(filepath.Join(r.dir, replayDir), r.cfg.Game, r.cfg.Replay.Window)
 	if err != nil {
 		return err
 	}
-	r.metrics, err = metrics.Create(filepath.Join(r.dir, metricsFile))
+	data, err := r.cfg.Marshal()
+	if err == nil {
+		err = writeAtomic(filepath.Join(r.dir, configFile), data)
+	}
+	if err == nil {
+		r.metrics, err = metrics.Create(filepath.Join(r.dir, metricsFile))
+	}
 	if err != nil {
 		r.buffer.Close()
 		return err
 	}
-	return nil
+	r.state.Game = r.cfg.Game
+	r.state.Sessions++
+	r.before, r.gamesStart = r.state.Elapsed, r.state.Games
+	// The session is counted at once, so that the next one never replays its self-play seeds.
+	r.mu.Lock()
+	err = r.saveStateLocked()
+	r.mu.Unlock()
+	if err != nil {
+		r.buffer.Close()
+		r.metrics.Close()
+	}
+	return err
 }
 
 // elapsed is the run's working time over all its sessions.
 func (r *run[S]) elapsed() float64 { return r.before + time.Since(r.start).Seconds() }
 
 func (r *run[S]) record(kind string, values map[string]float64) {
-	r.recordAt(kind, r.step.Load(), values)
+	r.recordAt(kind, r.step.Load(), r.elapsed(), values)
 }
 
-func (r *run[S]) recordAt(kind string, step int64, values map[string]float64) {
-	rec := metrics.Record{Kind: kind, Step: step, Time: time.Now(), Elapsed: r.elapsed(), Values: values}
+// recordAt writes a record of step, made when the run had worked elapsed seconds.
+func (r *run[S]) recordAt(kind string, step int64, elapsed float64, values map[string]float64) {
+	rec := metrics.Record{Kind: kind, Step: step, Time: time.Now(), Elapsed: elapsed, Values: values}
 	if err := r.metrics.Write(rec); err != nil {
 		r.logf("metrics: %v", err)
 	}
@@ -321,9 +342,12 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 	r.logf("%s: session %d of %s, step %d, %d samples in the buffer (%d ever), %d checkpoints",
 		r.dir, r.state.Sessions, r.cfg.Game, r.state.Step, r.buffer.Len(), r.buffer.Total(), len(r.state.Checkpoints))
 
-	// Self-play and evaluation stop with work; the trainer decides when.
+	// Self-play stops with work, evaluation with judge: the trainer decides when. The
+	// evaluation of the last checkpoint of a run that reached its stop is waited for.
 	work, stopWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWork()
+	judge, stopJudge := context.WithCancel(ctx)
+	defer stopJudge()
 	var wg sync.WaitGroup
 	errs := make(chan error, sp.Workers+2)
 	r.startSelfPlay(work, &wg, errs)
@@ -333,7 +357,7 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 		evalWG.Add(1)
 		go func() {
 			defer evalWG.Done()
-			if err := r.evaluate(work); err != nil && work.Err() == nil {
+			if err := r.evaluate(judge); err != nil && judge.Err() == nil {
 				errs <- err
 			}
 		}()
@@ -348,10 +372,16 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 	trainErr := r.train(ctx, trainer, pcg, errs)
 	stopWork()
 	wg.Wait()
-	evalWG.Wait()
 	<-watchDone
 	r.batcher.Close()
-	if trainErr != nil && !errors.Is(trainErr, context.Canceled) {
+	if trainErr == nil && r.cfg.Eval.Games > 0 {
+		r.logf("%s: rating the last checkpoint", r.dir)
+		close(r.evalQueue) // evaluate rates what is queued, then returns
+	} else {
+		stopJudge()
+	}
+	evalWG.Wait()
+	if trainErr != nil && !errors.Is(trainErr, context.Canceled) && !errors.Is(trainErr, context.DeadlineExceeded) {
 		return trainErr
 	}
 	if err := r.buffer.Sync(); err != nil {
@@ -432,14 +462,20 @@ func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs 
 	summed, lastStep := 0, r.step.Load()
 	lastSaved := lastStep
 	windowStart := time.Now()
-	stopAt := time.Duration(r.cfg.Stop.Time)
+	stopAt := time.Duration(r.stop.Time)
 	finish := func(err error) error {
 		if r.step.Load() != lastSaved {
 			if serr := r.checkpoint(t, pcg); serr != nil {
 				return errors.Join(err, serr)
 			}
+			return err
 		}
-		return err
+		// No step since the last checkpoint: the state still counts the session's time and games.
+		r.mu.Lock()
+		r.state.Elapsed, r.state.Games = r.elapsed(), r.gamesStart+r.stats.Games.Load()
+		serr := r.saveStateLocked()
+		r.mu.Unlock()
+		return errors.Join(err, serr)
 	}
 	for {
 		select {
@@ -451,9 +487,9 @@ func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs 
 			return finish(ctx.Err())
 		}
 		step := r.step.Load()
-		if (r.cfg.Stop.Steps > 0 && step >= r.cfg.Stop.Steps) ||
+		if (r.stop.Steps > 0 && step >= r.stop.Steps) ||
 			(stopAt > 0 && r.elapsed() >= stopAt.Seconds()) {
-			r.logf("%s: reached the stop condition (steps %d, time %s)", r.dir, r.cfg.Stop.Steps, stopAt)
+			r.logf("%s: reached the stop condition (steps %d, time %s)", r.dir, r.stop.Steps, stopAt)
 			return finish(nil)
 		}
 		if r.allowedSteps(r.buffer.Total()) <= step {
@@ -483,7 +519,9 @@ func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs 
 			return finish(fmt.Errorf("training step %d: %w", step+1, err))
 		}
 		if math.IsNaN(loss.Total) || math.IsInf(loss.Total, 0) {
-			return finish(fmt.Errorf("training step %d: the loss is %v: lower optimizer.learning_rate", step+1, loss.Total))
+			// The weights took the step: they are not saved, the run resumes from its last
+			// checkpoint.
+			return fmt.Errorf("training step %d: the loss is %v: lower optimizer.learning_rate and resume", step+1, loss.Total)
 		}
 		step = r.step.Add(1)
 		sum.Policy += loss.Policy
@@ -579,7 +617,7 @@ func (r *run[S]) trim() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	keep := r.cfg.Trainer.KeepLast
-	best := r.ladder.best()
+	best := r.ladder.best(r.state.Checkpoints)
 	var kept []CheckpointEntry
 	var gone []string
 	for i, c := range r.state.Checkpoints {

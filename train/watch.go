@@ -20,8 +20,8 @@ func (r *run[S]) watch(ctx context.Context, done chan<- struct{}) {
 	var bar *progressbar.ProgressBar
 	if f, ok := r.opt.Out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		total := int64(-1)
-		if r.cfg.Stop.Steps > 0 {
-			total = r.cfg.Stop.Steps
+		if r.stop.Steps > 0 {
+			total = r.stop.Steps
 		}
 		bar = progressbar.NewOptions64(total,
 			progressbar.OptionSetWriter(f),

@@ -20,8 +20,8 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 	game := fs.String("game", "", "start from this game's preset (configs/GAME.yaml): "+joinNames())
 	config := fs.String("config", "", "start from this configuration file instead")
 	runDir := fs.String("run", "", "the run folder (default runs/GAME); a folder holding a run resumes it")
-	steps := fs.Int64("steps", -1, "stop at this training step (overrides the configuration's stop.steps; 0: never)")
-	total := fs.Duration("time", -1, "stop when the run has worked this long over all its sessions (overrides stop.time; 0: never)")
+	steps := fs.Int64("steps", -1, "stop at this training step (this session, instead of the configuration's stop.steps; 0: never)")
+	total := fs.Duration("time", -1, "stop when the run has worked this long over all its sessions (this session, instead of stop.time; 0: never)")
 	session := fs.Duration("for", 0, "stop this session after this long (0: when the run stops)")
 	logEvery := fs.Duration("log", 30*time.Second, "period of the log lines and self-play metrics")
 	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -32,11 +32,17 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if err != nil {
 			return err
 		}
-		if *steps >= 0 {
-			cfg.Stop.Steps = *steps
-		}
-		if *total >= 0 {
-			cfg.Stop.Time = train.Duration(*total)
+		// --steps and --time hold for this session; the run keeps its configured stop.
+		opts := train.Options{Out: stdout, LogEvery: *logEvery}
+		if *steps >= 0 || *total >= 0 {
+			stop := cfg.Stop
+			if *steps >= 0 {
+				stop.Steps = *steps
+			}
+			if *total >= 0 {
+				stop.Time = train.Duration(*total)
+			}
+			opts.Stop = &stop
 		}
 		if err := cfg.Validate(); err != nil {
 			return err
@@ -50,7 +56,7 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			ctx, cancel = context.WithTimeout(ctx, *session)
 			defer cancel()
 		}
-		err = g.Train(ctx, cfg, dir, train.Options{Out: stdout, LogEvery: *logEvery})
+		err = g.Train(ctx, cfg, dir, opts)
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = nil // --for elapsed: a clean stop
 		}

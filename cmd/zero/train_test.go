@@ -62,6 +62,10 @@ func TestTrainCommand(t *testing.T) {
 			}
 		}
 	}
+	// --steps held for the sessions only: the run's configuration still never stops.
+	if saved, err := os.ReadFile(filepath.Join(runDir, "config.yaml")); err != nil || !strings.Contains(string(saved), "stop:\n    steps: 0\n") {
+		t.Errorf("config.yaml after sessions with --steps (%v):\n%s", err, saved)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
 		t.Error("a refused configuration made its run folder")
 	}

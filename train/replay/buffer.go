@@ -79,6 +79,7 @@ type Buffer struct {
 	inShard int      // games in it
 	file    *os.File
 	buf     []byte
+	broken  error // set when a failed write could not be undone
 }
 
 type sample struct {
@@ -216,7 +217,20 @@ func (b *Buffer) Add(g *Game) error {
 		return err
 	}
 	b.buf = rec
+	if b.broken != nil {
+		return b.broken
+	}
+	st, err := b.file.Stat()
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
 	if _, err := b.file.Write(rec); err != nil {
+		// A record cut short (a full disk) would hide the games appended after it: cut it off,
+		// or, if that fails too, take no more games.
+		if terr := b.file.Truncate(st.Size()); terr != nil {
+			b.broken = fmt.Errorf("replay: %s is damaged after a failed write (%v; cutting it off: %v): no more games are recorded", b.shardPath(b.shard), err, terr)
+			return b.broken
+		}
 		return fmt.Errorf("replay: %w", err)
 	}
 	b.inShard++
