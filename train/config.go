@@ -106,6 +106,11 @@ type TrainerConfig struct {
 	CheckpointEvery int `yaml:"checkpoint_every" json:"checkpoint_every"`
 	// KeepLast is the number of recent checkpoints kept (the best rated is kept too).
 	KeepLast int `yaml:"keep_last" json:"keep_last"`
+	// ValueFromSearch is the weight λ of the search's root value in the value target:
+	// (1−λ)·result + λ·root value, both from the decider's side. Game results alone are a
+	// noisy target early on; the search's value is a denoised one, biased by the net itself
+	// (0: results only, AlphaZero; 0.5: the averaging of "Lessons from AlphaZero").
+	ValueFromSearch float64 `yaml:"value_from_search" json:"value_from_search"`
 }
 
 // EvalConfig is the evaluation of each checkpoint: a short match against the previous
@@ -269,6 +274,7 @@ func (c *Config) Validate() error {
 	intIn("trainer.publish_every", c.Trainer.PublishEvery, 1, 1_000_000)
 	intIn("trainer.checkpoint_every", c.Trainer.CheckpointEvery, 1, 100_000_000)
 	intIn("trainer.keep_last", c.Trainer.KeepLast, 2, 10_000)
+	floatIn("trainer.value_from_search", c.Trainer.ValueFromSearch, 0, 1)
 	intIn("eval.games", c.Eval.Games, 0, 100_000)
 	if c.Eval.Games%2 != 0 {
 		bad("eval.games", "must be even (each pair of games swaps sides), is %d", c.Eval.Games)

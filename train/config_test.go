@@ -20,6 +20,7 @@ func TestConfigRefusals(t *testing.T) {
 		{"no game", "seed: 3\n", "game: missing"},
 		{"bad baseline", "game: yinsh\neval: {baselines: [random, \"uct:0\"]}\n", "eval.baselines[1]:"},
 		{"baseline twice", "game: yinsh\neval: {baselines: [random, random]}\n", `eval.baselines[1]: "random" is listed twice`},
+		{"value mix", "game: yinsh\ntrainer: {value_from_search: 1.5}\n", "trainer.value_from_search: must be in [0, 1], is 1.5"},
 		{"keep one checkpoint", "game: yinsh\ntrainer: {keep_last: 1}\n", "trainer.keep_last: must be in [2, 10000], is 1"},
 		{"bad optimizer", "game: yinsh\noptimizer: {method: adagrad}\n", `optimizer.method: must be "adam" or "sgd"`},
 		{"temperature order", "game: yinsh\nselfplay: {temperature: [{from: 5, value: 1}, {from: 2, value: 0}]}\n", "selfplay.temperature[1].from"},
@@ -71,4 +72,16 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("accepted an invalid configuration %+v", c)
 		}
 	})
+}
+
+func TestValueTarget(t *testing.T) {
+	for _, c := range []struct {
+		result, search float32
+		lambda         float64
+		want           float32
+	}{{1, 0.2, 0, 1}, {-1, 0.2, 1, 0.2}, {1, -0.5, 0.5, 0.25}, {0, 0.8, 0.25, 0.2}} {
+		if got := valueTarget(c.result, c.search, c.lambda); got < c.want-1e-6 || got > c.want+1e-6 {
+			t.Errorf("valueTarget(%v, %v, %v) = %v, want %v", c.result, c.search, c.lambda, got, c.want)
+		}
+	}
 }

@@ -511,7 +511,7 @@ func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs 
 			if err != nil {
 				return finish(err)
 			}
-			batch.LegalEnd[i], batch.Value[i] = int32(len(batch.Legal)), v
+			batch.LegalEnd[i], batch.Value[i] = int32(len(batch.Legal)), valueTarget(v, s.Game.Targets[s.Target].Value, cfg.ValueFromSearch)
 		}
 		entropy += targetEntropy(batch)
 		loss, err := t.Step(batch)
@@ -548,6 +548,12 @@ func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs 
 			lastSaved = step
 		}
 	}
+}
+
+// valueTarget mixes the game's result and the search's root value, both from the decider's
+// side, with weight lambda on the search's.
+func valueTarget(result, search float32, lambda float64) float32 {
+	return float32((1-lambda)*float64(result) + lambda*float64(search))
 }
 
 // targetEntropy is the mean entropy of the batch's policy targets, in nats: what the policy
