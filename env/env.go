@@ -145,7 +145,8 @@ type Info struct {
 	// HasChance tells whether some states are chance nodes.
 	HasChance bool
 	// Version numbers the game's rules and encodings (actions, observation). Change it when
-	// either changes: replay shards and checkpoints record it and refuse another version.
+	// either changes. Files that depend on the encodings should record it and refuse another
+	// version; replay shards and checkpoints do not record it yet.
 	Version int
 }
 
