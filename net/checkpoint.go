@@ -9,11 +9,11 @@ import (
 	"hash/crc32"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/atomicfile"
 )
 
 // A checkpoint file is, in order (integers little-endian):
@@ -163,7 +163,7 @@ func Save(path string, w *Weights, opt *Optimizer, step int64, now time.Time) er
 		}
 	}
 	binary.Write(&buf, binary.LittleEndian, crc32.Checksum(buf.Bytes(), castagnoli))
-	return writeAtomic(path, buf.Bytes())
+	return atomicfile.WriteBytes(path, buf.Bytes())
 }
 
 func writeFloats(buf *bytes.Buffer, x []float32) {
@@ -172,44 +172,6 @@ func writeFloats(buf *bytes.Buffer, x []float32) {
 		binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
 		buf.Write(b[:])
 	}
-}
-
-// writeAtomic writes data to a temporary file beside path, syncs it, renames it to path and syncs
-// the directory.
-func writeAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	// CreateTemp makes the file private; a checkpoint is as readable as any file the user writes.
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // Inspect reads and checks a checkpoint file as far as it can without its game: magic, format,

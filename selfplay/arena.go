@@ -1,11 +1,9 @@
 package selfplay
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -17,6 +15,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/atomicfile"
 )
 
 // ArenaConfig describes a round robin.
@@ -323,13 +322,13 @@ func (r *ArenaResult) WriteFiles(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(dir, "ratings.json"), func(w io.Writer) error {
+	if err := atomicfile.Write(filepath.Join(dir, "ratings.json"), func(w io.Writer) error {
 		_, err := w.Write(append(ratings, '\n'))
 		return err
 	}); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, "games.jsonl"), func(w io.Writer) error {
+	return atomicfile.Write(filepath.Join(dir, "games.jsonl"), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		for i := range r.Records {
 			if err := enc.Encode(&r.Records[i]); err != nil {
@@ -338,33 +337,4 @@ func (r *ArenaResult) WriteFiles(dir string) error {
 		}
 		return nil
 	})
-}
-
-func writeAtomic(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	err = f.Chmod(0o644) // CreateTemp makes files only their owner can read
-	if err == nil {
-		err = write(bw)
-	}
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return errors.Join(fmt.Errorf("writing %s", path), err)
-	}
-	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/atomicfile"
 	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/selfplay"
@@ -137,7 +138,7 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 		if merr != nil {
 			return merr
 		}
-		if err := writeAtomic(filepath.Join(r.dir, ratingsFile), append(data, '\n')); err != nil {
+		if err := atomicfile.WriteBytes(filepath.Join(r.dir, ratingsFile), append(data, '\n')); err != nil {
 			return err
 		}
 		values := map[string]float64{"checkpoint_step": float64(e.Step)}

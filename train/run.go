@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/atomicfile"
 	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/selfplay"
@@ -251,7 +252,7 @@ func (r *run[S]) open() error {
 	}
 	data, err := r.cfg.Marshal()
 	if err == nil {
-		err = writeAtomic(filepath.Join(r.dir, configFile), data)
+		err = atomicfile.WriteBytes(filepath.Join(r.dir, configFile), data)
 	}
 	if err == nil {
 		r.metrics, err = metrics.Create(filepath.Join(r.dir, metricsFile))
@@ -615,7 +616,7 @@ func (r *run[S]) saveStateLocked() error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(r.dir, stateFile), append(data, '\n'))
+	return atomicfile.WriteBytes(filepath.Join(r.dir, stateFile), append(data, '\n'))
 }
 
 // trim deletes the checkpoints beyond the last KeepLast, except the best rated.
@@ -647,38 +648,6 @@ func (r *run[S]) trim() {
 			r.logf("checkpoints: %v", err)
 		}
 	}
-}
-
-// writeAtomic writes a file through a temporary file, fsynced and renamed.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // readJSON reads a JSON file into v; a missing file leaves v as it is.

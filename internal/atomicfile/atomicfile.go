@@ -1,0 +1,60 @@
+// Package atomicfile writes files so that a reader, or a process resumed after a crash, sees
+// either the old file whole or the new one whole, never a part: the data goes to a temporary
+// file beside the target, is synced, renamed over it, and the folder is synced.
+package atomicfile
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Write writes path atomically with what write produces (through a buffer). The file is
+// readable by all (0644), as os.WriteFile's files usually are; on an error the target is left
+// as it was and the temporary file removed.
+func Write(path string, write func(io.Writer) error) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	err = f.Chmod(0o644) // CreateTemp makes files only their owner can read
+	if err == nil {
+		err = write(bw)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return errors.Join(fmt.Errorf("writing %s", path), err)
+	}
+	// The rename itself survives a power cut only once the folder is synced.
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// WriteBytes writes data to path atomically.
+func WriteBytes(path string, data []byte) error {
+	return Write(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
