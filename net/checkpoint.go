@@ -303,3 +303,13 @@ func decode(data []byte, spec *Spec) (*Checkpoint, error) {
 	}
 	return &Checkpoint{Header: h, Weights: w, Optimizer: opt}, nil
 }
+
+// LoadEngine loads the checkpoint at path for spec (see Load) and returns an inference engine
+// running its network: what a player of the checkpoint needs.
+func LoadEngine(path string, spec *Spec) (*Engine, error) {
+	c, err := Load(path, spec)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	return NewEngine(NewModel(c.Weights)), nil
+}

@@ -23,11 +23,7 @@ func (n runNets) Evaluator(path string, info *env.Info) (mcts.Evaluator, error) 
 	if info.Name != n.spec.Game {
 		return nil, fmt.Errorf("checkpoint %s: a %s player in a %s game", path, n.spec.Game, info.Name)
 	}
-	ck, err := net.Load(path, n.spec)
-	if err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
-	}
-	return net.NewEngine(net.NewModel(ck.Weights)), nil
+	return net.LoadEngine(path, n.spec)
 }
 
 // evaluate rates each checkpoint handed to it: Eval.Games games against each of the Previous

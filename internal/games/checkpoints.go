@@ -1,8 +1,6 @@
 package games
 
 import (
-	"fmt"
-
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
@@ -27,9 +25,5 @@ func (Checkpoints) Evaluator(path string, info *env.Info) (mcts.Evaluator, error
 	if err != nil {
 		return nil, err
 	}
-	ck, err := net.Load(path, spec)
-	if err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
-	}
-	return net.NewEngine(net.NewModel(ck.Weights)), nil
+	return net.LoadEngine(path, spec)
 }
