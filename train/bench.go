@@ -23,6 +23,7 @@ type SelfPlaySpeed struct {
 	Decisions   int64   // decisions played
 	Samples     int64   // decisions searched in full (training targets)
 	Simulations int64   // simulations of finished searches
+	Resigned    int64   // games ended by a resignation
 	Batches     int64   // inference batches
 	Positions   int64   // positions evaluated
 	NetSeconds  float64 // CPU time of the network's forward passes
@@ -63,13 +64,12 @@ func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Confi
 		}
 	}
 	sp := cfg.SelfPlay
-	b, err := selfplay.NewBatcher(net.NewModel(w), selfplay.BatcherConfig{MaxBatch: sp.BatchSize, MaxWait: time.Duration(sp.MaxWait), Workers: sp.InferenceWorkers})
+	b, err := selfplay.NewBatcher(net.NewModel(w), sp.Batcher())
 	if err != nil {
 		return SelfPlaySpeed{}, err
 	}
 	defer b.Close()
-	wc := selfplay.WorkerConfig{Games: sp.GamesPerWorker, Params: sp.Params(), Simulations: sp.Simulations,
-		CheapSimulations: sp.CheapSimulations, FullShare: sp.FullShare}
+	wc := sp.Worker(nil)
 	var stats selfplay.Stats
 	work, stop := context.WithCancel(ctx)
 	defer stop()
@@ -85,15 +85,6 @@ func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Confi
 			}
 		}()
 	}
-	type mark struct {
-		at                              time.Time
-		cpu                             float64
-		games, decisions, samples, sims int64
-		batch                           selfplay.BatcherStats
-	}
-	read := func() mark {
-		return mark{time.Now(), cpuSeconds(), stats.Games.Load(), stats.Decisions.Load(), stats.Samples.Load(), stats.Simulations.Load(), b.Stats()}
-	}
 	wait := func(d time.Duration) error {
 		select {
 		case <-ctx.Done():
@@ -106,14 +97,9 @@ func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Confi
 	}
 	var s SelfPlaySpeed
 	if err = wait(warm); err == nil {
-		m0 := read()
+		m0 := readMark(&stats, b)
 		if err = wait(d); err == nil {
-			m1 := read()
-			s = SelfPlaySpeed{Seconds: m1.at.Sub(m0.at).Seconds(), CPUSeconds: m1.cpu - m0.cpu,
-				Games: m1.games - m0.games, Decisions: m1.decisions - m0.decisions, Samples: m1.samples - m0.samples,
-				Simulations: m1.sims - m0.sims, Batches: m1.batch.Batches - m0.batch.Batches,
-				Positions: m1.batch.Positions - m0.batch.Positions, NetSeconds: (m1.batch.NetCPU - m0.batch.NetCPU).Seconds(),
-				BatchSize: sp.BatchSize}
+			s = readMark(&stats, b).since(m0, sp.BatchSize)
 		}
 	}
 	stop()
@@ -123,6 +109,31 @@ func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Confi
 	}
 	return s, nil
 }
+
+// mark is self-play's counters at a moment.
+type mark struct {
+	at    time.Time
+	cpu   float64
+	stats [5]int64 // games, decisions, samples, simulations, resigned
+	batch selfplay.BatcherStats
+}
+
+func readMark(s *selfplay.Stats, b *selfplay.Batcher) mark {
+	return mark{time.Now(), cpuSeconds(),
+		[5]int64{s.Games.Load(), s.Decisions.Load(), s.Samples.Load(), s.Simulations.Load(), s.Resigned.Load()}, b.Stats()}
+}
+
+// since is the work done from m0 to m.
+func (m mark) since(m0 mark, batchSize int) SelfPlaySpeed {
+	return SelfPlaySpeed{Seconds: m.at.Sub(m0.at).Seconds(), CPUSeconds: m.cpu - m0.cpu,
+		Games: m.stats[0] - m0.stats[0], Decisions: m.stats[1] - m0.stats[1], Samples: m.stats[2] - m0.stats[2],
+		Simulations: m.stats[3] - m0.stats[3], Resigned: m.stats[4] - m0.stats[4],
+		Batches: m.batch.Batches - m0.batch.Batches, Positions: m.batch.Positions - m0.batch.Positions,
+		NetSeconds: (m.batch.NetCPU - m0.batch.NetCPU).Seconds(), BatchSize: batchSize}
+}
+
+// Rate is n per second of wall time.
+func (s SelfPlaySpeed) Rate(n int64) float64 { return float64(n) / s.Seconds }
 
 // cpuSeconds is the process's CPU time so far.
 func cpuSeconds() float64 {

@@ -205,6 +205,22 @@ func (c *SelfPlayConfig) Params() mcts.Params {
 	return p
 }
 
+// Worker is a self-play worker's configuration; step gives the network's training step (nil:
+// none recorded).
+func (c *SelfPlayConfig) Worker(step func() int64) selfplay.WorkerConfig {
+	return selfplay.WorkerConfig{
+		Games: c.GamesPerWorker, Params: c.Params(), Simulations: c.Simulations,
+		CheapSimulations: c.CheapSimulations, FullShare: c.FullShare,
+		ResignThreshold: c.ResignThreshold, ResignPlaythrough: c.ResignPlaythrough,
+		Step: step,
+	}
+}
+
+// Batcher is the batcher's configuration.
+func (c *SelfPlayConfig) Batcher() selfplay.BatcherConfig {
+	return selfplay.BatcherConfig{MaxBatch: c.BatchSize, MaxWait: time.Duration(c.MaxWait), Workers: c.InferenceWorkers}
+}
+
 // Cores fills the per-core defaults (0) with the machine's number of cores.
 func (c *Config) Cores() {
 	if c.SelfPlay.Workers == 0 {

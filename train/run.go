@@ -335,8 +335,7 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 	}
 	defer trainer.Close()
 	sp := r.cfg.SelfPlay
-	r.batcher, err = selfplay.NewBatcher(net.NewModel(w), selfplay.BatcherConfig{
-		MaxBatch: sp.BatchSize, MaxWait: time.Duration(sp.MaxWait), Workers: sp.InferenceWorkers})
+	r.batcher, err = selfplay.NewBatcher(net.NewModel(w), sp.Batcher())
 	if err != nil {
 		return err
 	}
@@ -397,12 +396,7 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 // worker waits while self-play is too far ahead of the trainer (see ahead).
 func (r *run[S]) startSelfPlay(ctx context.Context, wg *sync.WaitGroup, errs chan<- error) {
 	sp := r.cfg.SelfPlay
-	wc := selfplay.WorkerConfig{
-		Games: sp.GamesPerWorker, Params: sp.Params(), Simulations: sp.Simulations,
-		CheapSimulations: sp.CheapSimulations, FullShare: sp.FullShare,
-		ResignThreshold: sp.ResignThreshold, ResignPlaythrough: sp.ResignPlaythrough,
-		Step: r.step.Load,
-	}
+	wc := sp.Worker(r.step.Load)
 	out := func(gm *replay.Game) error {
 		if len(gm.Targets) > 0 {
 			if err := r.buffer.Add(gm); err != nil {
