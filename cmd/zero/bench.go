@@ -39,7 +39,6 @@ func benchCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 // a training step.
 func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("zero bench net", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	game := fs.String("game", "yinsh", "the game whose default net to measure: "+joinNames())
 	shape := fs.String("shape", "", "measure a synthetic game instead: PLANESxHEIGHTxWIDTH:ACTIONS (dense policy head), e.g. 7x6x6:300")
 	config := fs.String("config", "", "take the net from this configuration file instead of the game's default")
@@ -47,11 +46,8 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	workers := fs.String("workers", "1,2", "numbers of workers (goroutines, one engine each), comma-separated")
 	per := fs.Duration("time", time.Second, "time to measure each line")
 	trainBatch := fs.Int("train", 0, "also measure training steps on batches of this size (0: no)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return errUsage
+	if help, err := parseFlags(fs, args, stdout, stderr); help || err != nil {
+		return err
 	}
 	if err := noArgs(fs.Args()); err != nil {
 		return err
@@ -148,17 +144,13 @@ func syntheticSpec(s string) (*net.Spec, error) {
 // spent in the network (the rest is search, rules and batching: the overhead).
 func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("zero bench selfplay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	game := fs.String("game", "yinsh-blitz", "the game whose preset (configs/GAME.yaml) to measure: "+joinNames())
 	config := fs.String("config", "", "measure this configuration file instead of the game's preset")
 	checkpoint := fs.String("checkpoint", "", "play with this checkpoint's network (default: random weights)")
 	warm := fs.Duration("warmup", 5*time.Second, "time played before measuring")
 	per := fs.Duration("time", 30*time.Second, "time measured")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return errUsage
+	if help, err := parseFlags(fs, args, stdout, stderr); help || err != nil {
+		return err
 	}
 	if err := noArgs(fs.Args()); err != nil {
 		return err
@@ -198,9 +190,8 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	per1 := func(n int64) float64 { return float64(n) / s.Seconds }
 	fmt.Fprintf(stdout, "%.1f s: %.2f games/s, %.1f decisions/s, %.1f samples/s, %.0f simulations/s, %.0f positions/s\n",
-		s.Seconds, per1(s.Games), per1(s.Decisions), per1(s.Samples), per1(s.Simulations), per1(s.Positions))
+		s.Seconds, s.Rate(s.Games), s.Rate(s.Decisions), s.Rate(s.Samples), s.Rate(s.Simulations), s.Rate(s.Positions))
 	fmt.Fprintf(stdout, "batches: %.1f positions on average (%.0f%% full); CPU %.2f cores; net %.0f%% of the CPU time, search+batching overhead %.0f%%\n",
 		float64(s.Positions)/max(1, float64(s.Batches)), 100*s.BatchFill(), s.CPUSeconds/s.Seconds, 100*s.NetShare(), 100*(1-s.NetShare()))
 	return nil

@@ -91,19 +91,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			fmt.Fprintf(fs.Output(), "zero %s: %s\n\nflags:\n", c.name, c.summary)
 			fs.PrintDefaults()
 		}
-		// Parse prints the usage itself, on -h as on a bad flag: held here, it goes to stdout
-		// when asked for and to stderr with an error, once.
-		var parsing bytes.Buffer
-		fs.SetOutput(&parsing)
-		err := fs.Parse(args[1:])
-		fs.SetOutput(stderr)
-		if err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				stdout.Write(parsing.Bytes())
-				return nil
-			}
-			stderr.Write(parsing.Bytes())
-			return errUsage
+		if help, err := parseFlags(fs, args[1:], stdout, stderr); help || err != nil {
+			return err
 		}
 		return work(ctx, fs.Args(), stdin, stdout, stderr)
 	}
@@ -119,6 +108,25 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\n`zero help COMMAND` shows a command's flags.")
+}
+
+// parseFlags parses args into fs. Parse prints the usage itself, on -h as on a bad flag: held
+// here, it goes once to stdout when asked for (help is then true, err nil) and to stderr with
+// an error (errUsage). Afterwards fs writes to stderr.
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (help bool, err error) {
+	var parsing bytes.Buffer
+	fs.SetOutput(&parsing)
+	err = fs.Parse(args)
+	fs.SetOutput(stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		stdout.Write(parsing.Bytes())
+		return true, nil
+	case err != nil:
+		stderr.Write(parsing.Bytes())
+		return false, errUsage
+	}
+	return false, nil
 }
 
 // noArgs refuses arguments left after the flags.

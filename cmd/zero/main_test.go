@@ -73,9 +73,23 @@ func TestUsageOnce(t *testing.T) {
 	}{
 		{[]string{"play", "--help"}, 1, 0, ""},
 		{[]string{"play", "--bogus"}, 0, 1, "flag provided but not defined: -bogus"},
+		{[]string{"bench", "selfplay", "--help"}, 0, 0, ""},
+		{[]string{"net", "init", "--bogus"}, 0, 0, "flag provided but not defined: -bogus"},
 	} {
 		var stdout, stderr strings.Builder
 		run(context.Background(), tc.args, strings.NewReader(""), &stdout, &stderr)
+		// Nested actions (bench selfplay, net init) print flag's own usage, once.
+		if tc.args[0] != "play" {
+			usage := "Usage of zero " + tc.args[0] + " " + tc.args[1] + ":"
+			where, other := &stdout, &stderr
+			if tc.wantErrWritten != "" {
+				where, other = &stderr, &stdout
+			}
+			if strings.Count(where.String(), usage) != 1 || other.Len() != 0 || !strings.Contains(where.String(), tc.wantErrWritten) {
+				t.Errorf("%v: stdout %q, stderr %q", tc.args, stdout.String(), stderr.String())
+			}
+			continue
+		}
 		if n := strings.Count(stdout.String(), "zero play:"); n != tc.onOut {
 			t.Errorf("%v: usage %d times on stdout, want %d", tc.args, n, tc.onOut)
 		}

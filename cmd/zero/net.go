@@ -30,16 +30,12 @@ func netCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writ
 			return netInfo(stdout, args[1])
 		case "init":
 			sub := flag.NewFlagSet("zero net init", flag.ContinueOnError)
-			sub.SetOutput(stderr)
 			config := sub.String("config", "", "the configuration file (game, net, optimizer)")
 			out := sub.String("out", "", "the checkpoint file to write")
 			seed := sub.Uint64("seed", 1, "the seed of the random initial weights")
 			force := sub.Bool("force", false, "overwrite --out if it exists")
-			if err := sub.Parse(args[1:]); err != nil {
-				if errors.Is(err, flag.ErrHelp) {
-					return nil
-				}
-				return errUsage
+			if help, err := parseFlags(sub, args[1:], stdout, stderr); help || err != nil {
+				return err
 			}
 			if err := noArgs(sub.Args()); err != nil {
 				return err
