@@ -184,15 +184,3 @@ func (o *OptimizerConfig) LearningRateAt(step int64) float64 {
 	}
 	return lr
 }
-
-// prefixErrors puts prefix before each of the joined errors' messages.
-func prefixErrors(prefix string, err error) error {
-	var errs []error
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			errs = append(errs, fmt.Errorf("%s%w", prefix, e))
-		}
-		return errors.Join(errs...)
-	}
-	return fmt.Errorf("%s%w", prefix, err)
-}
