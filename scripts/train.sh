@@ -7,7 +7,12 @@ set -eu
 cd "$(dirname "$0")/.."
 game=${1:-yinsh-blitz}
 [ $# -gt 0 ] && shift
-have_openblas() { ls /usr/lib/*/libopenblas.so /usr/lib/libopenblas.so >/dev/null 2>&1; }
+have_openblas() {
+	for f in /usr/lib/libopenblas.so /usr/lib/*/libopenblas.so /usr/local/lib/libopenblas.so; do
+		[ -e "$f" ] && return 0
+	done
+	return 1
+}
 if ! have_openblas && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	apt-get update -qq && apt-get install -y -qq libopenblas-dev >/dev/null || true
 fi
