@@ -393,3 +393,55 @@ func TestDefaultIsTheShippedModel(t *testing.T) {
 		t.Errorf("default opponent of yinsh (no model) %q", s)
 	}
 }
+
+// Every file of the repository's models folder is its README.md or GAME.zck for a known game;
+// each model loads as its game's network, plays a legal move from the start, and has its
+// model card, a "## GAME.zck" section of the README.
+func TestShippedModels(t *testing.T) {
+	dir := filepath.Join("..", "..", ModelsDir)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, e := range entries {
+		name := e.Name()
+		if name == "README.md" {
+			continue
+		}
+		game, ok := strings.CutSuffix(name, ".zck")
+		g, err := games.Lookup(game)
+		if !ok || err != nil {
+			t.Errorf("models/%s: not a model of a known game (want GAME.zck)", name)
+			continue
+		}
+		found++
+		t.Run(game, func(t *testing.T) {
+			if !strings.Contains(string(cards), "\n## "+name+"\n") {
+				t.Errorf("models/README.md has no model card (## %s)", name)
+			}
+			if got := ShippedModel(dir, game); got != filepath.Join(dir, name) {
+				t.Errorf("ShippedModel(%q, %q) = %q", dir, game, got)
+			}
+			a, err := g.NewAgent("mcts:16:"+filepath.Join(dir, name), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := g.NewPosition()
+			an, err := a.Analyze(context.Background(), p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Play(an.Best()); err != nil {
+				t.Errorf("the model's move from the start: %v", err)
+			}
+		})
+	}
+	if found == 0 {
+		t.Fatal("no shipped model in models/")
+	}
+}
