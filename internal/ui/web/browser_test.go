@@ -215,6 +215,35 @@ func (d *driver) checkRecord(srv *httptest.Server) ui.Record {
 	return rec
 }
 
+// The new-game form starts on the game's default opponent: the model of the server's models
+// folder at its budget (a strength added to the choices), else uct at 1000 simulations.
+func TestBrowserDefaultOpponent(t *testing.T) {
+	ctx, dir := browser(t, 20*time.Second)
+	models := t.TempDir()
+	saveModel(t, models, "yinsh-blitz")
+	srv := httptest.NewServer(New(Options{ModelsDir: models, Seed: func() uint64 { return 1 }}))
+	defer srv.Close()
+	d := &driver{t: t, ctx: ctx, dir: dir}
+	d.run(chromedp.Navigate(srv.URL+"/"), chromedp.WaitReady(chromedp.CSS(`#ng-game option[value="yinsh-blitz"]`)))
+	tests := []struct{ game, opponent, strength string }{
+		{"yinsh-blitz", "mcts:{N}:yinsh-blitz.zck", fmt.Sprint(ui.ModelSimulations)},
+		{"yinsh", "uct:{N}", "1000"},
+		{"yinsh-blitz", "mcts:{N}:yinsh-blitz.zck", fmt.Sprint(ui.ModelSimulations)},
+	}
+	for _, tt := range tests {
+		var got [2]string
+		d.eval(`(() => {
+			const g = document.getElementById("ng-game");
+			g.value = "`+tt.game+`";
+			g.dispatchEvent(new Event("change"));
+			return [document.getElementById("ng-opponent").value, document.getElementById("ng-strength").value];
+		})()`, &got)
+		if got != [2]string{tt.opponent, tt.strength} {
+			t.Errorf("%s: the form offers %q at %q, want %q at %q", tt.game, got[0], got[1], tt.opponent, tt.strength)
+		}
+	}
+}
+
 // A whole yinsh-blitz game in a real browser against the random agent: the test clicks as a
 // person would (a point to place a ring; a ring, then one of its highlighted destinations; a
 // highlighted row; a highlighted ring to remove; the pass button), checks what the page shows

@@ -222,10 +222,7 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 	out.Strengths = strengths
 	for _, g := range games.All() {
 		in := g.Info()
-		gi := gameInfo{Name: in.Name, Players: in.PlayerNames}
-		if a, err := ui.NewAgent(g, "", 0); err == nil {
-			gi.Default = a.Spec()
-		}
+		gi := gameInfo{Name: in.Name, Players: in.PlayerNames, Default: s.defaultSpec(in.Name)}
 		if _, err := g.NewAgent("uct:1", 0); err == nil {
 			gi.Opponents = append(gi.Opponents, opponent{"UCT search (random playouts)", "uct:{N}"})
 		}
@@ -236,6 +233,15 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 		out.Games = append(out.Games, gi)
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// defaultSpec is the default opponent for game as a request names it: the game's shipped model
+// in the models folder (GAME.zck, by file name) at ui.ModelSimulations, else ui.DefaultOpponent.
+func (s *Server) defaultSpec(game string) string {
+	if m := ui.ShippedModel(s.opts.ModelsDir, game); m != "" {
+		return fmt.Sprintf("mcts:%d:%s", ui.ModelSimulations, filepath.Base(m))
+	}
+	return ui.DefaultOpponent
 }
 
 // models lists the checkpoints for game in the models folder: files named GAME.* (GAME
@@ -302,6 +308,10 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, badRequest("game: %v", err))
 		return
 	}
+	byDefault := req.Opponent == ""
+	if byDefault {
+		req.Opponent = s.defaultSpec(req.Game)
+	}
 	spec, err := s.checkSpec(req.Opponent)
 	if err != nil {
 		s.fail(w, r, err)
@@ -309,6 +319,14 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 	}
 	seed := s.opts.Seed()
 	agent, err := ui.NewAgent(g, spec, seed)
+	if err != nil && byDefault {
+		// A shipped model that does not load: the game is still played, against the opponent
+		// of the games without a model.
+		if s.opts.Log != nil {
+			s.opts.Log.Printf("the default opponent %s: %v; playing %s", spec, err, ui.DefaultOpponent)
+		}
+		agent, err = ui.NewAgent(g, ui.DefaultOpponent, seed)
+	}
 	if err != nil {
 		s.fail(w, r, badRequest("opponent: %v", err))
 		return

@@ -2,7 +2,9 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,8 +12,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
+	"github.com/zerogames/zero/net"
 )
 
 func newServer(t *testing.T, opts Options) *httptest.Server {
@@ -401,5 +406,63 @@ func TestGamesAndPage(t *testing.T) {
 		if resp.StatusCode != 200 || len(body) == 0 || resp.Header.Get("Content-Security-Policy") == "" {
 			t.Errorf("GET %s: %d, %d bytes", path, resp.StatusCode, len(body))
 		}
+	}
+}
+
+// The default opponent comes from the server's models folder (not the working directory's):
+// a game's GAME.zck there at ui.ModelSimulations, named as a request names it, else
+// ui.DefaultOpponent; a new game without an opponent plays it, and a model that does not load
+// gives way to ui.DefaultOpponent.
+func TestDefaultOpponent(t *testing.T) {
+	models := t.TempDir()
+	saveModel(t, models, "yinsh-blitz")
+	os.WriteFile(filepath.Join(models, "gyges.zck"), []byte("not a checkpoint"), 0o644)
+	srv := newServer(t, Options{ModelsDir: models})
+	var out struct {
+		Games []gameInfo `json:"games"`
+	}
+	if code := call(t, srv, "GET", "/api/games", "", &out); code != 200 {
+		t.Fatalf("games: %d", code)
+	}
+	shipped := fmt.Sprintf("mcts:%d:yinsh-blitz.zck", ui.ModelSimulations)
+	tests := []struct {
+		game, listed, plays string
+	}{
+		{"yinsh-blitz", shipped, fmt.Sprintf("mcts:%d:%s", ui.ModelSimulations, filepath.Join(models, "yinsh-blitz.zck"))},
+		{"yinsh", ui.DefaultOpponent, ui.DefaultOpponent},
+		{"gyges", fmt.Sprintf("mcts:%d:gyges.zck", ui.ModelSimulations), ui.DefaultOpponent},
+	}
+	for _, tt := range tests {
+		i := slices.IndexFunc(out.Games, func(g gameInfo) bool { return g.Name == tt.game })
+		if i < 0 {
+			t.Fatalf("no game %s in /api/games", tt.game)
+		}
+		if got := out.Games[i].Default; got != tt.listed {
+			t.Errorf("%s: default %q, want %q", tt.game, got, tt.listed)
+		}
+		st := newGame(t, srv, `{"game":"`+tt.game+`","side":"`+out.Games[i].Players[0]+`"}`)
+		if got := st.Players[out.Games[i].Players[1]]; got != tt.plays {
+			t.Errorf("%s: a new game without an opponent plays %q, want %q", tt.game, got, tt.plays)
+		}
+	}
+}
+
+// saveModel writes a small untrained network for game as dir/GAME.zck.
+func saveModel(t *testing.T, dir, game string) {
+	t.Helper()
+	g, err := games.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := g.NetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := net.NewWeights(spec, net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4}, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := net.Save(filepath.Join(dir, game+".zck"), w, nil, 0, time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -77,9 +77,20 @@ function fillGameChoices() {
   const g = page.games.find((g) => g.name === $("ng-game").value);
   $("ng-side").replaceChildren(...g.players.map((p) => option(p, p)), option("random", "either (random)"));
   $("ng-opponent").replaceChildren(...g.opponents.map((o) => option(o.spec, o.label)));
-  const def = g.opponents.find((o) => o.spec === g.default || o.spec.replace("{N}", "") === g.default.replace(/\d+/, ""));
+  // The default is a spec with its budget ("mcts:400:yinsh-blitz.zck", "uct:1000"): pick the
+  // opponent it is an instance of, and its budget as the strength.
+  const [, kind, budget, rest] = /^([^:]+):(\d+)(:.*)?$/.exec(g.default) || [];
+  const def = g.opponents.find((o) => o.spec === g.default || (budget && o.spec === `${kind}:{N}${rest || ""}`));
   if (def) $("ng-opponent").value = def.spec;
+  if (def && budget) setStrength(budget);
   updateStrength();
+}
+
+// setStrength selects the budget n, adding it to the choices if it is not one of them.
+function setStrength(n) {
+  const strength = $("ng-strength");
+  if (![...strength.options].some((o) => o.value === n)) strength.append(option(n, `default (${n} simulations)`));
+  strength.value = n;
 }
 
 function updateStrength() {
