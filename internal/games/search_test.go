@@ -1,22 +1,21 @@
-package games
+package games_test
 
 import (
 	"context"
 	"math"
-	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/internal/games/gamestest"
 	"github.com/zerogames/zero/selfplay"
 )
 
 // TestSearchAgent: a uct agent finds the YINSH blitz win in one of mcts's tests through
 // positions, its analysis shares sum to 1 with the choice first, and Limit bounds its work.
 func TestSearchAgent(t *testing.T) {
-	g, _ := Lookup("yinsh-blitz")
+	g, _ := games.Lookup("yinsh-blitz")
 	a, err := g.NewAgent("uct:300", 1)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +53,7 @@ func TestSearchAgent(t *testing.T) {
 		t.Errorf("shares sum to %v", sum)
 	}
 	for !p.Over() {
-		a.(Limiter).Limit(50, 0)
+		a.(games.Limiter).Limit(50, 0)
 		an, err := a.Analyze(context.Background(), p, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -74,41 +73,14 @@ func TestSearchAgent(t *testing.T) {
 	}
 }
 
-// tinyCheckpoint writes a small untrained network of game g into dir.
-func tinyCheckpoint(t *testing.T, g Game, dir string) string {
-	t.Helper()
-	spec, err := g.NetSpec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := net.Config{Blocks: 1, Channels: 8, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 8}
-	w, err := net.NewWeights(spec, cfg, rand.New(rand.NewPCG(1, 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, g.Info().Name+".zero")
-	if err := net.Save(path, w, nil, 0, time.Unix(0, 0)); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // TestNetworkPlayers: mcts:N:CHECKPOINT agents and arena players search with the checkpoint's
 // network; a checkpoint of another game is refused.
 func TestNetworkPlayers(t *testing.T) {
-	g, _ := Lookup("yinsh-blitz")
+	g, _ := games.Lookup("yinsh-blitz")
 	dir := t.TempDir()
-	path := tinyCheckpoint(t, g, dir)
-	a, err := g.NewAgent("mcts:16:"+path, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := g.NewPosition()
-	an, err := a.Analyze(context.Background(), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if an.Work != 16 || len(an.Moves) != 85 || p.Play(an.Best()) != nil {
+	path := filepath.Join(dir, "yinsh-blitz.zero")
+	gamestest.Checkpoint(t, g, path)
+	if an := gamestest.MoveFromStart(t, g, "mcts:16:"+path); an.Work != 16 || len(an.Moves) != 85 {
 		t.Errorf("analysis %+v", an)
 	}
 	res, err := g.Arena(context.Background(), selfplay.ArenaConfig{
@@ -119,8 +91,9 @@ func TestNetworkPlayers(t *testing.T) {
 	if len(res.Records) != 2 || res.Records[0].Players != [2]string{"random", "mcts:8:" + path} {
 		t.Errorf("arena: %+v", res.Records)
 	}
-	other, _ := Lookup("imbriqua")
-	wrong := tinyCheckpoint(t, other, dir)
+	other, _ := games.Lookup("imbriqua")
+	wrong := filepath.Join(dir, "imbriqua.zero")
+	gamestest.Checkpoint(t, other, wrong)
 	if _, err := g.NewAgent("mcts:16:"+wrong, 1); err == nil || !strings.Contains(err.Error(), "imbriqua") {
 		t.Errorf("an imbriqua checkpoint for yinsh-blitz: %v", err)
 	}

@@ -3,17 +3,15 @@ package ui
 import (
 	"context"
 	"encoding/json"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/internal/games"
-	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/internal/games/gamestest"
 )
 
 // midgame is 20 moves into a YINSH game (white to move; black's last move g3-b3).
@@ -368,20 +366,10 @@ func TestDefaultIsTheShippedModel(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	g, _ := games.Lookup("yinsh-blitz")
-	spec, err := g.NetSpec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := net.NewWeights(spec, net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4}, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := os.Mkdir(ModelsDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := net.Save(filepath.Join(ModelsDir, "yinsh-blitz.zck"), w, nil, 0, time.Unix(0, 0)); err != nil {
-		t.Fatal(err)
-	}
+	gamestest.Checkpoint(t, g, filepath.Join(ModelsDir, "yinsh-blitz.zck"))
 	a, err := NewAgent(g, "", 1)
 	if err != nil {
 		t.Fatal(err)
@@ -427,18 +415,7 @@ func TestShippedModels(t *testing.T) {
 			if got := ShippedModel(dir, game); got != filepath.Join(dir, name) {
 				t.Errorf("ShippedModel(%q, %q) = %q", dir, game, got)
 			}
-			a, err := g.NewAgent("mcts:16:"+filepath.Join(dir, name), 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := g.NewPosition()
-			an, err := a.Analyze(context.Background(), p, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.Play(an.Best()); err != nil {
-				t.Errorf("the model's move from the start: %v", err)
-			}
+			gamestest.MoveFromStart(t, g, "mcts:16:"+filepath.Join(dir, name))
 		})
 	}
 	if found == 0 {

@@ -14,6 +14,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/internal/games/gamestest"
+
 	"github.com/zerogames/zero/internal/ui"
 )
 
@@ -220,7 +223,8 @@ func (d *driver) checkRecord(srv *httptest.Server) ui.Record {
 func TestBrowserDefaultOpponent(t *testing.T) {
 	ctx, dir := browser(t, 20*time.Second)
 	models := t.TempDir()
-	saveModel(t, models, "yinsh-blitz")
+	blitz, _ := games.Lookup("yinsh-blitz")
+	gamestest.Checkpoint(t, blitz, filepath.Join(models, "yinsh-blitz.zck"))
 	srv := httptest.NewServer(New(Options{ModelsDir: models, Seed: func() uint64 { return 1 }}))
 	defer srv.Close()
 	d := &driver{t: t, ctx: ctx, dir: dir}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,11 +11,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/internal/games/gamestest"
 	"github.com/zerogames/zero/internal/ui"
-	"github.com/zerogames/zero/net"
 )
 
 func newServer(t *testing.T, opts Options) *httptest.Server {
@@ -415,7 +413,8 @@ func TestGamesAndPage(t *testing.T) {
 // gives way to ui.DefaultOpponent.
 func TestDefaultOpponent(t *testing.T) {
 	models := t.TempDir()
-	saveModel(t, models, "yinsh-blitz")
+	blitz, _ := games.Lookup("yinsh-blitz")
+	gamestest.Checkpoint(t, blitz, filepath.Join(models, "yinsh-blitz.zck"))
 	os.WriteFile(filepath.Join(models, "gyges.zck"), []byte("not a checkpoint"), 0o644)
 	srv := newServer(t, Options{ModelsDir: models})
 	var out struct {
@@ -444,25 +443,5 @@ func TestDefaultOpponent(t *testing.T) {
 		if got := st.Players[out.Games[i].Players[1]]; got != tt.plays {
 			t.Errorf("%s: a new game without an opponent plays %q, want %q", tt.game, got, tt.plays)
 		}
-	}
-}
-
-// saveModel writes a small untrained network for game as dir/GAME.zck.
-func saveModel(t *testing.T, dir, game string) {
-	t.Helper()
-	g, err := games.Lookup(game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := g.NetSpec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := net.NewWeights(spec, net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4}, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := net.Save(filepath.Join(dir, game+".zck"), w, nil, 0, time.Unix(0, 0)); err != nil {
-		t.Fatal(err)
 	}
 }
