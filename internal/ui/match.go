@@ -52,9 +52,15 @@ func ShippedModel(dir, game string) string {
 // DefaultOpponent.
 func DefaultSpec(game string) string {
 	if m := ShippedModel(ModelsDir, game); m != "" {
-		return fmt.Sprintf("mcts:%d:%s", ModelSimulations, filepath.ToSlash(m))
+		return ModelSpec(m)
 	}
 	return DefaultOpponent
+}
+
+// ModelSpec is the spec of the agent that plays a shipped model by default: the checkpoint
+// model searched with ModelSimulations.
+func ModelSpec(model string) string {
+	return fmt.Sprintf("mcts:%d:%s", ModelSimulations, filepath.ToSlash(model))
 }
 
 // Human is the name a person plays under in a Match and its Record.

@@ -239,7 +239,7 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 // in the models folder (GAME.zck, by file name) at ui.ModelSimulations, else ui.DefaultOpponent.
 func (s *Server) defaultSpec(game string) string {
 	if m := ui.ShippedModel(s.opts.ModelsDir, game); m != "" {
-		return fmt.Sprintf("mcts:%d:%s", ui.ModelSimulations, filepath.Base(m))
+		return ui.ModelSpec(filepath.Base(m))
 	}
 	return ui.DefaultOpponent
 }
