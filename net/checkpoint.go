@@ -242,19 +242,35 @@ func Load(path string, spec *Spec) (*Checkpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := decode(data, spec)
+	c, err := decode(data, spec, false)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
 }
 
-func decode(data []byte, spec *Spec) (*Checkpoint, error) {
+// LoadTransfer reads a checkpoint to start spec's network from, as Load does, except that it
+// may be of another game whose network has the same shape: another variant of the same
+// board (yinsh-blitz weights for yinsh, whose observations and policy outputs are the same).
+func LoadTransfer(path string, spec *Spec) (*Checkpoint, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := decode(data, spec, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// decode reads a checkpoint for spec; anyGame accepts one of another game of the same shape.
+func decode(data []byte, spec *Spec, anyGame bool) (*Checkpoint, error) {
 	h, body, err := parse(data)
 	if err != nil {
 		return nil, err
 	}
-	if h.Game != spec.Game {
+	if h.Game != spec.Game && !anyGame {
 		return nil, fmt.Errorf("wrong game: the checkpoint is for %q, not %q", h.Game, spec.Game)
 	}
 	saved := &Spec{Observation: h.Observation, NumActions: h.NumActions, PolicyPlanes: h.PolicyPlanes, OffGrid: h.OffGrid}

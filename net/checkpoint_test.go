@@ -221,6 +221,61 @@ func TestCheckpointRefused(t *testing.T) {
 	}
 }
 
+// TestLoadTransfer: a checkpoint starts the network of another variant of its board (YINSH
+// blitz weights for YINSH) with its weights intact, and is still refused for another shape or
+// when damaged.
+func TestLoadTransfer(t *testing.T) {
+	spec := yinshSpec(t)
+	w, tr, _ := trained(t, spec, smallConfig(), 1)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "normal.zck")
+	if err := Save(path, w, tr.Optimizer(), 7, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	blitz, err := SpecOf(yinsh.Blitz.Info(), yinsh.Blitz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadTransfer(path, blitz)
+	if err != nil {
+		t.Fatalf("yinsh weights for yinsh-blitz: %v", err)
+	}
+	if c.Header.Game != "yinsh" || c.Header.Step != 7 || len(c.Weights.Params) != len(w.Params) {
+		t.Fatalf("loaded %s step %d with %d tensors", c.Header.Game, c.Header.Step, len(c.Weights.Params))
+	}
+	for i, p := range w.Params {
+		if !slices.Equal(p.Data, c.Weights.Params[i].Data) {
+			t.Fatalf("tensor %s differs", p.Name)
+		}
+	}
+	dense, err := NewSpec(yinsh.Normal.Info(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := filepath.Join(dir, "damaged.zck")
+	if err := os.WriteFile(damaged, data[:len(data)-4], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, path string
+		spec       *Spec
+		want       string
+	}{
+		{"other shape", path, dense, "wrong shape"},
+		{"other game", path, synthetic(t, "yinsh", 14, 11, 11, 5016), "wrong shape"},
+		{"damaged", damaged, blitz, "truncated"},
+		{"missing", filepath.Join(dir, "none.zck"), blitz, "none.zck"},
+	} {
+		if _, err := LoadTransfer(c.path, c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
 // TestCheckpointRandomDamage flips random bytes of a good file, a thousand times: each damaged
 // file must be refused with an error (the checksum, or a check before it), never loaded, never
 // a panic.
@@ -241,7 +296,7 @@ func TestCheckpointRandomDamage(t *testing.T) {
 			at := rng.IntN(len(bad))
 			bad[at] ^= byte(1 + rng.IntN(255))
 		}
-		if _, err := decode(bad, spec); err == nil {
+		if _, err := decode(bad, spec, false); err == nil {
 			t.Fatalf("damage %d loaded", i)
 		}
 	}

@@ -42,13 +42,13 @@ func FuzzCheckpoint(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if _, err := decode(good, spec); err != nil {
+	if _, err := decode(good, spec, false); err != nil {
 		f.Fatalf("the seed does not load: %v", err)
 	}
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := decode(data, spec)
+		c, err := decode(data, spec, false)
 		if err != nil {
 			return
 		}

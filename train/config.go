@@ -29,6 +29,10 @@ type Config struct {
 	Seed uint64 `yaml:"seed" json:"seed"`
 	// Net is the network's architecture (net.Config).
 	Net net.Config `yaml:"net" json:"net"`
+	// Init is a checkpoint whose weights start the run instead of random ones: of this game,
+	// or of another variant of its board with the same net (yinsh-blitz weights for yinsh).
+	// It is read once, when the run starts; the optimizer starts afresh. "": random weights.
+	Init string `yaml:"init,omitempty" json:"init,omitempty"`
 	// Optimizer is how it learns (net.OptimizerConfig).
 	Optimizer net.OptimizerConfig `yaml:"optimizer" json:"optimizer"`
 	SelfPlay  SelfPlayConfig      `yaml:"selfplay" json:"selfplay"`

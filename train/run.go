@@ -166,6 +166,8 @@ type run[S env.State[S]] struct {
 	ladder Ladder
 
 	evalQueue chan CheckpointEntry
+	// init is the checkpoint of cfg.Init when the run starts from it (nil otherwise).
+	init *net.Checkpoint
 }
 
 // Run trains g's network with cfg in the run folder dir, creating it or resuming what it holds,
@@ -240,6 +242,16 @@ func (r *run[S]) open() error {
 	if err := readJSON(filepath.Join(r.dir, ratingsFile), &r.ladder); err != nil {
 		return err
 	}
+	if r.state.Checkpoint == "" && r.cfg.Init != "" {
+		ck, err := net.LoadTransfer(r.cfg.Init, r.spec)
+		if err != nil {
+			return fmt.Errorf("init: %w", err)
+		}
+		if ck.Header.Net != r.cfg.Net {
+			return fmt.Errorf("init: %s holds another net (%+v) than the run's (%+v)", r.cfg.Init, ck.Header.Net, r.cfg.Net)
+		}
+		r.init = ck
+	}
 	for _, d := range []string{r.dir, filepath.Join(r.dir, checkDir)} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
@@ -293,6 +305,11 @@ func (r *run[S]) recordAt(kind string, step int64, elapsed float64, values map[s
 // weights loads the newest checkpoint, or makes the first weights.
 func (r *run[S]) weights() (*net.Weights, *net.Optimizer, *rand.PCG, error) {
 	pcg := rand.NewPCG(r.cfg.Seed, 0x7472_6169_6e)
+	if r.init != nil {
+		h := r.init.Header
+		r.logf("starting from the weights of %s (%s, step %d)", r.cfg.Init, h.Game, h.Step)
+		return r.init.Weights, net.NewOptimizer(r.init.Weights), pcg, nil
+	}
 	if r.state.Checkpoint == "" {
 		w, err := net.NewWeights(r.spec, r.cfg.Net, rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
 		if err != nil {

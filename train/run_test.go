@@ -3,6 +3,7 @@ package train_test
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -196,5 +197,86 @@ func TestRefusals(t *testing.T) {
 	if err := train.Run(context.Background(), yinsh.Normal, cfg, t.TempDir(), train.Options{}); err == nil ||
 		!strings.Contains(err.Error(), "for yinsh-blitz, not yinsh") {
 		t.Errorf("a yinsh-blitz configuration given to yinsh: %v", err)
+	}
+}
+
+// TestInit: a run whose configuration names an init checkpoint starts from its weights, even
+// those of another variant of the board (YINSH blitz weights for YINSH); one of another net, or
+// a missing file, is refused before the run folder is made.
+func TestInit(t *testing.T) {
+	cfg := tiny(t)
+	cfg.Stop.Steps = 10
+	from := t.TempDir()
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, from, train.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	initFile := filepath.Join(from, readState(t, from).Checkpoint)
+	blitzSpec, _ := net.SpecOf(yinsh.Blitz.Info(), yinsh.Blitz)
+	start, err := net.Load(initFile, blitzSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := net.SpecOf(yinsh.Normal.Info(), yinsh.Normal)
+	// distance is the relative distance of the first checkpoint of a one-step YINSH run from
+	// the init weights: one Adam step at the warm-up's rate moves them by a hair; random weights
+	// are as far from them as they are large.
+	distance := func(cfg train.Config) float64 {
+		dir := t.TempDir()
+		var out strings.Builder
+		if err := train.Run(context.Background(), yinsh.Normal, cfg, dir, train.Options{Out: &out}); err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Init != "" && !strings.Contains(out.String(), "starting from the weights of "+initFile+" (yinsh-blitz, step 10)") {
+			t.Errorf("the run does not say where it started:\n%s", out.String())
+		}
+		ck, err := net.Load(filepath.Join(dir, readState(t, dir).Checkpoint), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d, n float64
+		for i, p := range ck.Weights.Params {
+			for j, x := range p.Data {
+				y := float64(start.Weights.Params[i].Data[j])
+				d += (float64(x) - y) * (float64(x) - y)
+				n += y * y
+			}
+		}
+		return math.Sqrt(d / n)
+	}
+	normal := cfg
+	normal.Game = "yinsh"
+	normal.Stop.Steps = 1
+	fromInit := normal
+	fromInit.Init = initFile
+	if d := distance(fromInit); d > 0.05 {
+		t.Errorf("started from %s: one step away at a relative distance of %.3f", initFile, d)
+	} else {
+		t.Logf("one step from the init weights: relative distance %.4f", d)
+	}
+	normal.Seed++ // the blitz run's seed would draw the same random weights it started from
+	if d := distance(normal); d < 0.5 {
+		t.Errorf("random weights at a relative distance of only %.3f: the check cannot tell", d)
+	}
+
+	otherNet := fromInit
+	otherNet.Net.Channels++
+	missing := fromInit
+	missing.Init = filepath.Join(from, "none.zck")
+	for _, tc := range []struct {
+		name string
+		cfg  train.Config
+		says string
+	}{
+		{"another net", otherNet, "holds another net"},
+		{"a missing file", missing, "none.zck"},
+	} {
+		dir := filepath.Join(t.TempDir(), "run")
+		err := train.Run(context.Background(), yinsh.Normal, tc.cfg, dir, train.Options{})
+		if err == nil || !strings.Contains(err.Error(), "init: ") || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%s: err = %v, want init: … %q", tc.name, err, tc.says)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("%s: the refused run made its folder", tc.name)
+		}
 	}
 }

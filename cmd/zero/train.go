@@ -24,6 +24,7 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 	total := fs.Duration("time", -1, "stop when the run has worked this long over all its sessions (this session, instead of stop.time; 0: never)")
 	session := fs.Duration("for", 0, "stop this session after this long (0: when the run stops)")
 	logEvery := fs.Duration("log", 30*time.Second, "period of the log lines and self-play metrics")
+	initFrom := fs.String("init", "", "start the new run from this checkpoint's weights (of the game, or of another variant with the same net: yinsh-blitz's for yinsh)")
 	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if err := noArgs(args); err != nil {
 			return err
@@ -31,6 +32,12 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		cfg, dir, err := trainConfig(*game, *config, *runDir)
 		if err != nil {
 			return err
+		}
+		if *initFrom != "" {
+			if exists(filepath.Join(dir, "config.yaml")) {
+				return fmt.Errorf("--init starts a new run, and the run folder %s holds one: give another --run", dir)
+			}
+			cfg.Init = *initFrom
 		}
 		// --steps and --time hold for this session; the run keeps its configured stop.
 		opts := train.Options{Out: stdout, LogEvery: *logEvery}

@@ -27,7 +27,9 @@ func TestTrainCommand(t *testing.T) {
 	cfg := write("tiny.yaml", string(tiny))
 	unknown := write("unknown.yaml", "game: yinsh\nselfplay:\n  simulatons: 3\n")
 	invalid := write("invalid.yaml", "game: yinsh\nreplay:\n  train_ratio: 0\n")
+	normal := write("normal.yaml", strings.Replace(string(tiny), "game: yinsh-blitz", "game: yinsh", 1))
 	runDir := filepath.Join(dir, "run")
+	blitzStep20 := filepath.Join(runDir, "checkpoints", "step-00000020.zck")
 	tests := []struct {
 		name    string
 		args    []string
@@ -36,6 +38,8 @@ func TestTrainCommand(t *testing.T) {
 	}{
 		{"start", []string{"train", "--config", cfg, "--run", runDir, "--steps", "10", "--log", "1h"}, []string{"session 1 of yinsh-blitz, step 0", "stopped at step 10"}, ""},
 		{"resume from the folder", []string{"train", "--run", runDir, "--steps", "20", "--log", "1h"}, []string{"session 2 of yinsh-blitz, step 10", "stopped at step 20"}, ""},
+		{"init from another variant", []string{"train", "--config", normal, "--run", filepath.Join(dir, "normal"), "--init", blitzStep20, "--steps", "1", "--log", "1h"}, []string{"session 1 of yinsh, step 0", "starting from the weights of " + blitzStep20 + " (yinsh-blitz, step 20)", "stopped at step 1"}, ""},
+		{"init into a run folder holding a run", []string{"train", "--run", runDir, "--init", blitzStep20}, nil, "--init starts a new run, and the run folder " + runDir + " holds one"},
 		{"another game in the folder", []string{"train", "--game", "gyges", "--run", runDir}, nil, "holds a yinsh-blitz run"},
 		{"unknown key", []string{"train", "--config", unknown, "--run", filepath.Join(dir, "x")}, nil, "unknown.yaml: line 3: field simulatons not found"},
 		{"bad value", []string{"train", "--config", invalid, "--run", filepath.Join(dir, "x")}, nil, "invalid.yaml: replay.train_ratio: must be in [0.01, 1000], is 0"},
