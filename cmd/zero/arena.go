@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -48,7 +50,8 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			return fmt.Errorf("--games %d: want at least 1", *n)
 		}
 		dir := *out
-		if dir == "" {
+		fresh := dir == ""
+		if fresh {
 			dir = filepath.Join("runs", "arena", g.Info().Name+"-"+time.Now().Format("20060102-150405"))
 		}
 		pairs := len(list) * (len(list) - 1) / 2
@@ -64,11 +67,37 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if err := res.WriteTable(stdout); err != nil {
 			return err
 		}
+		if fresh {
+			// Another arena may have started in the same second: never write into its folder.
+			if dir, err = freshDir(dir); err != nil {
+				return err
+			}
+		}
 		if err := res.WriteFiles(dir); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "\n%d games in %s; ratings and games written to %s\n", len(res.Records),
 			time.Since(start).Round(time.Second), dir)
 		return nil
+	}
+}
+
+// freshDir makes a new folder named base, or base-2, base-3… if that exists, and returns it.
+func freshDir(base string) (string, error) {
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		return "", err
+	}
+	for i := 1; ; i++ {
+		dir := base
+		if i > 1 {
+			dir = fmt.Sprintf("%s-%d", base, i)
+		}
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", err
+		}
 	}
 }

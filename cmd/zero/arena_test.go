@@ -55,3 +55,22 @@ func TestSearchCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshDir: arenas started in the same second (the default folder is named to the second)
+// each get a folder of their own, never one another's.
+func TestFreshDir(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "arena", "yinsh-blitz-20261122-033634")
+	want := []string{base, base + "-2", base + "-3"}
+	for _, w := range want {
+		got, err := freshDir(base)
+		if err != nil || got != w {
+			t.Fatalf("freshDir = %q, %v; want %q", got, err, w)
+		}
+		if fi, err := os.Stat(got); err != nil || !fi.IsDir() {
+			t.Fatalf("%s not made: %v", got, err)
+		}
+	}
+	if _, err := freshDir(filepath.Join(base, "x", "\x00")); err == nil {
+		t.Error("a folder that cannot be made gave no error")
+	}
+}
