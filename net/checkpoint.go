@@ -237,27 +237,19 @@ func parse(data []byte) (Header, []byte, error) {
 
 // Load reads a checkpoint for the game spec. It refuses a file that is truncated, corrupt, of
 // another format, of another game, or of another shape, with an error that says which.
-func Load(path string, spec *Spec) (*Checkpoint, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	c, err := decode(data, spec, false)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return c, nil
-}
+func Load(path string, spec *Spec) (*Checkpoint, error) { return load(path, spec, false) }
 
 // LoadTransfer reads a checkpoint to start spec's network from, as Load does, except that it
 // may be of another game whose network has the same shape: another variant of the same
 // board (yinsh-blitz weights for yinsh, whose observations and policy outputs are the same).
-func LoadTransfer(path string, spec *Spec) (*Checkpoint, error) {
+func LoadTransfer(path string, spec *Spec) (*Checkpoint, error) { return load(path, spec, true) }
+
+func load(path string, spec *Spec, anyGame bool) (*Checkpoint, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	c, err := decode(data, spec, true)
+	c, err := decode(data, spec, anyGame)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
