@@ -32,7 +32,7 @@ type Player[S env.State[S]] interface {
 //	                    by one random game from its leaf, PUCT with equal priors
 //	ucb1:N              the same with classic UCT's UCB1 selection (weaker: docs/BENCHMARKS.md)
 //	mcts:N:CHECKPOINT   AlphaZero search: N simulations of PUCT guided by the network of a
-//	                    checkpoint file, 8 leaves evaluated a batch (needs Networks); no
+//	                    checkpoint file, one leaf evaluated at a time (needs Networks); no
 //	                    noise and the most visited move, so arenas of such players want an
 //	                    ArenaConfig.Opening
 type Spec struct {
@@ -117,9 +117,9 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec, nets Networks) (Player[S]
 		if err != nil {
 			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 		}
-		p := mcts.DefaultParams()
-		p.InFlight = 8
-		return newSearchPlayer(g, mcts.Observe(g, e), p, mcts.Budget{Simulations: sp.Simulations}, nil)
+		// One leaf at a time: at 200 simulations, 8 leaves in flight (virtual loss) lost
+		// 38–22–1 to it with the same network (docs/BENCHMARKS.md, "search").
+		return newSearchPlayer(g, mcts.Observe(g, e), mcts.DefaultParams(), mcts.Budget{Simulations: sp.Simulations}, nil)
 	}
 	return nil, fmt.Errorf("player %q: unknown kind %q", sp.Text, sp.Kind)
 }
