@@ -76,7 +76,10 @@ type Match struct {
 	Resigned int
 	agent    games.Agent
 	human    int
-	rng      *rand.Rand // chance draws
+	// chanceSeed fixes the match's chance: the k-th chance decision of the game draws with
+	// the k-th number of its stream, whatever was undone before, so undo cannot reshuffle a
+	// deck (or reroll dice) — the draws depend on the seed and the draw's rank only.
+	chanceSeed uint64
 }
 
 // NewMatch starts a game of game between a person playing side (a player name of the game,
@@ -101,7 +104,7 @@ func NewMatchAgent(g games.Game, agent games.Agent, side string, seed uint64) (*
 	if err != nil {
 		return nil, err
 	}
-	m := &Match{Game: g, Pos: g.NewPosition(), Resigned: -1, agent: agent, human: human, rng: rng}
+	m := &Match{Game: g, Pos: g.NewPosition(), Resigned: -1, agent: agent, human: human, chanceSeed: rng.Uint64()}
 	m.Players[human] = Human
 	m.Players[1-human] = agent.Spec()
 	m.drawChance()
@@ -245,7 +248,8 @@ func (m *Match) Hint(ctx context.Context, progress func(done, total int)) (games
 
 // Undo takes back decisions up to and including the person's last one, so that it is the
 // person's decision again (the agent's reply goes too). Chance draws in between are taken back
-// with them, and a resignation is taken back first.
+// with them, and a resignation is taken back first. A draw taken back comes out the same when
+// its rank comes again (see drawChance): undo does not reshuffle Imbriqua's deck.
 func (m *Match) Undo() error {
 	if m.Resigned >= 0 {
 		m.Resigned = -1
@@ -271,11 +275,16 @@ func (m *Match) Resign() error {
 	return nil
 }
 
-// drawChance plays the chance decisions that come next, drawn by their probabilities.
+// drawChance plays the chance decisions that come next, drawn by their probabilities: the
+// k-th chance decision of the game with the k-th number drawn from the match's chance seed.
 func (m *Match) drawChance() {
+	if m.Pos.ToMove() != "chance" {
+		return
+	}
+	k := m.chanceDecisions()
 	for m.Pos.ToMove() == "chance" {
 		outcomes := m.Pos.Chances()
-		u := m.rng.Float64()
+		u := rand.New(rand.NewPCG(m.chanceSeed, uint64(k))).Float64()
 		pick := outcomes[len(outcomes)-1].Move
 		for _, o := range outcomes {
 			if u < o.Prob {
@@ -287,7 +296,23 @@ func (m *Match) drawChance() {
 		if err := m.Pos.Play(pick); err != nil {
 			panic(fmt.Sprintf("ui: chance outcome %q refused: %v", pick, err))
 		}
+		k++
 	}
+}
+
+// chanceDecisions counts the chance decisions among the game's moves so far.
+func (m *Match) chanceDecisions() int {
+	p := m.Game.NewPosition()
+	n := 0
+	for _, mv := range m.Pos.Moves() {
+		if p.ToMove() == "chance" {
+			n++
+		}
+		if err := p.Play(mv); err != nil {
+			panic(fmt.Sprintf("ui: the game's own move %q refused on replay: %v", mv, err))
+		}
+	}
+	return n
 }
 
 // Record is the game so far as a record.

@@ -225,6 +225,44 @@ func TestMatchChance(t *testing.T) {
 	}
 }
 
+// Undo cannot reshuffle the deck: played again with other choices, the game turns over the
+// same cards in the same order.
+func TestMatchUndoKeepsTheDeck(t *testing.T) {
+	cards := func(m *Match) []string {
+		var c []string
+		for _, mv := range m.Pos.Moves() {
+			if strings.HasPrefix(mv, "card ") {
+				c = append(c, mv)
+			}
+		}
+		return c
+	}
+	play := func(m *Match, pick func(legal []string) string) []string {
+		for len(cards(m)) < 6 {
+			if m.HumanToMove() {
+				if err := m.Play(pick(m.Pos.Legal())); err != nil {
+					t.Fatal(err)
+				}
+			} else if _, _, err := m.AgentTurn(context.Background(), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return cards(m)[:6]
+	}
+	m := newMatch(t, "imbriqua", "light")
+	first := play(m, func(l []string) string { return l[0] })
+	firstMoves := slices.Clone(m.Pos.Moves())
+	for m.Undo() == nil {
+	}
+	again := play(m, func(l []string) string { return l[len(l)-1] })
+	if slices.Equal(firstMoves[:len(m.Pos.Moves())], m.Pos.Moves()) {
+		t.Fatalf("the second game repeated the first's moves %q: the test proves nothing", m.Pos.Moves())
+	}
+	if !slices.Equal(first, again) {
+		t.Fatalf("after undo the cards came out %q, before %q", again, first)
+	}
+}
+
 func TestReadRecordRefuses(t *testing.T) {
 	good := Record{Format: RecordFormat, Game: "yinsh", Players: map[string]string{"white": Human, "black": "random"},
 		Moves: []string{"place f6", "place e5"}, Result: "none"}
