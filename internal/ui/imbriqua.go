@@ -211,7 +211,7 @@ func imbriquaStatus(s imbriqua.State) string {
 	}
 	w := r.Winner()
 	if score[w] == score[1-w] {
-		return fmt.Sprintf("game over: %s wins on pawns, %d to %d (framed squares level at %d)",
+		return fmt.Sprintf("game over: %s wins, on pawns %d to %d (framed squares level at %d)",
 			imbriqua.Names[w], s.Pawns(w), s.Pawns(1-w), score[w])
 	}
 	return fmt.Sprintf("game over: %s wins, framed squares %d to %d", imbriqua.Names[w], score[w], score[1-w])

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/internal/games"
 )
@@ -301,5 +303,52 @@ func TestImbriquaView(t *testing.T) {
 	if v.Phase != "over" || v.Decider != "none" || v.Turn != 44 || v.Next != nil || v.Pile.Number != 4 || v.Pile.Done != 11 ||
 		!strings.HasPrefix(v.Status, "game over: ") {
 		t.Errorf("the end: %+v, pile %+v", v, v.Pile)
+	}
+}
+
+// Every end reads "game over: RESULT, HOW" (the browser shows HOW after the result): a win on
+// framed squares, a win on pawns when the frames are level, a draw. Random games, seeded, until
+// each kind has been seen.
+func TestImbriquaEndStatus(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	seen := map[string]bool{}
+	for game := 0; game < 2000 && len(seen) < 2; game++ {
+		pos := imbriquaPos(t, "")
+		for !pos.Over() {
+			var move string
+			if pos.ToMove() == "chance" {
+				c := pos.Chances()
+				move = c[rng.IntN(len(c))].Move
+			} else {
+				l := pos.Legal()
+				move = l[rng.IntN(len(l))]
+			}
+			if err := pos.Play(move); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st := pos.State().(imbriqua.State)
+		score, result := st.Score(), pos.Result()
+		var kind, want string
+		switch {
+		case result == "draw":
+			kind, want = "draw", fmt.Sprintf("game over: a draw, framed squares %d each and pawns %d each", score[0], st.Pawns(0))
+		case score[0] == score[1]:
+			w := env.Player(0)
+			if result == "dark" {
+				w = 1
+			}
+			kind, want = "pawns", fmt.Sprintf("game over: %s wins, on pawns %d to %d (framed squares level at %d)",
+				result, st.Pawns(w), st.Pawns(1-w), score[0])
+		default:
+			kind, want = "frames", fmt.Sprintf("game over: %s wins, framed squares %d to %d", result, max(score[0], score[1]), min(score[0], score[1]))
+		}
+		seen[kind] = true
+		if text := BoardFor("imbriqua").Text(pos); !strings.Contains(text+"\n", want+"\n") {
+			t.Fatalf("game %d (%s): want %q in\n%s", game, kind, want, text)
+		}
+	}
+	if !seen["pawns"] || !seen["frames"] {
+		t.Fatalf("kinds of end seen: %v; want a win on pawns and one on frames", seen)
 	}
 }
