@@ -117,8 +117,8 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec, nets Networks) (Player[S]
 		if err != nil {
 			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 		}
-		// One leaf at a time: at 200 simulations, 8 leaves in flight (virtual loss) lost
-		// 38–22–1 to it with the same network (docs/BENCHMARKS.md, "search").
+		// One leaf at a time: at 200 simulations it beat 8 leaves in flight (virtual loss)
+		// 57–1–42 with the same network (docs/BENCHMARKS.md, "selfplay (arenas)").
 		return newSearchPlayer(g, mcts.Observe(g, e), mcts.DefaultParams(), mcts.Budget{Simulations: sp.Simulations}, nil)
 	}
 	return nil, fmt.Errorf("player %q: unknown kind %q", sp.Text, sp.Kind)
