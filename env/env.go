@@ -145,8 +145,9 @@ type Info struct {
 	// HasChance tells whether some states are chance nodes.
 	HasChance bool
 	// Version numbers the game's rules and encodings (actions, observation). Change it when
-	// either changes. Files that depend on the encodings should record it and refuse another
-	// version; replay shards and checkpoints do not record it yet.
+	// either changes. Checkpoints record it and refuse to play another version. Replay shards do
+	// not: a run resumes from its checkpoint, which refuses (a run stopped before its first
+	// checkpoint would reuse its games).
 	Version int
 }
 

@@ -44,6 +44,10 @@ type Header struct {
 	Format int `json:"format"`
 	// Game is the game and variant ("yinsh-blitz").
 	Game string `json:"game"`
+	// Rules is the version of the game's rules and encodings the net learned
+	// (env.Info.Version). Files written before it was recorded have none: read as version 1,
+	// the version every game had then.
+	Rules int `json:"rules,omitempty"`
 	// Observation, NumActions, PolicyPlanes, OffGrid and PolicyLayout are the game's shape as
 	// the net saw it; PolicyLayout is a CRC-32C of the map from actions to policy outputs.
 	Observation  env.Shape `json:"observation"`
@@ -124,7 +128,7 @@ func optimizerTensors(w *Weights) []TensorInfo {
 func Save(path string, w *Weights, opt *Optimizer, step int64, now time.Time) error {
 	s := w.Spec
 	h := Header{
-		Format: FormatVersion, Game: s.Game, Observation: s.Observation, NumActions: s.NumActions,
+		Format: FormatVersion, Game: s.Game, Rules: s.Rules, Observation: s.Observation, NumActions: s.NumActions,
 		PolicyPlanes: s.PolicyPlanes, OffGrid: s.OffGrid, PolicyLayout: s.layoutHash(),
 		Net: w.Config, Step: step, Created: now.UTC(),
 	}
@@ -236,12 +240,14 @@ func parse(data []byte) (Header, []byte, error) {
 }
 
 // Load reads a checkpoint for the game spec. It refuses a file that is truncated, corrupt, of
-// another format, of another game, or of another shape, with an error that says which.
+// another format, of another game or rules version, or of another shape, with an error that
+// says which.
 func Load(path string, spec *Spec) (*Checkpoint, error) { return load(path, spec, false) }
 
 // LoadTransfer reads a checkpoint to start spec's network from, as Load does, except that it
 // may be of another game whose network has the same shape: another variant of the same
-// board (yinsh-blitz weights for yinsh, whose observations and policy outputs are the same).
+// board (yinsh-blitz weights for yinsh, whose observations and policy outputs are the same),
+// or of another version of the game's rules.
 func LoadTransfer(path string, spec *Spec) (*Checkpoint, error) { return load(path, spec, true) }
 
 func load(path string, spec *Spec, anyGame bool) (*Checkpoint, error) {
@@ -264,6 +270,14 @@ func decode(data []byte, spec *Spec, anyGame bool) (*Checkpoint, error) {
 	}
 	if h.Game != spec.Game && !anyGame {
 		return nil, fmt.Errorf("wrong game: the checkpoint is for %q, not %q", h.Game, spec.Game)
+	}
+	if h.Rules == 0 {
+		h.Rules = 1 // written before checkpoints recorded it
+	}
+	// A net of other rules or encodings would read observations and policy outputs that mean
+	// something else; as a start for training (anyGame) its weights are still of use.
+	if h.Rules != max(spec.Rules, 1) && !anyGame {
+		return nil, fmt.Errorf("wrong rules version: the checkpoint learned version %d of %s's rules and encodings, this program plays version %d", h.Rules, h.Game, max(spec.Rules, 1))
 	}
 	saved := &Spec{Observation: h.Observation, NumActions: h.NumActions, PolicyPlanes: h.PolicyPlanes, OffGrid: h.OffGrid}
 	if err := spec.sameShape(saved); err != nil {

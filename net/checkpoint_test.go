@@ -181,6 +181,9 @@ func TestCheckpointRefused(t *testing.T) {
 	unknown = append(unknown, extra...)
 	unknown = append(unknown, data[hdrEnd:len(data)-4]...)
 	unknown = binary.LittleEndian.AppendUint32(unknown, crc32.Checksum(unknown, castagnoli))
+	// The same net under the next version of YINSH's rules and encodings.
+	nextRules := *spec
+	nextRules.Rules = spec.Rules + 1
 	cases := []struct {
 		name string
 		data []byte
@@ -201,6 +204,7 @@ func TestCheckpointRefused(t *testing.T) {
 		{"future format", version, spec, "format version"},
 		{"unknown header field", unknown, spec, `corrupt header: json: unknown field "future"`},
 		{"other variant", data, blitz, "wrong game"},
+		{"other rules version", data, &nextRules, "wrong rules version: the checkpoint learned version 1 of yinsh's rules and encodings, this program plays version 2"},
 		{"other shape", data, dense, "wrong shape"},
 		{"other game", data, synthetic(t, "yinsh", 14, 11, 11, 5016), "wrong shape"},
 	}
@@ -299,5 +303,78 @@ func TestCheckpointRandomDamage(t *testing.T) {
 		if _, err := decode(bad, spec, false); err == nil {
 			t.Fatalf("damage %d loaded", i)
 		}
+	}
+}
+
+// TestCheckpointRulesVersion: a checkpoint plays only the version of its game's rules and
+// encodings it learned; a file from before the version was recorded is version 1; another
+// version still starts a training run (LoadTransfer).
+func TestCheckpointRulesVersion(t *testing.T) {
+	v1 := yinshSpec(t)
+	if v1.Rules != 1 {
+		t.Fatalf("YINSH's rules version %d: this test assumes 1", v1.Rules)
+	}
+	v2 := *v1
+	v2.Rules = 2
+	w, _, _ := trained(t, v1, smallConfig(), 0)
+	dir := t.TempDir()
+	save := func(name string, spec *Spec) string {
+		path := filepath.Join(dir, name)
+		w.Spec = spec
+		if err := Save(path, w, nil, 3, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	saved1, saved2 := save("v1.zck", v1), save("v2.zck", &v2)
+	w.Spec = v1
+	// The file an earlier build wrote: no "rules" in the header.
+	data, err := os.ReadFile(saved1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdrEnd := len(magic) + 8 + int(binary.LittleEndian.Uint32(data[len(magic)+4:]))
+	hdr := string(data[len(magic)+8 : hdrEnd])
+	if !strings.Contains(hdr, `"rules":1,`) {
+		t.Fatalf("header %s: no rules version", hdr)
+	}
+	hdr = strings.Replace(hdr, `"rules":1,`, "", 1)
+	old := append([]byte(magic), 0, 0, 0, 0, 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(old[len(magic):], FormatVersion)
+	binary.LittleEndian.PutUint32(old[len(magic)+4:], uint32(len(hdr)))
+	old = append(append(old, hdr...), data[hdrEnd:len(data)-4]...)
+	old = binary.LittleEndian.AppendUint32(old, crc32.Checksum(old, castagnoli))
+	unrecorded := filepath.Join(dir, "unrecorded.zck")
+	if err := os.WriteFile(unrecorded, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		path     string
+		spec     *Spec
+		transfer bool
+		want     string // "" to load, version 1
+	}{
+		{"same version", saved1, v1, false, ""},
+		{"not recorded, read as 1", unrecorded, v1, false, ""},
+		{"not recorded, for version 2", unrecorded, &v2, false, "learned version 1 of yinsh's rules and encodings, this program plays version 2"},
+		{"version 2 for version 1", saved2, v1, false, "learned version 2 of yinsh's rules and encodings, this program plays version 1"},
+		{"version 2 to start version 1's training", saved2, v1, true, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			load := Load
+			if c.transfer {
+				load = LoadTransfer
+			}
+			ck, err := load(c.path, c.spec)
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatal(err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), "wrong rules version: the checkpoint "+c.want)):
+				t.Fatalf("err = %v, want %q", err, c.want)
+			case err == nil && ck.Header.Step != 3:
+				t.Fatalf("loaded step %d, want 3", ck.Header.Step)
+			}
+		})
 	}
 }

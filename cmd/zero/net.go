@@ -77,7 +77,11 @@ func netInfo(w io.Writer, path string) error {
 	}
 	fmt.Fprintf(w, "file         %s (%d bytes, checksum ok)\n", path, size)
 	fmt.Fprintf(w, "format       %d\n", h.Format)
-	fmt.Fprintf(w, "game         %s\n", h.Game)
+	rules := fmt.Sprintf("rules version %d", h.Rules)
+	if h.Rules == 0 {
+		rules = "rules version not recorded: 1"
+	}
+	fmt.Fprintf(w, "game         %s (%s)\n", h.Game, rules)
 	fmt.Fprintf(w, "shape        observation %v, %d actions, policy %s\n", h.Observation, h.NumActions, policy)
 	fmt.Fprintf(w, "net          %d blocks × %d channels; policy head %d planes; value head %d planes → %d; global pooling %s\n",
 		c.Blocks, c.Channels, c.PolicyChannels, c.ValueChannels, c.ValueHidden, pool)
