@@ -80,8 +80,12 @@ type State struct {
 	Checkpoints []CheckpointEntry `json:"checkpoints"`
 	// Elapsed is the run's working time over all its sessions, in seconds, at Checkpoint.
 	Elapsed float64 `json:"elapsed_seconds"`
-	// Games is the number of self-play games recorded.
-	Games int64 `json:"games"`
+	// Games is the number of self-play games played (those without a sample are not in the
+	// buffer); Samples is the buffer's count of samples ever added when Games was counted, so
+	// that a resume after a kill can add the games recorded since (absent in a state.json
+	// from before it was written, where those games stay uncounted).
+	Games   int64 `json:"games"`
+	Samples int64 `json:"samples,omitempty"`
 	// RNG is the state of the generator that draws minibatches and symmetries.
 	RNG []byte `json:"rng"`
 }
@@ -153,7 +157,8 @@ type run[S env.State[S]] struct {
 	stop       StopConfig // this session's stop
 	start      time.Time
 	before     float64 // elapsed seconds of the earlier sessions
-	gamesStart int64   // games recorded by the earlier sessions
+	gamesStart int64   // games played by the earlier sessions
+	games      int64   // games played by this session, guarded by mu (counted with the buffer's Add)
 
 	buffer  *replay.Buffer
 	metrics *metrics.Log
@@ -275,6 +280,11 @@ func (r *run[S]) open() error {
 	}
 	r.state.Game = r.cfg.Game
 	r.state.Sessions++
+	if r.state.Samples > 0 || r.state.Games == 0 {
+		// The games recorded after the last save, by a process killed before its next.
+		r.state.Games += int64(r.buffer.GamesSince(r.state.Samples))
+	}
+	r.state.Samples = r.buffer.Total()
 	r.before, r.gamesStart = r.state.Elapsed, r.state.Games
 	// The session is counted at once, so that the next one never replays its self-play seeds.
 	r.mu.Lock()
@@ -405,7 +415,7 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 		return err
 	}
 	r.logf("%s: stopped at step %d after %s (%d games, %d samples ever)", r.dir, r.step.Load(),
-		time.Duration(r.elapsed()*float64(time.Second)).Round(time.Second), r.stats.Games.Load()+r.gamesStart, r.buffer.Total())
+		time.Duration(r.elapsed()*float64(time.Second)).Round(time.Second), r.gamesStart+r.games, r.buffer.Total())
 	return trainErr
 }
 
@@ -415,10 +425,19 @@ func (r *run[S]) startSelfPlay(ctx context.Context, wg *sync.WaitGroup, errs cha
 	sp := r.cfg.SelfPlay
 	wc := sp.Worker(r.step.Load)
 	out := func(gm *replay.Game) error {
+		// Under mu, so that a save of the state counts the games and the buffer's samples at
+		// the same instant.
+		r.mu.Lock()
+		var err error
 		if len(gm.Targets) > 0 {
-			if err := r.buffer.Add(gm); err != nil {
-				return err
-			}
+			err = r.buffer.Add(gm)
+		}
+		if err == nil {
+			r.games++
+		}
+		r.mu.Unlock()
+		if err != nil {
+			return err
 		}
 		for r.ahead() {
 			select {
@@ -484,7 +503,8 @@ func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs 
 		}
 		// No step since the last checkpoint: the state still counts the session's time and games.
 		r.mu.Lock()
-		r.state.Elapsed, r.state.Games = r.elapsed(), r.gamesStart+r.stats.Games.Load()
+		r.state.Elapsed = r.elapsed()
+		r.state.Games, r.state.Samples = r.gamesStart+r.games, r.buffer.Total()
 		serr := r.saveStateLocked()
 		r.mu.Unlock()
 		return errors.Join(err, serr)
@@ -601,7 +621,7 @@ func (r *run[S]) checkpoint(t *net.Trainer, pcg *rand.PCG) error {
 	}
 	r.mu.Lock()
 	r.state.Step, r.state.Checkpoint, r.state.Elapsed, r.state.RNG = step, entry.File, entry.Elapsed, rng
-	r.state.Games = r.gamesStart + r.stats.Games.Load()
+	r.state.Games, r.state.Samples = r.gamesStart+r.games, r.buffer.Total()
 	r.state.Checkpoints = slices.DeleteFunc(r.state.Checkpoints, func(c CheckpointEntry) bool { return c.File == entry.File })
 	r.state.Checkpoints = append(r.state.Checkpoints, entry)
 	err = r.saveStateLocked()

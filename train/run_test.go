@@ -82,20 +82,38 @@ func TestKillAndResume(t *testing.T) {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	// Kill it once it has written a few checkpoints, in the middle of its work.
+	// Kill it in the middle of its work, once it has written a few checkpoints and recorded a
+	// game since it last saved its state.
+	shardBytes := func() int64 {
+		var n int64
+		shards, _ := filepath.Glob(filepath.Join(dir, "replay", "*.zrp"))
+		for _, p := range shards {
+			if fi, err := os.Stat(p); err == nil {
+				n += fi.Size()
+			}
+		}
+		return n
+	}
 	deadline := time.Now().Add(60 * time.Second)
-	for readState(t, dir).Step < 30 {
+	seenStep, seenBytes := int64(-1), int64(0)
+	for {
+		if st := readState(t, dir); st.Step >= 30 {
+			if st.Step != seenStep {
+				seenStep, seenBytes = st.Step, shardBytes()
+			} else if shardBytes() > seenBytes {
+				break
+			}
+		}
 		select {
 		case err := <-exited:
 			t.Fatalf("the run ended by itself (%v): %s", err, stderr.String())
-		case <-time.After(10 * time.Millisecond):
+		case <-time.After(5 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
-			t.Fatalf("no checkpoint at step 30 after a minute: %s", stderr.String())
+			t.Fatalf("no game recorded after a checkpoint at step 30 within a minute: %s", stderr.String())
 		}
 	}
-	time.Sleep(37 * time.Millisecond)
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -108,10 +126,13 @@ func TestKillAndResume(t *testing.T) {
 		t.Fatalf("the replay after the kill: %v", err)
 	}
 	samples := buf.Total()
+	// The games the killed run recorded after it last saved its state: the resumed run counts them.
+	since := buf.GamesSince(before.Samples)
 	buf.Close()
-	if samples == 0 || before.Games == 0 {
-		t.Fatalf("the killed run recorded %d samples of %d games", samples, before.Games)
+	if samples == 0 || before.Games == 0 || before.Samples == 0 {
+		t.Fatalf("the killed run recorded %d samples of %d games (state: %d samples)", samples, before.Games, before.Samples)
 	}
+	t.Logf("killed at step %d, %d games, %d of them after the state was saved", before.Step, before.Games+int64(since), since)
 	// What a crash in the middle of writes leaves: a record cut short at the end of the newest
 	// shard, a checkpoint and a state file half written under their temporary names.
 	shards, _ := filepath.Glob(filepath.Join(dir, "replay", "*.zrp"))
@@ -145,6 +166,14 @@ func TestKillAndResume(t *testing.T) {
 	defer buf.Close()
 	if buf.Total() < samples {
 		t.Errorf("the buffer holds %d samples ever, %d before resuming", buf.Total(), samples)
+	}
+	// Every game counted once: those saved in the state before the kill, those recorded after
+	// it, those of the resumed session (all have samples: a YINSH blitz game without a full
+	// search is a one-in-a-million chance in the tiny config).
+	session := buf.GamesSince(samples)
+	if want := before.Games + int64(since) + int64(session); after.Games != want || after.Samples != buf.Total() {
+		t.Errorf("state after resuming: %d games, %d samples; want %d games (%d before the kill's last save, %d after it, %d resumed), %d samples",
+			after.Games, after.Samples, want, before.Games, since, session, buf.Total())
 	}
 	records, skipped, err := metrics.Read(filepath.Join(dir, "metrics.jsonl"))
 	if err != nil {

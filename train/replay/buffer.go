@@ -305,6 +305,19 @@ func (b *Buffer) Total() int64 {
 	return b.total
 }
 
+// GamesSince is the number of games recorded after the clock (Total) read total: the newest
+// games, back to the one whose samples reach total. It counts only games still in the window.
+func (b *Buffer) GamesSince(total int64) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, n := b.total, 0
+	for i := len(b.games) - 1; i >= 0 && t > total; i-- {
+		t -= int64(len(b.games[i].Targets))
+		n++
+	}
+	return n
+}
+
 // Len is the number of samples in the window.
 func (b *Buffer) Len() int {
 	b.mu.Lock()

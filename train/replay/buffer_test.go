@@ -269,3 +269,39 @@ func TestDrawAndMaterialize(t *testing.T) {
 		}
 	}
 }
+
+// TestGamesSince counts the newest games recorded after a reading of the clock, across a reopen.
+func TestGamesSince(t *testing.T) {
+	dir := t.TempDir()
+	b, err := Open(dir, "yinsh-blitz", small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := []int64{0} // clock[i]: Total after i games
+	for i := range 5 {
+		if err := b.Add(randomGame(uint64(i + 1))); err != nil {
+			t.Fatal(err)
+		}
+		clock = append(clock, b.Total())
+	}
+	b.Close()
+	if b, err = Open(dir, "yinsh-blitz", small); err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for _, c := range []struct {
+		total int64
+		want  int
+	}{
+		{clock[5], 0},
+		{clock[5] + 10, 0},
+		{clock[4], 1},
+		{clock[4] - 1, 2}, // a reading in the middle of a game's samples counts it
+		{clock[2], 3},
+		{clock[0], 5},
+	} {
+		if got := b.GamesSince(c.total); got != c.want {
+			t.Errorf("GamesSince(%d) = %d, want %d (clock %v)", c.total, got, c.want, clock)
+		}
+	}
+}
