@@ -38,6 +38,7 @@ func Write(runDir, outDir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the run's metrics: %w", err)
 	}
+	records = metrics.Timeline(records)
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}

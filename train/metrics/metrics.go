@@ -13,7 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -103,6 +105,30 @@ func read(r io.Reader) ([]Record, int, error) {
 		out = append(out, rec)
 	}
 	return out, skipped, sc.Err()
+}
+
+// Timeline drops the train and selfplay records of sessions' lost ends: a session killed
+// (SIGKILL, a crash) after its last checkpoint wrote records that its resume wrote again, for
+// the steps it trained again from that checkpoint. The run's clock (Elapsed) of those two
+// kinds, taken when written, goes forward within a session (but for writers racing by a few
+// microseconds); a record more than a second behind the newest starts a resumed session, and
+// the earlier records ahead of it are dropped. Eval records, stamped with their checkpoint's
+// clock, are kept.
+func Timeline(records []Record) []Record {
+	out := make([]Record, 0, len(records))
+	live := func(r Record) bool { return r.Kind == "train" || r.Kind == "selfplay" }
+	clock := math.Inf(-1) // the newest train or selfplay record's Elapsed
+	for _, r := range records {
+		if live(r) {
+			if r.Elapsed < clock-1 {
+				out = slices.DeleteFunc(out, func(o Record) bool { return live(o) && o.Elapsed > r.Elapsed })
+				clock = r.Elapsed
+			}
+			clock = max(clock, r.Elapsed)
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // Series is the values of one name in records of one kind, in file order.

@@ -3,6 +3,7 @@ package metrics
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -43,5 +44,41 @@ func TestWriteReadAndTornLine(t *testing.T) {
 	records, skipped, _ = Read(path)
 	if elo := Collect(records, "eval"); len(elo) != 1 || len(elo[0].Value) != 2 {
 		t.Fatalf("after appending past a torn line: %+v (skipped %d)", elo, skipped)
+	}
+}
+
+// TestTimeline drops the records a killed session wrote after its last checkpoint, which its
+// resume wrote again, and keeps everything else.
+func TestTimeline(t *testing.T) {
+	rec := func(kind string, step int64, elapsed float64) Record {
+		return Record{Kind: kind, Step: step, Elapsed: elapsed}
+	}
+	type r = Record
+	for _, c := range []struct {
+		name     string
+		in, want []Record
+	}{
+		{"one session", []r{rec("train", 1, 1), rec("selfplay", 1, 2), rec("eval", 1, 1.5), rec("train", 2, 3)}, nil},
+		{"writers racing", []r{rec("selfplay", 5, 10.0002), rec("train", 5, 10.0001), rec("train", 6, 11)}, nil},
+		{"clean stop and resume", []r{rec("train", 1, 1), rec("train", 2, 2), rec("train", 3, 2.5), rec("train", 4, 3)}, nil},
+		{
+			"killed after step 2's checkpoint",
+			[]r{rec("train", 1, 1), rec("train", 2, 2), rec("eval", 2, 2), rec("train", 3, 3), rec("selfplay", 3, 4), rec("train", 4, 5),
+				rec("train", 3, 2.5), rec("train", 4, 3.5)},
+			[]r{rec("train", 1, 1), rec("train", 2, 2), rec("eval", 2, 2), rec("train", 3, 2.5), rec("train", 4, 3.5)},
+		},
+		{
+			"killed twice",
+			[]r{rec("train", 1, 10), rec("train", 2, 20), rec("train", 2, 15), rec("train", 3, 25), rec("train", 2, 12)},
+			[]r{rec("train", 1, 10), rec("train", 2, 12)},
+		},
+	} {
+		want := c.want
+		if want == nil {
+			want = c.in
+		}
+		if got := Timeline(c.in); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %v, want %v", c.name, got, want)
+		}
 	}
 }
