@@ -64,6 +64,27 @@ const (
 	gamesPerShard = 2000
 )
 
+// shardFile is what the buffer does with the shard it appends to: an *os.File, or in tests one
+// whose writes fail.
+type shardFile interface {
+	io.Writer
+	Stat() (os.FileInfo, error)
+	Truncate(size int64) error
+	Sync() error
+	Close() error
+}
+
+// openShard opens a shard for appending; tests replace it to make writes fail.
+var openShard = defaultOpenShard
+
+func defaultOpenShard(path string) (shardFile, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
 // Buffer is a run's replay buffer: shards in a folder, and in memory the games whose samples are
 // in the window. It is safe for concurrent use.
 type Buffer struct {
@@ -77,7 +98,7 @@ type Buffer struct {
 	total   int64    // samples ever added, the window's clock
 	shard   int      // the shard being appended to
 	inShard int      // games in it
-	file    *os.File
+	file    shardFile
 	buf     []byte
 	broken  error // set when a failed write could not be undone
 }
@@ -249,7 +270,7 @@ func (b *Buffer) nextShardLocked() error {
 		b.shard, b.inShard = b.shard+1, 0
 	}
 	path := b.shardPath(b.shard)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := openShard(path)
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}

@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -303,5 +305,97 @@ func TestGamesSince(t *testing.T) {
 		if got := b.GamesSince(c.total); got != c.want {
 			t.Errorf("GamesSince(%d) = %d, want %d (clock %v)", c.total, got, c.want, clock)
 		}
+	}
+}
+
+// fullDisk is a shard whose writes fail, as on a full disk, after room more bytes: the write
+// that crosses it writes what fits and fails; its truncation fails too when truncFails.
+type fullDisk struct {
+	*os.File
+	room       int
+	truncFails bool
+}
+
+func (f *fullDisk) Write(p []byte) (int, error) {
+	if len(p) <= f.room {
+		f.room -= len(p)
+		return f.File.Write(p)
+	}
+	n, _ := f.File.Write(p[:f.room])
+	f.room = 0
+	return n, errors.New("no space left on device")
+}
+
+func (f *fullDisk) Truncate(size int64) error {
+	if f.truncFails {
+		return errors.New("input/output error")
+	}
+	return f.File.Truncate(size)
+}
+
+// TestFailedWrite: a game whose write fails part-way is cut off the shard, so the games written
+// after it are read back; if it cannot be cut off, the buffer takes no more games, and a reopen
+// keeps the games before it.
+func TestFailedWrite(t *testing.T) {
+	for _, truncFails := range []bool{false, true} {
+		t.Run(fmt.Sprintf("truncation fails %v", truncFails), func(t *testing.T) {
+			dir := t.TempDir()
+			var disk *fullDisk
+			openShard = func(path string) (shardFile, error) {
+				f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+				if err != nil {
+					return nil, err
+				}
+				disk = &fullDisk{File: f, room: 1 << 30, truncFails: truncFails}
+				return disk, nil
+			}
+			defer func() { openShard = defaultOpenShard }()
+			b, err := Open(dir, "yinsh-blitz", small)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []*Game
+			for seed := range uint64(3) {
+				g := randomGame(seed)
+				if err := b.Add(g); err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, g)
+			}
+			total := b.Total()
+			disk.room = 20 // the next record is cut after 20 bytes
+			err = b.Add(randomGame(3))
+			if err == nil || !strings.Contains(err.Error(), "no space left on device") {
+				t.Fatalf("a failed write: err = %v", err)
+			}
+			if b.Total() != total || len(b.games) != len(want) {
+				t.Fatalf("after a failed write: %d samples in %d games, want %d in %d", b.Total(), len(b.games), total, len(want))
+			}
+			disk.room = 1 << 30 // room again
+			g := randomGame(4)
+			err = b.Add(g)
+			switch {
+			case truncFails && (err == nil || !strings.Contains(err.Error(), "damaged after a failed write")):
+				t.Fatalf("adding after a write that could not be cut off: err = %v", err)
+			case !truncFails && err != nil:
+				t.Fatalf("adding after a failed write that was cut off: %v", err)
+			case !truncFails:
+				want = append(want, g)
+			}
+			b.Close()
+			b2, err := Open(dir, "yinsh-blitz", small)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b2.Close()
+			if len(b2.games) != len(want) {
+				t.Fatalf("reopened: %d games, want %d", len(b2.games), len(want))
+			}
+			for i := range want {
+				if !sameGame(b2.games[i], want[i]) {
+					t.Fatalf("game %d differs after reopening", i)
+				}
+			}
+		})
 	}
 }
