@@ -342,11 +342,11 @@ func TestFailedWrite(t *testing.T) {
 			dir := t.TempDir()
 			var disk *fullDisk
 			openShard = func(path string) (shardFile, error) {
-				f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+				f, err := defaultOpenShard(path)
 				if err != nil {
 					return nil, err
 				}
-				disk = &fullDisk{File: f, room: 1 << 30, truncFails: truncFails}
+				disk = &fullDisk{File: f.(*os.File), room: 1 << 30, truncFails: truncFails}
 				return disk, nil
 			}
 			defer func() { openShard = defaultOpenShard }()
