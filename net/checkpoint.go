@@ -271,13 +271,14 @@ func decode(data []byte, spec *Spec, anyGame bool) (*Checkpoint, error) {
 	if h.Game != spec.Game && !anyGame {
 		return nil, fmt.Errorf("wrong game: the checkpoint is for %q, not %q", h.Game, spec.Game)
 	}
-	if h.Rules == 0 {
-		h.Rules = 1 // written before checkpoints recorded it
-	}
+	// A file written before checkpoints recorded the version is version 1, as is a game that
+	// gives none.
+	h.Rules = max(h.Rules, 1)
+	rules := max(spec.Rules, 1)
 	// A net of other rules or encodings would read observations and policy outputs that mean
 	// something else; as a start for training (anyGame) its weights are still of use.
-	if h.Rules != max(spec.Rules, 1) && !anyGame {
-		return nil, fmt.Errorf("wrong rules version: the checkpoint learned version %d of %s's rules and encodings, this program plays version %d", h.Rules, h.Game, max(spec.Rules, 1))
+	if h.Rules != rules && !anyGame {
+		return nil, fmt.Errorf("wrong rules version: the checkpoint learned version %d of %s's rules and encodings, this program plays version %d", h.Rules, h.Game, rules)
 	}
 	saved := &Spec{Observation: h.Observation, NumActions: h.NumActions, PolicyPlanes: h.PolicyPlanes, OffGrid: h.OffGrid}
 	if err := spec.sameShape(saved); err != nil {
