@@ -144,11 +144,18 @@ type Info struct {
 	Symmetries int
 	// HasChance tells whether some states are chance nodes.
 	HasChance bool
-	// Version numbers the game's rules and encodings (actions, observation). Change it when
-	// either changes. Checkpoints record it and refuse to play another version. Replay shards do
-	// not: a run resumes from its checkpoint, which refuses (a run stopped before its first
-	// checkpoint would reuse its games).
-	Version int
+	// Rules numbers the revisions of the game's rules (from 1): change it when a ruling changes
+	// which moves are legal or how a game ends. Checkpoints record the revision they learned
+	// under; a net of another revision still plays, since it reads the same observation and
+	// writes the same policy (it only learned a slightly different game), and `zero net info`
+	// says so.
+	Rules int
+	// Encoding numbers the layouts of the action space and the observation (from 1): change it
+	// when either changes. Checkpoints record it and refuse to play another encoding, which
+	// they would misread. Replay shards record neither number: a run resumes from its
+	// checkpoint, which refuses (a run stopped before its first checkpoint would reuse its
+	// games).
+	Encoding int
 }
 
 // PlayerName names p: a player name, "chance", or "none" for a finished game.

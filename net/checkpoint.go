@@ -44,10 +44,13 @@ type Header struct {
 	Format int `json:"format"`
 	// Game is the game and variant ("yinsh-blitz").
 	Game string `json:"game"`
-	// Rules is the version of the game's rules and encodings the net learned
-	// (env.Info.Version). Files written before it was recorded have none: read as version 1,
-	// the version every game had then.
-	Rules int `json:"rules,omitempty"`
+	// Rules is the revision of the game's rules the net learned under (env.Info.Rules), and
+	// Encoding the version of the observation and action encodings it reads and writes
+	// (env.Info.Encoding). Until the two were told apart, "rules" was one number for both;
+	// a file without "encoding" has the encoding its "rules" says, and a file with neither
+	// (older still) is version 1 of both, the version every game had then.
+	Rules    int `json:"rules,omitempty"`
+	Encoding int `json:"encoding,omitempty"`
 	// Observation, NumActions, PolicyPlanes, OffGrid and PolicyLayout are the game's shape as
 	// the net saw it; PolicyLayout is a CRC-32C of the map from actions to policy outputs.
 	Observation  env.Shape `json:"observation"`
@@ -128,7 +131,7 @@ func optimizerTensors(w *Weights) []TensorInfo {
 func Save(path string, w *Weights, opt *Optimizer, step int64, now time.Time) error {
 	s := w.Spec
 	h := Header{
-		Format: FormatVersion, Game: s.Game, Rules: s.Rules, Observation: s.Observation, NumActions: s.NumActions,
+		Format: FormatVersion, Game: s.Game, Rules: s.Rules, Encoding: s.Encoding, Observation: s.Observation, NumActions: s.NumActions,
 		PolicyPlanes: s.PolicyPlanes, OffGrid: s.OffGrid, PolicyLayout: s.layoutHash(),
 		Net: w.Config, Step: step, Created: now.UTC(),
 	}
@@ -240,7 +243,7 @@ func parse(data []byte) (Header, []byte, error) {
 }
 
 // Load reads a checkpoint for the game spec. It refuses a file that is truncated, corrupt, of
-// another format, of another game or rules version, or of another shape, with an error that
+// another format, of another game or encoding, or of another shape, with an error that
 // says which.
 func Load(path string, spec *Spec) (*Checkpoint, error) { return load(path, spec, false) }
 
@@ -271,14 +274,12 @@ func decode(data []byte, spec *Spec, anyGame bool) (*Checkpoint, error) {
 	if h.Game != spec.Game && !anyGame {
 		return nil, fmt.Errorf("wrong game: the checkpoint is for %q, not %q", h.Game, spec.Game)
 	}
-	// A file written before checkpoints recorded the version is version 1, as is a game that
-	// gives none.
-	h.Rules = max(h.Rules, 1)
-	rules := max(spec.Rules, 1)
-	// A net of other rules or encodings would read observations and policy outputs that mean
-	// something else; as a start for training (anyGame) its weights are still of use.
-	if h.Rules != rules && !anyGame {
-		return nil, fmt.Errorf("wrong rules version: the checkpoint learned version %d of %s's rules and encodings, this program plays version %d", h.Rules, h.Game, rules)
+	h.Normalize()
+	// A net of another encoding would read observations and policy outputs that mean something
+	// else; as a start for training (anyGame) its weights are still of use. A net of another
+	// revision of the rules reads the same encoding: it plays.
+	if enc := max(spec.Encoding, 1); h.Encoding != enc && !anyGame {
+		return nil, fmt.Errorf("wrong encoding: the checkpoint reads version %d of %s's observation and actions, this program writes version %d", h.Encoding, h.Game, enc)
 	}
 	saved := &Spec{Observation: h.Observation, NumActions: h.NumActions, PolicyPlanes: h.PolicyPlanes, OffGrid: h.OffGrid}
 	if err := spec.sameShape(saved); err != nil {
@@ -335,4 +336,13 @@ func LoadEngine(path string, spec *Spec) (*Engine, error) {
 		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	return NewEngine(NewModel(c.Weights)), nil
+}
+
+// Normalize fills in the versions a file from an earlier build does not record: before the
+// encoding was recorded apart, "rules" numbered both; before that, every game was version 1.
+func (h *Header) Normalize() {
+	h.Rules = max(h.Rules, 1)
+	if h.Encoding == 0 {
+		h.Encoding = h.Rules
+	}
 }

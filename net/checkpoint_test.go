@@ -181,9 +181,9 @@ func TestCheckpointRefused(t *testing.T) {
 	unknown = append(unknown, extra...)
 	unknown = append(unknown, data[hdrEnd:len(data)-4]...)
 	unknown = binary.LittleEndian.AppendUint32(unknown, crc32.Checksum(unknown, castagnoli))
-	// The same net under the next version of YINSH's rules and encodings.
-	nextRules := *spec
-	nextRules.Rules = spec.Rules + 1
+	// The same net under the next version of YINSH's encodings.
+	nextEncoding := *spec
+	nextEncoding.Encoding = spec.Encoding + 1
 	cases := []struct {
 		name string
 		data []byte
@@ -204,7 +204,7 @@ func TestCheckpointRefused(t *testing.T) {
 		{"future format", version, spec, "format version"},
 		{"unknown header field", unknown, spec, `corrupt header: json: unknown field "future"`},
 		{"other variant", data, blitz, "wrong game"},
-		{"other rules version", data, &nextRules, "wrong rules version: the checkpoint learned version 1 of yinsh's rules and encodings, this program plays version 2"},
+		{"other encoding", data, &nextEncoding, "wrong encoding: the checkpoint reads version 1 of yinsh's observation and actions, this program writes version 2"},
 		{"other shape", data, dense, "wrong shape"},
 		{"other game", data, synthetic(t, "yinsh", 14, 11, 11, 5016), "wrong shape"},
 	}
@@ -306,16 +306,20 @@ func TestCheckpointRandomDamage(t *testing.T) {
 	}
 }
 
-// TestCheckpointRulesVersion: a checkpoint plays only the version of its game's rules and
-// encodings it learned; a file from before the version was recorded is version 1; another
-// version still starts a training run (LoadTransfer).
-func TestCheckpointRulesVersion(t *testing.T) {
+// TestCheckpointVersions: a checkpoint plays only the encoding it learned, under any revision
+// of the rules; a file from before the encoding was recorded apart has the encoding its "rules"
+// number says, and one from before either was recorded is version 1; another encoding still
+// starts a training run (LoadTransfer).
+func TestCheckpointVersions(t *testing.T) {
 	v1 := yinshSpec(t)
-	if v1.Rules != 1 {
-		t.Fatalf("YINSH's rules version %d: this test assumes 1", v1.Rules)
+	if v1.Encoding != 1 {
+		t.Fatalf("YINSH's encoding %d: this test assumes 1", v1.Encoding)
 	}
-	v2 := *v1
-	v2.Rules = 2
+	at := func(rules, encoding int) *Spec {
+		s := *v1
+		s.Rules, s.Encoding = rules, encoding
+		return &s
+	}
 	w, _, _ := trained(t, v1, smallConfig(), 0)
 	dir := t.TempDir()
 	save := func(name string, spec *Spec) string {
@@ -326,40 +330,51 @@ func TestCheckpointRulesVersion(t *testing.T) {
 		}
 		return path
 	}
-	saved1, saved2 := save("v1.zck", v1), save("v2.zck", &v2)
+	r1e1, r2e1, r2e2 := save("r1e1.zck", at(1, 1)), save("r2e1.zck", at(2, 1)), save("r2e2.zck", at(2, 2))
 	w.Spec = v1
-	// The file an earlier build wrote: no "rules" in the header.
-	data, err := os.ReadFile(saved1)
-	if err != nil {
-		t.Fatal(err)
+	// The files earlier builds wrote: without "encoding", and without either field.
+	rewrite := func(name, from string, cut ...string) string {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hdrEnd := len(magic) + 8 + int(binary.LittleEndian.Uint32(data[len(magic)+4:]))
+		hdr := string(data[len(magic)+8 : hdrEnd])
+		for _, c := range cut {
+			if !strings.Contains(hdr, c) {
+				t.Fatalf("header %s: no %s", hdr, c)
+			}
+			hdr = strings.Replace(hdr, c, "", 1)
+		}
+		old := append([]byte(magic), 0, 0, 0, 0, 0, 0, 0, 0)
+		binary.LittleEndian.PutUint32(old[len(magic):], FormatVersion)
+		binary.LittleEndian.PutUint32(old[len(magic)+4:], uint32(len(hdr)))
+		old = append(append(old, hdr...), data[hdrEnd:len(data)-4]...)
+		old = binary.LittleEndian.AppendUint32(old, crc32.Checksum(old, castagnoli))
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, old, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
 	}
-	hdrEnd := len(magic) + 8 + int(binary.LittleEndian.Uint32(data[len(magic)+4:]))
-	hdr := string(data[len(magic)+8 : hdrEnd])
-	if !strings.Contains(hdr, `"rules":1,`) {
-		t.Fatalf("header %s: no rules version", hdr)
-	}
-	hdr = strings.Replace(hdr, `"rules":1,`, "", 1)
-	old := append([]byte(magic), 0, 0, 0, 0, 0, 0, 0, 0)
-	binary.LittleEndian.PutUint32(old[len(magic):], FormatVersion)
-	binary.LittleEndian.PutUint32(old[len(magic)+4:], uint32(len(hdr)))
-	old = append(append(old, hdr...), data[hdrEnd:len(data)-4]...)
-	old = binary.LittleEndian.AppendUint32(old, crc32.Checksum(old, castagnoli))
-	unrecorded := filepath.Join(dir, "unrecorded.zck")
-	if err := os.WriteFile(unrecorded, old, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	unrecorded := rewrite("unrecorded.zck", r1e1, `"rules":1,`, `"encoding":1,`)
+	oneNumber := rewrite("one-number.zck", r2e2, `"encoding":2,`) // "rules":2 numbered both
 	for _, c := range []struct {
 		name     string
 		path     string
 		spec     *Spec
 		transfer bool
-		want     string // "" to load, version 1
+		want     string // "" to load
 	}{
-		{"same version", saved1, v1, false, ""},
-		{"not recorded, read as 1", unrecorded, v1, false, ""},
-		{"not recorded, for version 2", unrecorded, &v2, false, "learned version 1 of yinsh's rules and encodings, this program plays version 2"},
-		{"version 2 for version 1", saved2, v1, false, "learned version 2 of yinsh's rules and encodings, this program plays version 1"},
-		{"version 2 to start version 1's training", saved2, v1, true, ""},
+		{"same versions", r1e1, at(1, 1), false, ""},
+		{"an earlier rules revision, same encoding", r1e1, at(2, 1), false, ""},
+		{"a later rules revision, same encoding", r2e1, at(1, 1), false, ""},
+		{"not recorded, read as 1", unrecorded, at(2, 1), false, ""},
+		{"not recorded, for encoding 2", unrecorded, at(2, 2), false, "reads version 1 of yinsh's observation and actions, this program writes version 2"},
+		{"one number for both, read as encoding 2", oneNumber, at(2, 2), false, ""},
+		{"one number for both, for encoding 1", oneNumber, at(2, 1), false, "reads version 2 of yinsh's observation and actions, this program writes version 1"},
+		{"encoding 2 for encoding 1", r2e2, at(2, 1), false, "reads version 2 of yinsh's observation and actions, this program writes version 1"},
+		{"encoding 2 to start encoding 1's training", r2e2, at(1, 1), true, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			load := Load
@@ -370,7 +385,7 @@ func TestCheckpointRulesVersion(t *testing.T) {
 			switch {
 			case c.want == "" && err != nil:
 				t.Fatal(err)
-			case c.want != "" && (err == nil || !strings.Contains(err.Error(), "wrong rules version: the checkpoint "+c.want)):
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), "wrong encoding: the checkpoint "+c.want)):
 				t.Fatalf("err = %v, want %q", err, c.want)
 			case err == nil && ck.Header.Step != 3:
 				t.Fatalf("loaded step %d, want 3", ck.Header.Step)

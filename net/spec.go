@@ -17,9 +17,11 @@ import (
 type Spec struct {
 	// Game is the game and variant's name, as checkpoints record it.
 	Game string
-	// Rules is the version of the game's rules and encodings (env.Info.Version), as
-	// checkpoints record it.
+	// Rules is the revision of the game's rules (env.Info.Rules), as checkpoints record it.
 	Rules int
+	// Encoding is the version of the game's observation and action encodings
+	// (env.Info.Encoding), as checkpoints record it.
+	Encoding int
 	// Observation is the shape of the net's input.
 	Observation env.Shape
 	// NumActions is the size of the game's action space.
@@ -36,7 +38,7 @@ type Spec struct {
 // env.SpatialPolicy and a spatial head is wanted, nil for a dense head. Two actions on the same
 // policy cell, or a cell off the planes, are errors.
 func NewSpec(info *env.Info, policy env.SpatialPolicy) (*Spec, error) {
-	s := &Spec{Game: info.Name, Rules: info.Version, Observation: info.Observation, NumActions: info.NumActions}
+	s := &Spec{Game: info.Name, Rules: info.Rules, Encoding: info.Encoding, Observation: info.Observation, NumActions: info.NumActions}
 	if s.Observation.Size() == 0 || s.NumActions <= 0 {
 		return nil, fmt.Errorf("%s: observation %v and %d actions: nothing to learn", info.Name, s.Observation, s.NumActions)
 	}

@@ -77,11 +77,7 @@ func netInfo(w io.Writer, path string) error {
 	}
 	fmt.Fprintf(w, "file         %s (%d bytes, checksum ok)\n", path, size)
 	fmt.Fprintf(w, "format       %d\n", h.Format)
-	rules := fmt.Sprintf("rules version %d", h.Rules)
-	if h.Rules == 0 {
-		rules = "rules version not recorded: 1"
-	}
-	fmt.Fprintf(w, "game         %s (%s)\n", h.Game, rules)
+	fmt.Fprintf(w, "game         %s (%s)\n", h.Game, versions(h))
 	fmt.Fprintf(w, "shape        observation %v, %d actions, policy %s\n", h.Observation, h.NumActions, policy)
 	fmt.Fprintf(w, "net          %d blocks × %d channels; policy head %d planes; value head %d planes → %d; global pooling %s\n",
 		c.Blocks, c.Channels, c.PolicyChannels, c.ValueChannels, c.ValueHidden, pool)
@@ -132,4 +128,30 @@ func netInit(w io.Writer, config, out string, seed uint64, force bool) error {
 	}
 	fmt.Fprintf(w, "wrote %s: a fresh %s net, %d trained parameters\n", out, f.Game, weights.Count())
 	return nil
+}
+
+// versions says which revision of the rules and which encoding a checkpoint has, and how they
+// compare with this program's game of that name.
+func versions(h net.Header) string {
+	var notes []string
+	switch {
+	case h.Rules == 0:
+		notes = append(notes, "versions not recorded: 1")
+	case h.Encoding == 0:
+		notes = append(notes, "encoding not recorded: that of its rules version")
+	}
+	h.Normalize()
+	s := fmt.Sprintf("rules revision %d, encoding %d", h.Rules, h.Encoding)
+	if g, err := games.Lookup(h.Game); err == nil {
+		in := g.Info()
+		if in.Encoding != h.Encoding {
+			notes = append(notes, fmt.Sprintf("this program writes encoding %d: it cannot play this net", in.Encoding))
+		} else if in.Rules != h.Rules {
+			notes = append(notes, fmt.Sprintf("this program plays rules revision %d; the net learned revision %d and reads the same encoding", in.Rules, h.Rules))
+		}
+	}
+	if len(notes) > 0 {
+		s += "; " + strings.Join(notes, "; ")
+	}
+	return s
 }

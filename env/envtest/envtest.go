@@ -122,8 +122,10 @@ func checkInfo[S env.State[S]](t *testing.T, g env.Game[S]) {
 		t.Errorf("Info.PlayerNames = %q", info.PlayerNames)
 	case info.NumActions > 1<<16:
 		t.Errorf("Info.NumActions = %d: more than 65536 actions do not fit replay records", info.NumActions)
-	case info.Version < 1:
-		t.Errorf("Info.Version = %d: number the rules and encodings from 1", info.Version)
+	case info.Rules < 1:
+		t.Errorf("Info.Rules = %d: number the rules revisions from 1", info.Rules)
+	case info.Encoding < 1:
+		t.Errorf("Info.Encoding = %d: number the encodings from 1", info.Encoding)
 	}
 	s := g.New()
 	if s.ToMove() == env.Terminal {

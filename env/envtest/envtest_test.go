@@ -36,7 +36,7 @@ type raceGame struct{ bug int8 }
 
 func (g raceGame) Info() *env.Info {
 	return &env.Info{Name: "race", PlayerNames: [2]string{"first", "second"}, NumActions: int(numActions),
-		Observation: env.Shape{Planes: 3, Height: 1, Width: 1}, MaxLength: g.maxLength(), Symmetries: 1, HasChance: true, Version: 1}
+		Observation: env.Shape{Planes: 3, Height: 1, Width: 1}, MaxLength: g.maxLength(), Symmetries: 1, HasChance: true, Rules: 1, Encoding: 1}
 }
 func (g raceGame) maxLength() int {
 	if g.bug == 7 { // too small a bound

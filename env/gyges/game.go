@@ -68,7 +68,8 @@ func NewGame(cfg Config) (*Game, error) {
 		Observation: env.Shape{Planes: numPlanes, Height: 6, Width: 6},
 		MaxLength:   2*piecesEach + cfg.MoveCap,
 		Symmetries:  2,
-		Version:     1,
+		Rules:       1,
+		Encoding:    1,
 	}}, nil
 }
 

@@ -21,7 +21,8 @@ var Game = &Rules{info: env.Info{
 	Observation: env.Shape{Planes: numPlanes, Height: 8, Width: 8},
 	MaxLength:   MaxLength,
 	Symmetries:  numSymmetries,
-	Version:     1,
+	Rules:       1,
+	Encoding:    1,
 	HasChance:   true,
 }}
 

@@ -25,12 +25,12 @@
 // is still an explicit decision. A line of 6 or more markers offers each 5 contiguous of them;
 // of two intersecting rows, removing one breaks the other, which is then no longer offered.
 //
-// Markers run out. The move that takes the last of the 51 markers from the pool is the last
-// move: its rows are resolved first, both players' in the order above (reaching the winning
-// count still wins), and then the game ends, even if those rows put markers back in the pool
-// (the spec names that move "the last move"; the rulebook ends the game when "all the markers
-// are placed on the board"). So the player to move never finds the pool empty, and the end
-// comes before any pass. The player who removed more rings wins; equal is a draw.
+// Markers run out. The game ends when the player to move must take a marker and the pool is
+// empty. The pool is looked at only then: the rows made by the move that took the 51st marker
+// are resolved first, both players' in the order above (reaching the winning count still wins);
+// if their markers went back to the pool, the game goes on. The end comes before a pass: a
+// player with an empty pool and no ring able to move does not pass, the game ends. The player
+// who removed more rings wins; equal is a draw.
 //
 // No legal ring move. A player with rings none of which can move plays pass (no marker used).
 // If both players pass in succession the game ends and is scored as when the markers run out.

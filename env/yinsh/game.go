@@ -37,8 +37,8 @@ const (
 )
 
 // MaxLength bounds a game: 10 placements; at most 71 moves (51 markers, and at most 4 rows
-// returning 5 each before the fifth removal ends the game, or the last marker does); at most
-// one pass before each move and two at the end; 5 rows and 5 rings.
+// returning 5 each before the fifth removal ends the game; the turn that finds the pool empty
+// ends it); at most one pass before each move and two at the end; 5 rows and 5 rings.
 const MaxLength = 10 + 71 + 73 + 10
 
 var (
@@ -56,7 +56,8 @@ func info(name string) env.Info {
 		Observation: env.Shape{Planes: numPlanes, Height: gridSize, Width: gridSize},
 		MaxLength:   MaxLength,
 		Symmetries:  numSymmetries,
-		Version:     1,
+		Rules:       2, // 2: rows made by the 51st marker refill the pool and the game goes on
+		Encoding:    1,
 	}
 }
 

@@ -18,7 +18,6 @@ type ref struct {
 	removed       [2]int
 	placed        int
 	pool          int
-	lastTaken     bool // the last marker has left the pool: the game ends after this turn
 	blitz         bool
 	queue         []int // players who still have rows to resolve, in order (the mover first)
 	decider       int
@@ -142,11 +141,13 @@ func (r *ref) nextDecider() {
 		r.decider = r.queue[0]
 		return
 	}
-	next := 1 - r.mover
-	if r.lastTaken {
+	// The next turn needs a marker: with the pool empty the game ends (the rows above may have
+	// refilled it).
+	if r.pool == 0 {
 		r.score()
 		return
 	}
+	next := 1 - r.mover
 	r.decider, r.mover = next, next
 }
 
@@ -185,7 +186,6 @@ func (r *ref) play(m string) {
 			}
 		}
 		r.pool--
-		r.lastTaken = r.pool == 0
 		r.lastPass = false
 		r.queue = []int{r.mover, 1 - r.mover}
 		r.nextDecider()

@@ -123,28 +123,55 @@ func TestRulings(t *testing.T) {
 			end:   "game over: draw",
 		},
 		{
-			name: "the last marker makes a row: it is resolved, then the game ends though the pool refilled",
+			name: "the 51st marker makes the mover's row: the row puts 5 markers back, the game goes on",
 			spec: "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5 pool=1 white",
 			steps: []step{{"", "move e1-e6"}, {"row e1-e5", "row e1-e5"},
-				{"ring e6;ring k7", "ring k7"}},
-			end: "game over: white wins",
+				{"ring e6;ring k7", "ring k7"}, {"", "move k9-k10"}},
+			end: "white to move",
 			check: func(s State) error {
-				return expect(s.Pool() == 5 && s.removed == [2]uint8{1, 0}, "5 markers back in the pool")
+				return expect(s.Pool() == 4 && s.removed == [2]uint8{1, 0}, "5 markers back in the pool, one used by black's move")
 			},
 		},
 		{
-			name: "the last marker makes the opponent's row: he resolves it, then the game ends",
+			name: "the 51st marker makes the opponent's row: he resolves it, then moves",
 			spec: "W=e1,k7 B=a2,k9 b=b6,c6,d6,f6 w=e6 pool=1 white",
 			steps: []step{{"", "move e1-e7"}, {"row b6-f6", "row b6-f6"},
 				{"ring a2;ring k9", "ring k9"}},
-			end: "game over: black wins",
+			end: "black to move",
+			check: func(s State) error {
+				return expect(s.Pool() == 5 && s.removed == [2]uint8{0, 1}, "5 markers back in the pool")
+			},
 		},
 		{
-			name: "the last marker makes rows for both: both resolved, then scored",
+			name: "the 51st marker makes rows for both: both resolved, then the opponent moves",
 			spec: "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5,b6,c6,d6,f6 w=e6 pool=1 white",
 			steps: []step{{"", "move e1-e7"}, {"row e1-e5", "row e1-e5"}, {"", "ring k7"},
 				{"row b6-f6", "row b6-f6"}, {"", "ring k9"}},
-			end: "game over: draw",
+			end: "black to move",
+			check: func(s State) error {
+				return expect(s.Pool() == 10 && s.removed == [2]uint8{1, 1}, "10 markers back in the pool")
+			},
+		},
+		{
+			name: "the pool refilled by the last marker's row empties again: the game ends then",
+			spec: "W=e1,k7 B=a2,k9 b=e2,e3,e4,e5 pool=1 white",
+			steps: []step{{"", "move e1-e6"}, {"", "row e1-e5"}, {"", "ring k7"},
+				{"", "move a2-a3"}, {"", "move e6-e7"}, {"", "move a3-a4"}, {"", "move e7-e8"},
+				{"", "move a4-a5"}},
+			end: "game over: white wins",
+			check: func(s State) error {
+				return expect(s.Pool() == 0, "the pool empty at white's turn")
+			},
+		},
+		{
+			name: "the 51st marker's row refills the pool, then the opponent passes and the game goes on",
+			spec: blocked + " W=c5 w=d6,e7,f8,g9 pool=1 white",
+			steps: []step{{"", "move c5-c6"}, {"row c5-g9", "row c5-g9"}, {"ring c6;ring k10", "ring k10"},
+				{"pass", "pass"}, {"", "move c6-c7"}},
+			end: "black to move",
+			check: func(s State) error {
+				return expect(s.Pool() == 4 && !s.passed, "5 markers back, none used by the pass, one by white's move")
+			},
 		},
 		{
 			name: "the last marker makes the winning row",
@@ -331,3 +358,26 @@ func TestPerftMidgame(t *testing.T) {
 
 // midgameMoves is the position 40 decisions into a random game (seed 7) of docs/BENCHMARKS.md.
 const midgameMoves = "place k7;place a3;place h9;place c3;place d3;place d9;place i6;place c7;place f2;place g3;move h9-f9;move c3-c2;move d3-d1;move c7-f10;move i6-d6;move d9-d8;move f9-g10;move c2-e2;move k7-i7;move g3-b3;move d1-e1;move d8-b6;move g10-g11;move b3-c4;move i7-e7;move e2-f3;move g11-g9;move a3-a5;move d6-c5;move f3-h3;move e7-e4;move h3-g2;move e4-b1;move b6-b7;move c5-b5;move c4-c1;move g9-i11;move g2-g4;move f2-d2;move c1-c6"
+
+// TestPoolRefilledByTheLastRow is the game of the markers ruling: white's move f3-f7 takes the
+// 51st marker and makes black's row e6-i6, which black removes (ring a4). The row's 5 markers
+// are back in the pool, so the game goes on with black to move. Under the earlier reading the
+// game ended there (perft 0 at every depth); the counts below are the ones after the fix.
+func TestPoolRefilledByTheLastRow(t *testing.T) {
+	s, _, err := env.Replay[State](Normal, poolRefilledMoves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.status(); got != "black to move" || s.Pool() != 5 {
+		t.Fatalf("%s with %d markers in the pool, want black to move with 5\n%v", got, s.Pool(), s)
+	}
+	want := []uint64{28, 572, 14036, 252216}
+	bufs := env.PerftBuffers(len(want), NumActions)
+	for d, n := range want {
+		if got := env.Perft(s, d+1, bufs); got != n {
+			t.Fatalf("perft(%d) = %d, want %d", d+1, got, n)
+		}
+	}
+}
+
+const poolRefilledMoves = "place f8;place h8;place h5;place d1;place c2;place i5;place f6;place b6;place i9;place d7;move f6-b2;move d1-d5;move c2-d3;move d7-e8;move f8-i11;move b6-g6;move i9-f9;move i5-h4;move h5-h6;move g6-g2;move b2-d4;move h8-h9;move d4-b4;move d5-e6;move h6-e3;move h9-j9;move b4-b1;move j9-k10;move e3-g5;move k10-f10;move i11-i8;move h4-j6;move f9-e9;move e8-c6;move g5-c5;move g2-g3;move i8-i6;move e6-e5;move c5-a3;move f10-e10;move b1-e1;move j6-j10;move a3-c3;move g3-g7;move e9-a5;move g7-i7;move e1-k7;move e10-c8;move i6-k8;move e5-e7;move k8-g8;move e7-g9;move a5-a2;move g9-g10;move d3-e4;move c8-b7;move c3-f3;move i7-h7;move a2-a4;move j10-j8;move f3-f7;row e6-i6;ring a4"

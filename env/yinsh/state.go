@@ -48,7 +48,6 @@ type State struct {
 	toMove  env.Player
 	mover   env.Player // whose move made the rows being resolved
 	passed  bool       // the previous turn was a pass
-	last    bool       // the last marker has been taken: the game ends after this turn's rows
 	blitz   bool
 	result  env.Result
 }
@@ -236,7 +235,6 @@ func (s State) Play(a env.Action) State {
 		s.markers[1] = s.markers[1].xor(jumped)
 		s.markers[s.toMove].set(from)
 		s.used++
-		s.last = s.used == poolSize
 		s.rings[s.toMove].clear(from)
 		s.rings[s.toMove].set(to)
 		s.passed = false
@@ -299,11 +297,12 @@ func (s *State) resolve() {
 	}
 }
 
-// startTurn gives the turn to p, or ends the game once the last marker has been taken (its
-// move's rows resolved, even if they put markers back in the pool). Whether p has to pass is
-// found out by Legal.
+// startTurn gives the turn to p, or ends the game if the pool is empty: p's move would need a
+// marker. The pool is looked at only here, after the last move's rows are resolved, so rows that
+// put markers back let the game go on. The end comes before a pass: whether p has to pass is
+// found out by Legal, later.
 func (s *State) startTurn(p env.Player) {
-	if s.last {
+	if s.used == poolSize {
 		s.finishByScore()
 		return
 	}

@@ -40,7 +40,8 @@ var Gamble = &gambleGame{info: env.Info{
 	MaxLength:   4,
 	Symmetries:  1,
 	HasChance:   true,
-	Version:     1,
+	Rules:       1,
+	Encoding:    1,
 }}
 
 type gambleGame struct{ info env.Info }

@@ -17,7 +17,8 @@ var TicTacToe = &tttGame{info: env.Info{
 	Observation: env.Shape{Planes: 2, Height: 3, Width: 3},
 	MaxLength:   9,
 	Symmetries:  8,
-	Version:     1,
+	Rules:       1,
+	Encoding:    1,
 }}
 
 type tttGame struct{ info env.Info }
