@@ -84,7 +84,35 @@ func RunWith[S env.State[S]](t *testing.T, g env.Game[S], cfg Config) {
 			}
 		}
 		t.Run("zero-allocations", func(t *testing.T) { checkAllocs(t, g, samples) })
+		if f, ok := g.(env.WinFinder[S]); ok {
+			t.Run("win-finder", func(t *testing.T) { checkWinFinder(t, f, samples) })
+		}
 	})
+}
+
+// checkWinFinder: a game's WinFinder agrees with playing every legal action (env.CanWin) at
+// every state of the random games, and allocates nothing.
+func checkWinFinder[S env.State[S]](t *testing.T, f env.WinFinder[S], samples []S) {
+	var buf []env.Action
+	wins := 0
+	for _, s := range samples {
+		var want bool
+		want, buf = env.CanWin(s, buf)
+		if got := f.CanWin(s); got != want {
+			t.Fatalf("CanWin = %v, playing every action says %v, at\n%v", got, want, s)
+		}
+		if want {
+			wins++
+		}
+	}
+	if wins == 0 {
+		t.Errorf("no state of %d could be won at once: the check proved nothing", len(samples))
+	}
+	for _, s := range samples[:min(len(samples), 200)] {
+		if n := testing.AllocsPerRun(5, func() { f.CanWin(s) }); n != 0 {
+			t.Fatalf("CanWin allocates %v times per call at %v", n, s)
+		}
+	}
 }
 
 // checkPlain: a state is fixed arrays, integers, booleans and structs of them, so that copying

@@ -114,3 +114,35 @@ func BenchmarkPlay(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCanWin compares the solver's question "can the mover reach the goal now", asked
+// of the positions after each move of the benchmark position, answered by the game's
+// WinFinder (walking the reachable ends) and by playing every legal action (env.CanWin).
+func BenchmarkCanWin(b *testing.B) {
+	for _, g := range benchGames {
+		s := benchState(b, g)
+		var children []State
+		for _, a := range s.Legal(nil) {
+			children = append(children, s.Play(a))
+		}
+		b.Run(g.info.Name+"/finder", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, c := range children {
+					g.CanWin(c)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(children))/b.Elapsed().Seconds(), "positions/s")
+		})
+		b.Run(g.info.Name+"/play-all", func(b *testing.B) {
+			buf := make([]env.Action, 0, g.info.NumActions)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, c := range children {
+					_, buf = env.CanWin(c, buf)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(children))/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
+}

@@ -34,6 +34,7 @@ var (
 	_ env.PositionGame[State] = (*Game)(nil)
 	_ env.PositionState       = State{}
 	_ env.Explainer           = State{}
+	_ env.WinFinder[State]    = (*Game)(nil)
 )
 
 // Game is Gygès with a config. Use Basic, Advanced or NewGame.
@@ -245,3 +246,8 @@ func (s State) status() string {
 	}
 	return Names[s.side] + " to move; " + counter
 }
+
+// CanWin tells whether the player to move at s can bring a piece into the goal now (the
+// search's solver asks it at every leaf): the reachable ends of the pieces that may move,
+// without listing the moves.
+func (g *Game) CanWin(s State) bool { return s.canWin() }

@@ -496,3 +496,49 @@ func (s State) Symmetry(k int) State {
 	}
 	return s
 }
+
+// canWin tells whether the player to move can bring a piece into the goal now: the moves of
+// the row that may move (the nearest occupied row with a legal move) are walked as Legal walks
+// them, without listing the replacements, and the first piece that reaches the goal answers.
+func (s *State) canWin() bool {
+	occ := s.occupied()
+	if s.result != env.Ongoing || bits.OnesCount64(occ) < numPieces {
+		return false
+	}
+	r := reach{lo: s.lo, hi: s.hi, advanced: s.advanced, limits: searchLimits{boundAfter, carefulAfter}}
+	for rows := occ; rows != 0; {
+		row := occ & rowMask[lowest(rows)/6]
+		rows &^= row
+		r.row, r.bounded = row, false
+		movable := false
+		for m := row; m != 0; m &= m - 1 {
+			p := lowest(m)
+			r.start(occ, p)
+			r.walk(p, s.size(p), 0)
+			if r.ends&goalBit != 0 {
+				return true
+			}
+			movable = movable || r.ends&^(1<<p) != 0 || s.advanced && s.canReplace(occ, p, r.lands)
+		}
+		if movable {
+			return false
+		}
+	}
+	return false
+}
+
+// canReplace tells whether the piece from start, landing on the squares lands, has a
+// replacement (the advanced rule): a drop square left for one of the pieces it lands on.
+func (s *State) canReplace(occ uint64, start int, lands uint64) bool {
+	free, k := drops(occ, start), s.size(start)
+	for m := lands; m != 0; m &= m - 1 {
+		d := free
+		if s.size(lowest(m)) == k {
+			d &^= 1 << start
+		}
+		if d != 0 {
+			return true
+		}
+	}
+	return false
+}
