@@ -401,6 +401,12 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 	wg.Wait()
 	<-watchDone
 	r.batcher.Close()
+	// Games the workers finished between the last save of the state and their stop are in
+	// the buffer: the state counts them too (the next session would, but the state of a
+	// finished run would stay short).
+	if serr := r.saveGames(); serr != nil && trainErr == nil {
+		trainErr = serr
+	}
 	if trainErr == nil && r.cfg.Eval.Games > 0 {
 		r.logf("%s: rating the last checkpoint", r.dir)
 		close(r.evalQueue) // evaluate rates what is queued, then returns
@@ -640,6 +646,21 @@ func (r *run[S]) checkpoint(t *net.Trainer, pcg *rand.PCG) error {
 		r.trim()
 	}
 	return nil
+}
+
+// saveGames saves the state if games were recorded since it was saved, once they are on disk.
+func (r *run[S]) saveGames() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	games, samples := r.gamesStart+r.games, r.buffer.Total()
+	if games == r.state.Games && samples == r.state.Samples {
+		return nil
+	}
+	if err := r.buffer.Sync(); err != nil {
+		return err
+	}
+	r.state.Games, r.state.Samples = games, samples
+	return r.saveStateLocked()
 }
 
 func (r *run[S]) saveStateLocked() error {
