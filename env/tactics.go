@@ -1,43 +1,63 @@
 package env
 
-// WinFinder is implemented by games that can tell whether the player to decide can win at
-// once faster than by playing each legal action (Gygès: can a piece reach the goal now). The
-// search's solver asks it at every leaf; CanWin is the fallback that plays every action.
+// WinFinder is implemented by games that can tell whether the player to decide can win within
+// his own decisions faster than by playing them out (Gygès: can a piece reach the goal now).
+// The search's solver asks it at every leaf; CanWin is the fallback that plays them out.
 type WinFinder[S State[S]] interface {
-	// CanWin tells whether some legal action of s, a decision of player 0 or 1, ends the game
-	// at once with that player's win. It allocates nothing.
-	CanWin(s S) bool
+	// CanWin tells what env.CanWin tells, with buf as scratch as env.CanWin takes it (it
+	// returns buf, perhaps grown); it allocates nothing once buf has grown.
+	CanWin(s S, buf []Action) (bool, []Action)
 }
 
-// CanWin tells whether some legal action of s ends the game at once with a win for the player
-// to decide, by playing each; buf is scratch for the legal actions (returned, perhaps grown).
-// It is false at chance and terminal states.
+// CanWin tells whether the player to decide at s (0 or 1) can win within the decisions he
+// makes from s on, before the opponent or chance decides: the rest of his turn, which is one
+// decision in most games and several in some (YINSH's move, row and ring). It plays every
+// such line; buf is scratch for the legal actions (returned, perhaps grown). It is false at
+// chance and terminal states.
 func CanWin[S State[S]](s S, buf []Action) (bool, []Action) {
 	p := s.ToMove()
 	if p != 0 && p != 1 {
 		return false, buf
 	}
-	win := WinFor(p)
-	buf = s.Legal(buf[:0])
-	for _, a := range buf {
-		if s.Play(a).Result() == win {
-			return true, buf
-		}
-	}
-	return false, buf
+	return canWin(s, p, buf[:0])
 }
 
-// WinChecker returns a function telling whether the player to decide at a state of g can win
-// at once: g's WinFinder where it has one, else CanWin with a buffer of its own. The function
-// serves one goroutine at a time and allocates nothing once its buffer has grown.
-func WinChecker[S State[S]](g Game[S]) func(S) bool {
-	if f, ok := g.(WinFinder[S]); ok {
-		return f.CanWin
+// canWin walks p's decisions from s, the legal actions of each level appended to buf after
+// those of the levels above.
+func canWin[S State[S]](s S, p Player, buf []Action) (bool, []Action) {
+	start := len(buf)
+	buf = s.Legal(buf)
+	end := len(buf)
+	win := WinFor(p)
+	for i := start; i < end; i++ {
+		c := s.Play(buf[i])
+		switch c.ToMove() {
+		case Terminal:
+			if c.Result() == win {
+				return true, buf[:start]
+			}
+		case p:
+			var ok bool
+			if ok, buf = canWin(c, p, buf[:end]); ok {
+				return true, buf[:start]
+			}
+		}
 	}
-	buf := make([]Action, 0, g.Info().NumActions)
+	return false, buf[:start]
+}
+
+// WinChecker returns a function telling what CanWin tells for states of g: g's WinFinder
+// where it has one, else CanWin with a buffer of its own. The function serves one goroutine
+// at a time and allocates nothing once its buffer has grown.
+func WinChecker[S State[S]](g Game[S]) func(S) bool {
+	check := CanWin[S]
+	if f, ok := g.(WinFinder[S]); ok {
+		check = f.CanWin
+	}
+	buf := make([]Action, 0, 2*g.Info().NumActions)
 	return func(s S) bool {
 		var ok bool
-		ok, buf = CanWin(s, buf)
+		ok, buf = check(s, buf)
 		return ok
 	}
 }

@@ -61,7 +61,11 @@ func (s *Search[S]) prepareGumbel() {
 	root := &s.t.nodes[0]
 	k := int(root.count)
 	gr.g, gr.logit, gr.local, gr.q = resize(gr.g, k), resize(gr.logit, k), resize(gr.local, k), resize(gr.q, k)
+	open := 0 // the actions the sample may take: not the solver's proven losses
 	for c := range k {
+		if !s.excluded(&s.t.nodes[root.first+int32(c)]) {
+			open++
+		}
 		// -log(-log u) is a Gumbel(0, 1) draw; u = 0 would give -Inf.
 		u := s.rng.Float64()
 		for u == 0 {
@@ -71,7 +75,7 @@ func (s *Search[S]) prepareGumbel() {
 		gr.logit[c] = math.Log(max(float64(s.t.nodes[root.first+int32(c)].prior), 1e-30))
 		gr.local[c] = 0
 	}
-	gr.sequence(min(s.p.GumbelActions, k), s.budget)
+	gr.sequence(min(s.p.GumbelActions, max(open, 1)), s.budget)
 }
 
 func resize[T any](x []T, n int) []T {
@@ -96,8 +100,8 @@ func (s *Search[S]) complete(nd *node) completion {
 	sumN, maxN := 0.0, int32(0)
 	sumP, sumPQ := 0.0, 0.0
 	for _, c := range children {
-		if c.n > 0 {
-			q := sg * c.w / float64(c.n)
+		if c.n > 0 || c.solved {
+			q := sg * c.mean()
 			sumN += float64(c.n)
 			sumP += float64(c.prior)
 			sumPQ += float64(c.prior) * q
@@ -119,8 +123,8 @@ func (s *Search[S]) complete(nd *node) completion {
 
 // raw is child c's completed Q, from the decider's view.
 func (cm *completion) raw(c *node) float64 {
-	if c.n > 0 {
-		return cm.sg * c.w / float64(c.n)
+	if c.n > 0 || c.solved {
+		return cm.sg * c.mean()
 	}
 	return cm.mix
 }
@@ -147,9 +151,10 @@ func (s *Search[S]) gumbelSelect() int32 {
 	if s.started < len(gr.seq) {
 		want = gr.seq[s.started]
 	}
+	children := s.t.nodes[root.first : root.first+root.count]
 	best, bestK := math.Inf(-1), -1
 	for k := range gr.local {
-		if gr.local[k] != want {
+		if gr.local[k] != want || s.excluded(&children[k]) {
 			continue
 		}
 		if score := gr.g[k] + gr.logit[k] + sigma*gr.q[k]; score > best {
@@ -157,17 +162,24 @@ func (s *Search[S]) gumbelSelect() int32 {
 		}
 	}
 	if bestK < 0 {
-		// Not reached with a budget in simulations; kept so a search never fails for it:
-		// the least visited of the visited actions.
+		// Reached when the solver proved a loss among the actions of the phase, or with fewer
+		// actions left than sampled: the least visited of the visited actions, else the best
+		// of the others.
 		fewest := int32(math.MaxInt32)
 		for k, n := range gr.local {
-			if n > 0 && n < fewest {
+			if n > 0 && n < fewest && !s.excluded(&children[k]) {
 				fewest, bestK = n, k
 			}
 		}
-		if bestK < 0 {
-			bestK = 0
+		for k := range gr.local {
+			if bestK >= 0 {
+				break
+			}
+			if !s.excluded(&children[k]) {
+				bestK = k
+			}
 		}
+		bestK = max(bestK, 0)
 	}
 	return root.first + int32(bestK)
 }
@@ -178,13 +190,16 @@ func (s *Search[S]) gumbelChoice() int32 {
 	gr := &s.gumbel
 	root := &s.t.nodes[0]
 	sigma := s.completedQ()
+	children := s.t.nodes[root.first : root.first+root.count]
 	most := int32(0)
-	for _, n := range gr.local {
-		most = max(most, n)
+	for k, n := range gr.local {
+		if !s.excluded(&children[k]) {
+			most = max(most, n)
+		}
 	}
 	best, bestK := math.Inf(-1), 0
 	for k := range gr.local {
-		if gr.local[k] != most {
+		if gr.local[k] != most || s.excluded(&children[k]) {
 			continue
 		}
 		if score := gr.g[k] + gr.logit[k] + sigma*gr.q[k]; score > best {
@@ -237,6 +252,9 @@ func (s *Search[S]) improvedSelect(i int32) int32 {
 	best, bestK := math.Inf(-1), 0
 	for k := range children {
 		c := &children[k]
+		if c.lostFor(cm.sg) {
+			continue // the solver's: never worth a visit while anything else is left
+		}
 		pi := float64(c.prior) * math.Exp(cm.sigma*(cm.q(c)-top)) / z
 		if score := pi - float64(c.n+c.inflight)/visits; score > best {
 			best, bestK = score, k

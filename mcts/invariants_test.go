@@ -16,7 +16,11 @@ import (
 //   - a terminal node's value is its result;
 //   - priors of a decision node's children sum to 1 and are in order of action;
 //   - a decision node whose children are not chance nodes holds its own value plus what went
-//     through its children.
+//     through its children;
+//   - the solver's: a proven node's visits past its children's are its proven value (descents
+//     stop there); a proven leaf that is not the end is a win at once for its decider; a
+//     proven expanded node has the value its children give, and an expanded node that is not
+//     proven could not be (nothing was left unpropagated).
 func (s *Search[S]) checkTree() error {
 	t := &s.t
 	seen := make([]bool, len(t.nodes))
@@ -51,6 +55,16 @@ func (s *Search[S]) checkTree() error {
 			return nil
 		}
 		if !nd.expanded() {
+			if nd.solved {
+				st := t.states[nd.state]
+				if ok, _ := env.CanWin(st, nil); !ok || float64(nd.proven) != sign(nd.toMove) {
+					return where("a proven leaf of value %v, but can the decider win at once: %v", nd.proven, ok)
+				}
+				if math.Abs(nd.w-float64(nd.proven)*float64(nd.n)) > 1e-9*float64(nd.n) {
+					return where("a proven leaf with w %v after %d visits, proven %v", nd.w, nd.n, nd.proven)
+				}
+				return nil
+			}
 			if nd.n != 0 {
 				return where("visited %d times but not expanded", nd.n)
 			}
@@ -76,19 +90,23 @@ func (s *Search[S]) checkTree() error {
 		if math.Abs(sumP-1) > 1e-5 {
 			return where("priors sum to %v", sumP)
 		}
+		if err := s.checkProof(nd); err != nil {
+			return where("%v", err)
+		}
 		switch {
 		case nd.toMove == env.Chance:
-			if nd.n != sumN {
+			if nd.n != sumN && !(nd.solved && nd.n > sumN) {
 				return where("chance node with %d visits, its outcomes %d", nd.n, sumN)
 			}
 			if want := float64(nd.n) * s.chanceMean(nd); math.Abs(nd.w-want) > 1e-9*max(1, math.Abs(want)) {
 				return where("chance node with w %v, want %v", nd.w, want)
 			}
 		default:
-			if nd.n != sumN+1 {
+			extra := nd.n - sumN - 1 // the descents that stopped at the node once proven
+			if extra != 0 && !(nd.solved && extra > 0) {
 				return where("%d visits, its children %d + 1", nd.n, sumN)
 			}
-			if want := float64(nd.value) + sumW; !hasChance && math.Abs(nd.w-want) > 1e-6*float64(nd.n) {
+			if want := float64(nd.value) + sumW + float64(extra)*float64(nd.proven); !hasChance && math.Abs(nd.w-want) > 1e-6*float64(nd.n) {
 				return where("w %v, want own value + children's %v", nd.w, want)
 			}
 		}
@@ -127,11 +145,49 @@ func (s *Search[S]) nodeAt(actions ...env.Action) int32 {
 	return i
 }
 
-// q is the mean value of node i for player p, and its visits.
+// q is the mean value of node i for player p (its proven value once proven), and its visits.
 func (s *Search[S]) q(i int32, p env.Player) (float64, int32) {
 	nd := &s.t.nodes[i]
-	if nd.n == 0 {
+	if nd.n == 0 && !nd.solved {
 		return 0, 0
 	}
-	return sign(p) * nd.w / float64(nd.n), nd.n
+	return sign(p) * nd.mean(), nd.n
+}
+
+// checkProof: an expanded node is proven exactly when its children prove it, with the value
+// they give.
+func (s *Search[S]) checkProof(nd *node) error {
+	if nd.toMove == env.Terminal {
+		return nil
+	}
+	// What trySolve would find, worked out again on a copy.
+	cp := *nd
+	cp.solved = false
+	saved := s.t.nodes[0]
+	s.t.nodes[0] = cp
+	ok := s.trySolve(0)
+	got := s.t.nodes[0]
+	s.t.nodes[0] = saved
+	switch {
+	case ok != nd.solved:
+		return fmt.Errorf("proven %v, but its children prove it: %v", nd.solved, ok)
+	case ok && (math.Abs(float64(got.proven-nd.proven)) > provenEps || got.depth != nd.depth):
+		return fmt.Errorf("proven %v at depth %d, its children give %v at depth %d", nd.proven, nd.depth, got.proven, got.depth)
+	}
+	return nil
+}
+
+// checkProven compares every proven node that has a position with its exact value (player 0's
+// view), and counts them: a test that proves nothing would prove nothing wrong either.
+func (s *Search[S]) checkProven(exact func(S) float64) error {
+	for i := range s.t.nodes {
+		nd := &s.t.nodes[i]
+		if !nd.solved || nd.state < 0 {
+			continue
+		}
+		if want := exact(s.t.states[nd.state]); math.Abs(float64(nd.proven)-want) > 1e-6 {
+			return fmt.Errorf("node %d proven %v, its exact value is %v:\n%v", i, nd.proven, want, s.t.states[nd.state])
+		}
+	}
+	return nil
 }

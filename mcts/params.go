@@ -49,6 +49,8 @@ func (r Rule) String() string {
 //	InFlight         1         8 leaves per search thread            -
 //	VirtualLoss      1         3 (AlphaGo Zero's n_vl)               -
 //	MaxNodes         2^23      -                                     -
+//	Solver           true      - (MCTS-solver: Winands et al. 2008)  -
+//	ScanDepth        1         -                                     -
 //
 // AlphaZero.jl uses cpuct 1.0 and a Dirichlet α between 0.1 and 1 for its small games; a common
 // rule of thumb is α ≈ 10 / (the number of legal actions in a typical position).
@@ -107,6 +109,17 @@ type Params struct {
 	// descent takes the outcome furthest below its share of the visits, which covers the
 	// outcomes in proportion with less variance.
 	SampleChance bool
+
+	// Solver proves values (MCTS-solver, solver.go): the ends of the game, leaves whose decider
+	// can win at once, and what follows from them up the tree. Proven losses are never chosen
+	// while anything else is left, proven wins always are, and a proven root ends the search.
+	Solver bool
+	// ScanDepth is the depth below which the solver looks at every child of a node it
+	// expands (a move that ends the game, or after which its decider can win at once, is
+	// proven at once): 1 the root only, 2 also the root's children, which finds every win in
+	// two and every loss in two among the moves visited, at the cost of playing out each
+	// child's reply at those nodes.
+	ScanDepth int
 }
 
 // DefaultParams returns parameters for play: PUCT with AlphaZero's constants, no noise, the most
@@ -126,16 +139,18 @@ func DefaultParams() Params {
 		InFlight:      1,
 		VirtualLoss:   1,
 		MaxNodes:      1 << 23,
+		Solver:        true,
+		ScanDepth:     1,
 	}
 }
 
 // UCTParams returns the parameters of classic UCT (Kocsis and Szepesvári): UCB1 with c = 1.0
-// on values in [-1, 1], the most visited move. With random rollouts it is weaker than PUCT
+// on values in [-1, 1], the most visited move, no solver. With random rollouts it is weaker than PUCT
 // with equal priors and first-play urgency (DefaultParams), which the uct:N players use
 // (docs/BENCHMARKS.md has the match).
 func UCTParams() Params {
 	p := DefaultParams()
-	p.Rule = UCB1
+	p.Rule, p.Solver = UCB1, false
 	return p
 }
 
@@ -172,6 +187,8 @@ func (p *Params) Validate() error {
 		return bad("VirtualLoss", p.VirtualLoss, "a number ≥ 0")
 	case p.MaxNodes < 1:
 		return bad("MaxNodes", p.MaxNodes, "at least 1")
+	case p.Solver && (p.ScanDepth < 1 || p.ScanDepth > 8):
+		return bad("ScanDepth", p.ScanDepth, "1 (the root) to 8")
 	}
 	return p.Temperature.validate()
 }

@@ -27,6 +27,8 @@ type Search[S env.State[S]] struct {
 
 	actions  []env.Action
 	outcomes []env.Outcome
+	// canWin tells whether the decider at a state can win at once (the solver's leaf check).
+	canWin func(S) bool
 
 	// The leaves in flight: their positions (what Collect returns), their nodes, and their
 	// paths from the root, laid one after another in paths and delimited by pathEnd.
@@ -83,6 +85,7 @@ func New[S env.State[S]](g env.Game[S], oracle Oracle[S], p Params, seed uint64)
 		outcomes:   make([]env.Outcome, 0, n),
 		policy:     make([]float32, p.InFlight*n),
 		value:      make([]float32, p.InFlight),
+		canWin:     env.WinChecker(g),
 	}
 	s.t.reset(g.New())
 	return s, nil
@@ -268,13 +271,17 @@ func (s *Search[S]) Start(sims int) error {
 	}
 	s.budget, s.started, s.done = max(sims, 0), 0, 0
 	s.prepared = false
+	if root := &s.t.nodes[0]; s.p.Solver && root.expanded() && !root.scanned {
+		s.scan(0)
+	}
 	return nil
 }
 
 // Finished tells whether the search begun by Start has run its simulations (or filled the
-// tree to Params.MaxNodes).
+// tree to Params.MaxNodes, or proved the root's value).
 func (s *Search[S]) Finished() bool {
-	return s.t.nodes[0].expanded() && len(s.leafNode) == 0 && (s.done >= s.budget || s.full())
+	root := &s.t.nodes[0]
+	return root.expanded() && len(s.leafNode) == 0 && (s.done >= s.budget || s.full() || root.solved)
 }
 
 func (s *Search[S]) full() bool { return len(s.t.nodes) >= s.p.MaxNodes }
@@ -298,7 +305,7 @@ func (s *Search[S]) Collect() []S {
 	if !s.prepared {
 		s.prepareRoot()
 	}
-	for len(s.leafNode) < s.p.InFlight && s.started < s.budget && !s.full() {
+	for len(s.leafNode) < s.p.InFlight && s.started < s.budget && !s.full() && !s.t.nodes[0].solved {
 		if s.p.Gumbel && s.gumbel.barrier(s.started) && s.t.nodes[0].inflight > 0 {
 			break // halving needs the values of the phase's leaves in flight
 		}
@@ -321,13 +328,16 @@ func (s *Search[S]) descend() bool {
 		nd := &t.nodes[i]
 		var c int32
 		switch {
+		case nd.solved && i != 0:
+			// A proven node (the solver's) gives its value at once, as the end of the game does.
+			s.finishDescent(start, float64(nd.proven), false)
+			return true
 		case nd.toMove == env.Terminal:
 			v := float64(t.states[nd.state].Result().Value(0))
-			s.countRootChild(s.paths[start:], 1)
-			s.backup(s.paths[start:], v, false)
-			s.paths = s.paths[:start]
-			s.started++
-			s.done++
+			if s.p.Solver {
+				nd.solve(v, 0)
+			}
+			s.finishDescent(start, v, s.p.Solver)
 			return true
 		case nd.toMove == env.Chance:
 			if !nd.expanded() {
@@ -338,6 +348,10 @@ func (s *Search[S]) descend() bool {
 			if nd.pending {
 				s.paths = s.paths[:start]
 				return false
+			}
+			if s.p.Solver && s.solveLeaf(i) {
+				s.finishDescent(start, float64(nd.proven), true)
+				return true
 			}
 			s.commit(i)
 			s.started++
@@ -355,6 +369,23 @@ func (s *Search[S]) descend() bool {
 		s.paths = append(s.paths, c)
 		i = c
 	}
+}
+
+// finishDescent ends the descent whose path starts at s.paths[start] on a node whose value v
+// is known without the oracle (the end of the game, or a proven node), backing v up at once;
+// proved tells that the node has just been proven, so that the nodes above may be. The proofs
+// come first: a chance node's value, worked out again as v goes up, reads its outcomes' proven
+// values.
+func (s *Search[S]) finishDescent(start int, v float64, proved bool) {
+	path := s.paths[start:]
+	s.countRootChild(path, 1)
+	if proved {
+		s.propagate(path)
+	}
+	s.backup(path, v, false)
+	s.paths = s.paths[:start]
+	s.started++
+	s.done++
 }
 
 // commit puts leaf i, reached by the path at the end of s.paths, in flight.
@@ -414,7 +445,15 @@ func (s *Search[S]) Apply(policy, value []float32) error {
 		if j > 0 {
 			start = s.pathEnd[j-1]
 		}
-		s.backup(s.paths[start:s.pathEnd[j]], v0, true)
+		path := s.paths[start:s.pathEnd[j]]
+		if s.p.Solver && len(path)-1 < s.p.ScanDepth {
+			// The solver looks at the new node's children; what it proves goes up first, so
+			// that the chance nodes above read it as v goes up.
+			if s.scan(i); s.t.nodes[i].solved {
+				s.propagate(path)
+			}
+		}
+		s.backup(path, v0, true)
 		if i != 0 {
 			s.done++
 		}
@@ -522,9 +561,9 @@ func (s *Search[S]) backup(path []int32, v float64, inflight bool) {
 func (s *Search[S]) chanceMean(nd *node) float64 {
 	sum, mass := 0.0, 0.0
 	for _, c := range s.t.nodes[nd.first : nd.first+nd.count] {
-		if c.n > 0 {
+		if c.n > 0 || c.solved {
 			p := float64(c.prior)
-			sum += p * c.w / float64(c.n)
+			sum += p * c.mean()
 			mass += p
 		}
 	}
@@ -539,23 +578,25 @@ func (s *Search[S]) selectChild(i int32) int32 {
 	nd := &s.t.nodes[i]
 	sg := sign(nd.toMove)
 	children := s.t.nodes[nd.first : nd.first+nd.count]
-	vl := s.p.VirtualLoss
 	parentN := float64(nd.n + nd.inflight)
 	best, bestK := math.Inf(-1), -1
 	if s.p.Rule == UCB1 {
-		logN := math.Log(parentN)
+		logN := math.Log(max(parentN, 1))
 		for k := range children {
 			ch := &children[k]
+			if ch.lostFor(sg) {
+				continue // the solver's: never worth a visit while anything else is left
+			}
 			visits := float64(ch.n + ch.inflight)
 			if visits == 0 {
 				return nd.first + int32(k)
 			}
-			u := (sg*ch.w-vl*float64(ch.inflight))/visits + s.p.UCBC*math.Sqrt(logN/visits)
+			u := s.childQ(ch, sg, visits) + s.p.UCBC*math.Sqrt(logN/visits)
 			if u > best {
 				best, bestK = u, k
 			}
 		}
-		return nd.first + int32(bestK)
+		return nd.first + int32(max(bestK, 0))
 	}
 	c := s.p.CPuct
 	if s.p.CPuctBase > 0 {
@@ -566,8 +607,11 @@ func (s *Search[S]) selectChild(i int32) int32 {
 	unvisited, unvisitedPrior := -1, float32(-1)
 	for k := range children {
 		ch := &children[k]
+		if ch.lostFor(sg) {
+			continue // the solver's: never worth a visit while anything else is left
+		}
 		visits := float64(ch.n + ch.inflight)
-		if visits == 0 {
+		if visits == 0 && !ch.solved {
 			if ch.prior > unvisitedPrior {
 				unvisited, unvisitedPrior = k, ch.prior
 			}
@@ -575,18 +619,27 @@ func (s *Search[S]) selectChild(i int32) int32 {
 		}
 		p := float64(ch.prior)
 		visitedPrior += p
-		u := (sg*ch.w-vl*float64(ch.inflight))/visits + cs*p/(1+visits)
+		u := s.childQ(ch, sg, visits) + cs*p/(1+visits)
 		if u > best {
 			best, bestK = u, k
 		}
 	}
 	if unvisited >= 0 {
-		fpu := sg*nd.w/float64(nd.n) - s.p.FPUReduction*math.Sqrt(visitedPrior)
+		fpu := sg*nd.w/float64(max(nd.n, 1)) - s.p.FPUReduction*math.Sqrt(visitedPrior)
 		if u := fpu + cs*float64(unvisitedPrior); u > best || bestK < 0 {
 			bestK = unvisited
 		}
 	}
-	return nd.first + int32(bestK)
+	return nd.first + int32(max(bestK, 0))
+}
+
+// childQ is child ch's value for the decider of sign sg, with its virtual losses: the proven value
+// of a proven child, else the mean of its visits (visits > 0, those in flight included).
+func (s *Search[S]) childQ(ch *node, sg, visits float64) float64 {
+	if ch.solved {
+		return sg * float64(ch.proven)
+	}
+	return (sg*ch.w - s.p.VirtualLoss*float64(ch.inflight)) / visits
 }
 
 // selectOutcome picks the outcome to descend to at chance node i: drawn by probability, or

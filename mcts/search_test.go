@@ -33,13 +33,20 @@ func variants() []struct {
 	sampled.SampleChance = true
 	interior := gumbel
 	interior.GumbelInterior, interior.InFlight = true, 4
+	plain := DefaultParams()
+	plain.Solver = false
+	gumbelPlain := gumbel
+	gumbelPlain.Solver = false
+	scan2 := batch
+	scan2.ScanDepth = 2
 	return []struct {
 		name string
 		p    Params
 	}{
 		{"puct", puct}, {"ucb1", uct}, {"puct-inflight8", batch}, {"puct-noise-temperature", noise},
 		{"gumbel", gumbel}, {"gumbel-m4-inflight4", gumbelBatch}, {"gumbel-interior-inflight4", interior},
-		{"sampled-chance-inflight8", sampled},
+		{"sampled-chance-inflight8", sampled}, {"puct-no-solver", plain}, {"gumbel-no-solver", gumbelPlain},
+		{"puct-inflight8-scan2", scan2},
 	}
 }
 
@@ -62,8 +69,9 @@ func replay[S env.State[S]](t testing.TB, g env.Game[S], moves string) S {
 }
 
 // playGames plays whole games with the search choosing every player's decision and chance
-// drawn by a seeded generator, checking the tree after every search and reusing it.
-func playGames[S env.State[S]](t *testing.T, g env.Game[S], o Oracle[S], p Params, games, sims int) {
+// drawn by a seeded generator, checking the tree after every search and reusing it. exact, if
+// set, gives a position's exact value for player 0, which every proven node must have.
+func playGames[S env.State[S]](t *testing.T, g env.Game[S], o Oracle[S], p Params, games, sims int, exact func(S) float64) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(3, 3))
 	s := mustSearch(t, g, o, p, 11)
@@ -81,8 +89,17 @@ func playGames[S env.State[S]](t *testing.T, g env.Game[S], o Oracle[S], p Param
 				if err := s.checkTree(); err != nil {
 					t.Fatalf("game %d move %d: %v", game, move, err)
 				}
-				if got := s.Simulations(); got != sims {
-					t.Fatalf("game %d move %d: %d simulations, want %d", game, move, got, sims)
+				_, proven := s.Proven()
+				if got := s.Simulations(); got != sims && !(proven && got < sims) {
+					t.Fatalf("game %d move %d: %d simulations, want %d (root proven: %v)", game, move, got, sims, proven)
+				}
+				if proven && !p.Solver {
+					t.Fatalf("game %d move %d: the root proven without the solver", game, move)
+				}
+				if exact != nil {
+					if err := s.checkProven(exact); err != nil {
+						t.Fatalf("game %d move %d: %v", game, move, err)
+					}
 				}
 				var err error
 				if a, err = s.Choose(move); err != nil {
@@ -119,16 +136,16 @@ func TestTreeInvariants(t *testing.T) {
 	for _, v := range variants() {
 		t.Run(v.name, func(t *testing.T) {
 			t.Run("tictactoe", func(t *testing.T) {
-				playGames(t, testgames.TicTacToe, Uniform[testgames.Board]{}, v.p, 4, 60)
+				playGames(t, testgames.TicTacToe, Uniform[testgames.Board]{}, v.p, 4, 60, testgames.Expectimax[testgames.Board])
 			})
 			t.Run("gamble", func(t *testing.T) {
-				playGames(t, testgames.Gamble, Uniform[testgames.Bet]{}, v.p, 6, 40)
+				playGames(t, testgames.Gamble, Uniform[testgames.Bet]{}, v.p, 6, 40, testgames.Expectimax[testgames.Bet])
 			})
 			t.Run("yinsh-blitz", func(t *testing.T) {
-				playGames(t, yinsh.Blitz, NewRollout(yinsh.Blitz, 5, 1), v.p, 1, 48)
+				playGames(t, yinsh.Blitz, NewRollout(yinsh.Blitz, 5, 1), v.p, 1, 48, nil)
 			})
 			t.Run("imbriqua", func(t *testing.T) {
-				playGames(t, imbriqua.Game, Uniform[imbriqua.State]{}, v.p, 1, 32)
+				playGames(t, imbriqua.Game, Uniform[imbriqua.State]{}, v.p, 1, 32, nil)
 			})
 		})
 	}

@@ -1,6 +1,10 @@
 package mcts
 
-import "github.com/zerogames/zero/env"
+import (
+	"math"
+
+	"github.com/zerogames/zero/env"
+)
 
 // node is one position of the tree, reached from its parent by action. Nodes live in one
 // slice and refer to each other by int32 index; the children of a node are contiguous, so a
@@ -35,9 +39,40 @@ type node struct {
 	toMove env.Player
 	// pending marks a leaf whose evaluation is in flight.
 	pending bool
+	// solved marks a node whose value is proven (Params.Solver): proven is then its value
+	// under best play from there (player 0's view; an expectation over chance), and depth the
+	// number of decisions to the end along that play (a win as soon as can be, a loss as late).
+	solved bool
+	depth  int16
+	proven float32
+	// scanned marks a node whose children the solver has looked at (solver.go, scan).
+	scanned bool
 }
 
 func (nd *node) expanded() bool { return nd.first >= 0 }
+
+// mean is the node's value (player 0's view): its proven value once solved, else the mean of
+// the values backed up through it. The node must have been visited or solved.
+func (nd *node) mean() float64 {
+	if nd.solved {
+		return float64(nd.proven)
+	}
+	return nd.w / float64(nd.n)
+}
+
+// lostFor tells whether the node is a proven loss for the player of sign sg.
+func (nd *node) lostFor(sg float64) bool { return nd.solved && sg*float64(nd.proven) <= -1+provenEps }
+
+// wonFor tells whether the node is a proven win for the player of sign sg.
+func (nd *node) wonFor(sg float64) bool { return nd.solved && sg*float64(nd.proven) >= 1-provenEps }
+
+// provenEps absorbs the rounding of chance probabilities in proven expectations.
+const provenEps = 1e-5
+
+// solve marks the node proven with value v (player 0's view) at depth d.
+func (nd *node) solve(v float64, d int) {
+	nd.solved, nd.proven, nd.depth = true, float32(v), int16(min(d, math.MaxInt16))
+}
 
 // sign is +1 for player 0 and -1 for player 1: the factor that turns player 0's values into
 // p's.

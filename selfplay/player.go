@@ -29,12 +29,12 @@ type Player[S env.State[S]] interface {
 //
 //	random              uniform among the legal actions
 //	uct:N               Monte Carlo tree search without knowledge: N simulations, each valued
-//	                    by one random game from its leaf, PUCT with equal priors
+//	                    by one random game from its leaf, PUCT with equal priors, no solver
 //	ucb1:N              the same with classic UCT's UCB1 selection (weaker: docs/BENCHMARKS.md)
 //	mcts:N:CHECKPOINT   AlphaZero search: N simulations of PUCT guided by the network of a
-//	                    checkpoint file, one leaf evaluated at a time (needs Networks); no
-//	                    noise and the most visited move, so arenas of such players want an
-//	                    ArenaConfig.Opening
+//	                    checkpoint file, one leaf evaluated at a time (needs Networks), with
+//	                    the solver (mcts.Params.Solver); no noise and the most visited move,
+//	                    so arenas of such players want an ArenaConfig.Opening
 type Spec struct {
 	// Text is the spec as given, which names the player in tables and records.
 	Text string
@@ -104,7 +104,10 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec, nets Networks) (Player[S]
 	case "uct", "ucb1":
 		oracle := mcts.NewRollout(g, 0, 1)
 		// PUCT with the rollouts' equal priors is stronger than UCB1 (docs/BENCHMARKS.md).
+		// Both stay classic Monte Carlo tree search, without the solver, so that they remain
+		// the yardsticks they were.
 		p := mcts.DefaultParams()
+		p.Solver = false
 		if sp.Kind == "ucb1" {
 			p = mcts.UCTParams()
 		}

@@ -129,7 +129,7 @@ func BenchmarkCanWin(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, c := range children {
-					g.CanWin(c)
+					g.CanWin(c, nil)
 				}
 			}
 			b.ReportMetric(float64(b.N*len(children))/b.Elapsed().Seconds(), "positions/s")

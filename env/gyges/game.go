@@ -247,7 +247,7 @@ func (s State) status() string {
 	return Names[s.side] + " to move; " + counter
 }
 
-// CanWin tells whether the player to move at s can bring a piece into the goal now (the
-// search's solver asks it at every leaf): the reachable ends of the pieces that may move,
-// without listing the moves.
-func (g *Game) CanWin(s State) bool { return s.canWin() }
+// CanWin tells whether the player to move at s can bring a piece into the goal now (a turn is
+// one decision; the search's solver asks it at every leaf): the reachable ends of the pieces
+// that may move, without listing the moves.
+func (g *Game) CanWin(s State, buf []env.Action) (bool, []env.Action) { return s.canWin(), buf }

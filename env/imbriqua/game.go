@@ -281,3 +281,14 @@ func (g *Rules) PolicyCell(a env.Action) (plane, cell int, ok bool) {
 	}
 	return 1 + 2*numDirs*maxDist, i - removeBase, true
 }
+
+// CanWin tells whether the player to decide at s can win within his own decisions from s on
+// (env.CanWin), for the search's solver. Only the last turn ends the game, and the decisions
+// that lead into it without the other player's are those of the turn before's penalty (made by
+// the last turn's mover), so every position before that answers at once.
+func (g *Rules) CanWin(s State, buf []env.Action) (bool, []env.Action) {
+	if s.turn < numTurns-2 || s.phase == phaseOpening {
+		return false, buf
+	}
+	return env.CanWin(s, buf)
+}

@@ -87,7 +87,7 @@ func (e generic[S]) NewAgent(spec string, seed uint64) (Agent, error) {
 		return nil, fmt.Errorf("agent %q: not a search", spec)
 	}
 	searcher.NewGame(e.g.New(), seed)
-	return &agent[S]{spec: spec, g: e.g, impl: &searchAgent[S]{p: searcher, rng: rng, budget: searcher.Budget}}, nil
+	return &agent[S]{spec: spec, g: e.g, impl: &searchAgent[S]{p: searcher, rng: rng, budget: searcher.Budget, numActions: e.g.Info().NumActions}}, nil
 }
 
 type agent[S env.State[S]] struct {
@@ -125,10 +125,12 @@ func (r *randomAgent[S]) analyze(_ context.Context, s S, _ func(int, int)) (Anal
 // searchAgent is a tree search (selfplay.Searcher) seen through positions. Its tree is kept
 // from one analysis to the next when the new position lies a few decisions below the old one.
 type searchAgent[S env.State[S]] struct {
-	p      *selfplay.Searcher[S]
-	rng    *rand.Rand
-	budget mcts.Budget // the spec's
-	limits mcts.Budget // Limit's, where set
+	p          *selfplay.Searcher[S]
+	numActions int
+	policy     []float32
+	rng        *rand.Rand
+	budget     mcts.Budget // the spec's
+	limits     mcts.Budget // Limit's, where set
 }
 
 func (a *searchAgent[S]) limit(simulations int, cap time.Duration) {
@@ -165,9 +167,14 @@ func (a *searchAgent[S]) analyze(ctx context.Context, s S, progress func(done, t
 		return Analysis{}, err
 	}
 	children := search.Children(nil)
-	total := 0
+	if cap(a.policy) < len(children) {
+		a.policy = make([]float32, a.numActions)
+	}
+	a.policy = a.policy[:a.numActions]
+	search.Policy(a.policy) // the visits' shares, or the solver's proven choice
+	total := 0.0
 	for _, c := range children {
-		total += c.Visits
+		total += float64(a.policy[c.Action])
 	}
 	slices.SortStableFunc(children, func(x, y mcts.Child) int {
 		switch {
@@ -182,9 +189,9 @@ func (a *searchAgent[S]) analyze(ctx context.Context, s S, progress func(done, t
 	for _, c := range children {
 		m := MoveStat{Move: env.ActionString(s, c.Action), WinProb: -1}
 		if total > 0 {
-			m.Share = float64(c.Visits) / float64(total)
+			m.Share = float64(a.policy[c.Action]) / total
 		}
-		if c.Visits > 0 {
+		if c.Visits > 0 || c.Proven {
 			m.WinProb = (c.Q + 1) / 2
 		}
 		an.Moves = append(an.Moves, m)

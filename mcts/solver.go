@@ -1,0 +1,191 @@
+package mcts
+
+import (
+	"math"
+
+	"github.com/zerogames/zero/env"
+)
+
+// The MCTS-solver (Winands, Björnsson and Saito, "Monte-Carlo Tree Search Solver", 2008; as
+// OpenSpiel's mcts.h with solve): with Params.Solver, the search proves the values it can.
+//
+//   - A terminal node is proven: its result. A leaf whose decider can win at once (the game's
+//     env.WinFinder, or playing every action) is a proven win for him, without asking the
+//     oracle. At the root every child is looked at so: a move that ends the game, or that
+//     hands the opponent a win at once, is known before the first simulation.
+//   - A player's decision is a proven win for him if one child is, and proven otherwise once
+//     every child is (the best of them for him); a chance node once every outcome is (their
+//     expectation). Deciders are compared, not alternated, so turns of several decisions and
+//     the opponent's decision inside a turn back up as values do.
+//   - A descent that reaches a proven node backs its proven value up at once. Selection never
+//     enters a proven loss for the decider while anything else is left; the move choice and
+//     the policy target never take one either, and a proven win is always taken (the shortest).
+//     A search whose root is proven stops: nothing is left to learn there.
+
+// solvable tells whether the leaf i (a player's decision, not yet expanded) is a proven win
+// for its decider, and marks it so.
+func (s *Search[S]) solveLeaf(i int32) bool {
+	nd := &s.t.nodes[i]
+	if !s.canWin(s.t.states[nd.state]) {
+		return false
+	}
+	nd.solve(sign(nd.toMove), 1)
+	return true
+}
+
+// propagate proves what the newly proven last node of path makes provable above it.
+func (s *Search[S]) propagate(path []int32) {
+	for k := len(path) - 2; k >= 0; k-- {
+		if s.t.nodes[path[k]].solved || !s.trySolve(path[k]) {
+			return
+		}
+	}
+}
+
+// trySolve proves the expanded node i if its children allow, and tells whether it did.
+func (s *Search[S]) trySolve(i int32) bool {
+	nd := &s.t.nodes[i]
+	if nd.solved {
+		return true
+	}
+	if !nd.expanded() {
+		return false
+	}
+	children := s.t.nodes[nd.first : nd.first+nd.count]
+	if nd.toMove == env.Chance {
+		sum, depth := 0.0, int16(0)
+		same := true
+		for k := range children {
+			c := &children[k]
+			if !c.solved {
+				return false
+			}
+			sum += float64(c.prior) * float64(c.proven)
+			depth = max(depth, c.depth)
+			same = same && c.proven == children[0].proven
+		}
+		if same {
+			sum = float64(children[0].proven) // exactly, whatever the rounding of the priors
+		}
+		nd.solve(sum, int(depth)+1)
+		return true
+	}
+	sg := sign(nd.toMove)
+	// A win for the decider proves the node at once (the shortest win); else every child must
+	// be proven, and the decider takes the best (a loss as late as can be).
+	win := int16(-1)
+	all := true
+	best, bestDepth := math.Inf(-1), int16(0)
+	for k := range children {
+		c := &children[k]
+		if !c.solved {
+			all = false
+			continue
+		}
+		if c.wonFor(sg) {
+			if win < 0 || c.depth < win {
+				win = c.depth
+			}
+			continue
+		}
+		v := sg * float64(c.proven)
+		switch {
+		case v > best+provenEps:
+			best, bestDepth = v, c.depth
+		case v > best-provenEps:
+			if v <= -1+provenEps {
+				bestDepth = max(bestDepth, c.depth)
+			} else {
+				bestDepth = min(bestDepth, c.depth)
+			}
+		}
+	}
+	switch {
+	case win >= 0:
+		nd.solve(sg, int(win)+1)
+	case all:
+		nd.solve(sg*best, int(bestDepth)+1)
+	default:
+		return false
+	}
+	return true
+}
+
+// scan proves what the children of the expanded node i show at once: those that end the
+// game, and those whose decider can win at once (a move that hands the opponent a win is a
+// proven loss before any simulation is spent on it). The root is scanned, and the nodes above
+// Params.ScanDepth, once each.
+func (s *Search[S]) scan(i int32) {
+	s.t.nodes[i].scanned = true
+	nd := s.t.nodes[i]
+	for c := nd.first; c < nd.first+nd.count; c++ {
+		if s.t.nodes[c].solved {
+			continue
+		}
+		if s.t.nodes[c].state < 0 {
+			s.t.makeState(c, i)
+		}
+		ch := &s.t.nodes[c]
+		switch st := s.t.states[ch.state]; ch.toMove {
+		case env.Terminal:
+			ch.solve(float64(st.Result().Value(0)), 0)
+		case 0, 1:
+			if !ch.expanded() {
+				s.solveLeaf(c)
+			}
+		}
+	}
+	// A root proven as a leaf (its decider could win at once) is proven again from its
+	// children, which now show the win and its length.
+	s.t.nodes[i].solved = false
+	s.trySolve(i)
+}
+
+// Proven tells whether the root's value is proven, and gives it from the root decider's
+// view (an expectation over chance).
+func (s *Search[S]) Proven() (float64, bool) {
+	root := &s.t.nodes[0]
+	if !root.solved || root.toMove == env.Terminal {
+		return 0, false
+	}
+	return sign(root.toMove) * float64(root.proven), true
+}
+
+// provenBest returns the root's child to play when the root is proven: the shortest win, else
+// among the best proven values a loss as late as can be, or a draw as soon as can be; ties to
+// the more visited, then the higher prior.
+func (s *Search[S]) provenBest() int32 {
+	root := &s.t.nodes[0]
+	sg := sign(root.toMove)
+	want := sg * float64(root.proven)
+	best := int32(-1)
+	for c := root.first; c < root.first+root.count; c++ {
+		ch := &s.t.nodes[c]
+		if !ch.solved || math.Abs(sg*float64(ch.proven)-want) > provenEps {
+			continue
+		}
+		if best < 0 {
+			best = c
+			continue
+		}
+		b := &s.t.nodes[best]
+		longer := ch.depth > b.depth
+		if want > -1+provenEps {
+			longer = ch.depth < b.depth // a win or a draw: the sooner the better
+		}
+		if longer || ch.depth == b.depth && (ch.n > b.n || ch.n == b.n && ch.prior > b.prior) {
+			best = c
+		}
+	}
+	if best < 0 {
+		return root.first // not reached: a proven root has a child of its value
+	}
+	return best
+}
+
+// excluded tells whether the root's child c is left out of the move choice and the policy
+// target: a proven loss while the root is not proven (some child is not a proven loss).
+func (s *Search[S]) excluded(c *node) bool {
+	root := &s.t.nodes[0]
+	return s.p.Solver && !root.solved && c.lostFor(sign(root.toMove))
+}
