@@ -61,3 +61,11 @@ func WinChecker[S State[S]](g Game[S]) func(S) bool {
 		return ok
 	}
 }
+
+// Heuristic is implemented by games that offer a static evaluation of positions, which the
+// baseline alpha-beta players (ab:D) use past their depth instead of 0.
+type Heuristic[S State[S]] interface {
+	// Heuristic estimates the result of s, a decision of player 0 or 1, for that player: a
+	// number in (-1, 1), above 0 when he stands better.
+	Heuristic(s S) float64
+}

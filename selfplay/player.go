@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/mcts"
@@ -31,6 +32,9 @@ type Player[S env.State[S]] interface {
 //	uct:N               Monte Carlo tree search without knowledge: N simulations, each valued
 //	                    by one random game from its leaf, PUCT with equal priors, no solver
 //	ucb1:N              the same with classic UCT's UCB1 selection (weaker: docs/BENCHMARKS.md)
+//	ab:D                alpha-beta to D turns (1 to mcts.MaxABDepth; mcts.AlphaBeta): ab:1
+//	                    takes every win in one, ab:2 never allows a loss in one
+//	ab:D:TIME           the same, iterative deepening stopped after TIME a move (1s, 250ms)
 //	mcts:N:CHECKPOINT   AlphaZero search: N simulations of PUCT guided by the network of a
 //	                    checkpoint file, one leaf evaluated at a time (needs Networks), with
 //	                    the solver (mcts.Params.Solver); no noise and the most visited move,
@@ -38,10 +42,13 @@ type Player[S env.State[S]] interface {
 type Spec struct {
 	// Text is the spec as given, which names the player in tables and records.
 	Text string
-	// Kind is "random", "uct", "ucb1" or "mcts".
+	// Kind is "random", "uct", "ucb1", "ab" or "mcts".
 	Kind string
 	// Simulations is N (uct and mcts).
 	Simulations int
+	// Depth is D and Time the cap on a move's search (ab).
+	Depth int
+	Time  time.Duration
 	// Checkpoint is the checkpoint file (mcts).
 	Checkpoint string
 }
@@ -70,6 +77,21 @@ func ParseSpec(text string) (Spec, error) {
 		}
 		sp.Simulations = n
 		return sp, nil
+	case "ab":
+		field, cap, timed := strings.Cut(rest, ":")
+		d, err := strconv.Atoi(field)
+		if err != nil || field == "" || field[0] == '+' || d < 1 || d > mcts.MaxABDepth {
+			return Spec{}, fmt.Errorf("player %q: the depth %q is not a whole number of turns from 1 to %d", text, field, mcts.MaxABDepth)
+		}
+		sp.Depth = d
+		if timed {
+			t, err := time.ParseDuration(cap)
+			if err != nil || t <= 0 {
+				return Spec{}, fmt.Errorf("player %q: the time a move %q is not a duration > 0 (1s, 250ms)", text, cap)
+			}
+			sp.Time = t
+		}
+		return sp, nil
 	case "mcts":
 		field, path, ok := strings.Cut(rest, ":")
 		if !ok || path == "" {
@@ -82,7 +104,7 @@ func ParseSpec(text string) (Spec, error) {
 		sp.Simulations, sp.Checkpoint = n, path
 		return sp, nil
 	}
-	return Spec{}, fmt.Errorf("player %q: unknown kind %q (want random, uct:N, ucb1:N or mcts:N:CHECKPOINT)", text, kind)
+	return Spec{}, fmt.Errorf("player %q: unknown kind %q (want random, uct:N, ucb1:N, ab:D, ab:D:TIME or mcts:N:CHECKPOINT)", text, kind)
 }
 
 // Networks gives mcts:N:CHECKPOINT players their network (internal/games.Checkpoints loads
@@ -112,6 +134,12 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec, nets Networks) (Player[S]
 			p = mcts.UCTParams()
 		}
 		return newSearchPlayer(g, oracle, p, mcts.Budget{Simulations: sp.Simulations}, oracle.Seed)
+	case "ab":
+		ab, err := mcts.NewAlphaBeta(g, sp.Depth, sp.Time, 0)
+		if err != nil {
+			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+		}
+		return &AlphaBetaPlayer[S]{AB: ab}, nil
 	case "mcts":
 		if nets == nil {
 			return nil, fmt.Errorf("player %q: %w", sp.Text, ErrNoNetworks)
@@ -203,3 +231,27 @@ func (p *Searcher[S]) Played(s S, a env.Action) error {
 	}
 	return p.search.Advance(a)
 }
+
+// AlphaBetaPlayer plays the choice of an alpha-beta search (mcts.AlphaBeta), the tactical
+// baseline: it keeps nothing from move to move.
+type AlphaBetaPlayer[S env.State[S]] struct {
+	AB *mcts.AlphaBeta[S]
+	// Last is the result of the last search.
+	Last mcts.ABResult
+}
+
+// NewGame reseeds the search's tie-breaks.
+func (p *AlphaBetaPlayer[S]) NewGame(_ S, seed uint64) { p.AB.Seed(seed) }
+
+// Choose searches s and returns the best move found.
+func (p *AlphaBetaPlayer[S]) Choose(ctx context.Context, s S, _ int) (env.Action, error) {
+	res, err := p.AB.Search(ctx, s)
+	if err != nil {
+		return 0, err
+	}
+	p.Last = res
+	return res.Best, nil
+}
+
+// Played does nothing: each search starts afresh.
+func (p *AlphaBetaPlayer[S]) Played(S, env.Action) error { return nil }

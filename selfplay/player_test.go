@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/testgames"
@@ -21,6 +22,10 @@ func TestParseSpec(t *testing.T) {
 		{"mcts:800:runs/yinsh/ckpt-000100.zero", Spec{Text: "mcts:800:runs/yinsh/ckpt-000100.zero", Kind: "mcts",
 			Simulations: 800, Checkpoint: "runs/yinsh/ckpt-000100.zero"}},
 		{"mcts:8:C:\\nets\\a.zero", Spec{Text: "mcts:8:C:\\nets\\a.zero", Kind: "mcts", Simulations: 8, Checkpoint: "C:\\nets\\a.zero"}},
+		{"ab:2", Spec{Text: "ab:2", Kind: "ab", Depth: 2}},
+		{"ab:8", Spec{Text: "ab:8", Kind: "ab", Depth: 8}},
+		{"ab:4:1s", Spec{Text: "ab:4:1s", Kind: "ab", Depth: 4, Time: time.Second}},
+		{"ab:3:250ms", Spec{Text: "ab:3:250ms", Kind: "ab", Depth: 3, Time: 250 * time.Millisecond}},
 	}
 	for _, tc := range good {
 		got, err := ParseSpec(tc.text)
@@ -42,6 +47,17 @@ func TestParseSpec(t *testing.T) {
 		{"mcts:800:", "mcts:N:CHECKPOINT"},
 		{"mcts:x:a.zero", "simulations"},
 		{"alphazero", "unknown kind"},
+		{"ab", "depth"},
+		{"ab:", "depth"},
+		{"ab:0", "depth"},
+		{"ab:x", "depth"},
+		{"ab:-1", "depth"},
+		{"ab:+2", "depth"},
+		{"ab:9", "depth"},
+		{"ab:2:", "time a move"},
+		{"ab:2:0s", "time a move"},
+		{"ab:2:-1s", "time a move"},
+		{"ab:2:soon", "time a move"},
 		{"UCT:5", "unknown kind"},
 	}
 	for _, tc := range bad {
@@ -63,7 +79,7 @@ func FuzzParseSpec(f *testing.F) {
 			}
 			return
 		}
-		if sp.Text != text || (sp.Kind != "random" && sp.Simulations < 1) {
+		if sp.Text != text || (sp.Kind != "random" && sp.Kind != "ab" && sp.Simulations < 1) || sp.Kind == "ab" && sp.Depth < 1 {
 			t.Fatalf("ParseSpec(%q) = %+v", text, sp)
 		}
 		if _, err := NewPlayer(testgames.TicTacToe, sp, nil); err != nil && !errors.Is(err, ErrNoNetworks) {
@@ -124,6 +140,40 @@ func TestPlayGame(t *testing.T) {
 		Names: [2]string{"cheat-x", "cheat-o"}})
 	if err == nil || !strings.Contains(err.Error(), "cheat-o") || !strings.Contains(err.Error(), "illegal a1") {
 		t.Errorf("an illegal move: err = %v", err)
+	}
+}
+
+// TestAlphaBetaPlayer: ab:9 sees tic-tac-toe to its end: it never loses to random, and the
+// same seeds play the same game.
+func TestAlphaBetaPlayer(t *testing.T) {
+	g := testgames.TicTacToe
+	sp, err := ParseSpec("ab:8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(0); seed < 10; seed++ {
+		ab, err := NewPlayer(g, sp, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		players := [2]Player[testgames.Board]{ab, &Random[testgames.Board]{}}
+		names := [2]string{"ab:8", "random"}
+		if seed%2 == 1 {
+			players[0], players[1], names[0], names[1] = players[1], players[0], names[1], names[0]
+		}
+		setup := Setup[testgames.Board]{Players: players, Names: names, ChanceSeed: seed, Seeds: [2]uint64{seed, seed + 1}}
+		rec, err := PlayGame(context.Background(), g, setup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loser := map[string]string{"x": names[1], "o": names[0]}[rec.Result]
+		if loser == "ab:8" {
+			t.Errorf("seed %d: ab:8 lost %s", seed, rec.Moves)
+		}
+		again, _ := PlayGame(context.Background(), g, setup)
+		if again.Moves != rec.Moves {
+			t.Errorf("seed %d: %q then %q", seed, rec.Moves, again.Moves)
+		}
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 func playCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	var cfg uiterm.Config
 	fs.StringVar(&cfg.Game, "game", "yinsh", "the game: "+joinNames())
-	fs.StringVar(&cfg.Opponent, "opponent", "", "the agent to play: random, uct:N, mcts:N:CHECKPOINT (default: the shipped model "+ui.ModelsDir+"/GAME.zck at "+fmt.Sprint(ui.ModelSimulations)+" simulations, else "+ui.DefaultOpponent+")")
+	fs.StringVar(&cfg.Opponent, "opponent", "", "the agent to play: random, uct:N, ab:D, mcts:N:CHECKPOINT (default: the shipped model "+ui.ModelsDir+"/GAME.zck at "+fmt.Sprint(ui.ModelSimulations)+" simulations, else "+ui.DefaultOpponent+")")
 	fs.StringVar(&cfg.Side, "as", "", "your side: one of the game's players ("+joinSides()+") or random (default the first player, or your side in --load's record)")
 	fs.StringVar(&cfg.Load, "load", "", "a game record (JSON) to replay and go on from; its game replaces --game")
 	fs.StringVar(&cfg.Record, "record", "", "where to save the finished game (default zero-GAME-DATE-TIME.json in the current folder; - not to save)")

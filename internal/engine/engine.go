@@ -122,7 +122,7 @@ var commands = []command{
 		return one(strings.Join(s.pos.Moves(), ";")), nil
 	}},
 	{"undo", "", "take back the last decision", noArg, func(s *Session, _ string) (reply, error) { return ok(), s.pos.Undo() }},
-	{"player", "[SPEC]", "set the player of genmove and go (random, uct:N, ucb1:N, mcts:N:CHECKPOINT); without SPEC, the player", mayTakeArg, cmdPlayer},
+	{"player", "[SPEC]", "set the player of genmove and go (random, uct:N, ucb1:N, ab:D, mcts:N:CHECKPOINT); without SPEC, the player", mayTakeArg, cmdPlayer},
 	{"genmove", "", "the player chooses a move, plays it and answers it", noArg, cmdGenmove},
 	{"go", "visits N|time MS", "the player searches (N simulations, or MS milliseconds) and answers its moves, the chosen first, without playing", needsArg, cmdGo},
 	{"name", "", "the engine's name", noArg, func(*Session, string) (reply, error) { return one("zero"), nil }},

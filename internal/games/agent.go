@@ -64,11 +64,14 @@ type agentImpl[S env.State[S]] interface {
 
 // NewAgent builds an agent from its spec string (see selfplay.Spec): "random" (uniform among
 // the legal moves), "uct:N" (tree search with random playouts, N simulations; "ucb1:N" with
-// classic UCT's selection), "mcts:N:CHECKPOINT" (N simulations of PUCT guided by the network
-// of a checkpoint file). Every agent draws chance outcomes by their probabilities.
+// classic UCT's selection), "ab:D" (alpha-beta to D turns; "ab:D:TIME" capped at TIME a move),
+// "mcts:N:CHECKPOINT" (N simulations of PUCT guided by the network of a checkpoint file).
+// Every agent draws chance outcomes by their probabilities.
 func (e generic[S]) NewAgent(spec string, seed uint64) (Agent, error) {
-	if kind, _, _ := strings.Cut(spec, ":"); kind != "random" && kind != "uct" && kind != "ucb1" && kind != "mcts" {
-		return nil, fmt.Errorf("unknown agent %q (known: random, uct:N, ucb1:N, mcts:N:CHECKPOINT)", spec)
+	switch kind, _, _ := strings.Cut(spec, ":"); kind {
+	case "random", "uct", "ucb1", "ab", "mcts":
+	default:
+		return nil, fmt.Errorf("unknown agent %q (known: random, uct:N, ucb1:N, ab:D, ab:D:TIME, mcts:N:CHECKPOINT)", spec)
 	}
 	sp, err := selfplay.ParseSpec(spec)
 	if err != nil {
@@ -81,6 +84,10 @@ func (e generic[S]) NewAgent(spec string, seed uint64) (Agent, error) {
 	p, err := selfplay.NewPlayer(e.g, sp, Checkpoints{})
 	if err != nil {
 		return nil, err
+	}
+	if ab, ok := p.(*selfplay.AlphaBetaPlayer[S]); ok {
+		ab.NewGame(e.g.New(), seed)
+		return &agent[S]{spec: spec, g: e.g, impl: &abAgent[S]{p: ab, rng: rng, cap: sp.Time}}, nil
 	}
 	searcher, ok := p.(*selfplay.Searcher[S])
 	if !ok {
@@ -196,5 +203,38 @@ func (a *searchAgent[S]) analyze(ctx context.Context, s S, progress func(done, t
 		}
 		an.Moves = append(an.Moves, m)
 	}
+	return an, nil
+}
+
+// abAgent is an alpha-beta search (selfplay.AlphaBetaPlayer) seen through positions.
+type abAgent[S env.State[S]] struct {
+	p   *selfplay.AlphaBetaPlayer[S]
+	rng *rand.Rand
+	cap time.Duration // the spec's
+}
+
+// limit sets the time cap of the searches (0: the spec's); an alpha-beta search is bounded by
+// its depth, not by simulations.
+func (a *abAgent[S]) limit(_ int, cap time.Duration) {
+	if cap <= 0 {
+		cap = a.cap
+	}
+	a.p.AB.Limit(0, cap)
+}
+
+func (a *abAgent[S]) analyze(ctx context.Context, s S, progress func(done, total int)) (Analysis, error) {
+	if s.ToMove() == env.Chance {
+		o := env.SampleOutcome(s.Chances(nil), a.rng.Float64())
+		return Analysis{Moves: []MoveStat{{Move: env.ActionString(s, o), Share: 1, WinProb: -1}}}, nil
+	}
+	if _, err := a.p.Choose(ctx, s, 0); err != nil {
+		return Analysis{}, err
+	}
+	res := a.p.Last
+	if progress != nil {
+		progress(res.Depth, a.p.AB.Depth())
+	}
+	an := Analysis{Value: res.Value, Work: int(res.Nodes),
+		Moves: []MoveStat{{Move: env.ActionString(s, res.Best), Share: 1, WinProb: (res.Value + 1) / 2}}}
 	return an, nil
 }

@@ -98,3 +98,38 @@ func TestNetworkPlayers(t *testing.T) {
 		t.Errorf("an imbriqua checkpoint for yinsh-blitz: %v", err)
 	}
 }
+
+// TestAlphaBetaAgent: an ab:1 agent finds the YINSH blitz win in one through positions (the
+// move, then the row and the ring), saying it wins; bad ab specs are refused by name.
+func TestAlphaBetaAgent(t *testing.T) {
+	g, _ := games.Lookup("yinsh-blitz")
+	a, err := g.NewAgent("ab:1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.NewPosition()
+	if err := p.PlayMoves("place e2;place e4;place e5;place h8;place d4;place a5;place a2;place k7;place k10;place b7;" +
+		"move e2-e3;move e4-f5;move e3-d2;move h8-h9;move e5-e6;move h9-h10;move e6-f7;move h10-i10"); err != nil {
+		t.Fatal(err)
+	}
+	for !p.Over() {
+		an, err := a.Analyze(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if an.Value != 1 || an.Moves[0].WinProb != 1 {
+			t.Fatalf("analysis %+v: want a proven win", an)
+		}
+		if err := p.PlayMoves(an.Best()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := p.Result(); got != "white" {
+		t.Errorf("the game ended %q, want white's win", got)
+	}
+	for _, spec := range []string{"ab:0", "ab:x", "ab:9", "ab:2:soon"} {
+		if _, err := g.NewAgent(spec, 1); err == nil || !strings.Contains(err.Error(), spec) {
+			t.Errorf("NewAgent(%q): err = %v", spec, err)
+		}
+	}
+}

@@ -1,0 +1,259 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/zerogames/zero/env"
+)
+
+// AlphaBeta is the tactical baseline behind the ab:D players: a depth-limited alpha-beta
+// search (minimax over the players' decisions, the expectation at chance nodes) through the
+// env contract. Depth counts turns, not decisions: a turn is the run of decisions one player
+// makes before the other (or the end) decides, so YINSH's move, row and ring are one turn, and
+// chance inside a turn does not end it. ab:1 sees the mover's own turn (it takes every win in
+// one), ab:2 also every reply (it never allows a loss in one where one can be avoided).
+//
+// Positions past the depth are valued by the game's env.Heuristic if it has one, else 0 (only
+// the ends of the game count); the last turn searched asks the game whether its decider can win
+// within it (env.WinChecker) before playing its moves out. Iterative deepening runs depths 1 to
+// D and keeps the last complete one, so a time cap stops it with a sound move. Among equally
+// good moves the choice is uniform, by a seeded shuffle of the root's moves: a search with the
+// same seed and depth is deterministic.
+type AlphaBeta[S env.State[S]] struct {
+	depth     int
+	timeCap   time.Duration
+	rng       *rand.Rand
+	pcg       *rand.PCG
+	canWin    func(S) bool
+	heuristic func(S) float64
+	buf       []env.Action
+	outcomes  []env.Outcome
+	root      []env.Action
+
+	deadline time.Time // of the iterations past the first, which always completes
+	ctx      context.Context
+	nodes    int64
+}
+
+// ABResult is what an alpha-beta search found.
+type ABResult struct {
+	Best  env.Action
+	Value float64 // for the player to decide at the root, in [-1, 1]
+	Depth int     // the deepest complete iteration, in turns
+	Nodes int64   // positions made, in all iterations
+}
+
+// MaxABDepth bounds the depth of an ab:D player: at 8 turns a full-width search of any game
+// here takes hours.
+const MaxABDepth = 8
+
+// NewAlphaBeta returns an alpha-beta search of g to depth turns (1 to MaxABDepth), capped at
+// timeCap per move if positive, its tie-breaks drawn from a generator seeded by seed.
+func NewAlphaBeta[S env.State[S]](g env.Game[S], depth int, timeCap time.Duration, seed uint64) (*AlphaBeta[S], error) {
+	if depth < 1 || depth > MaxABDepth {
+		return nil, fmt.Errorf("mcts: alpha-beta depth %d: want 1 to %d turns", depth, MaxABDepth)
+	}
+	if timeCap < 0 {
+		return nil, fmt.Errorf("mcts: alpha-beta time cap %v: want ≥ 0", timeCap)
+	}
+	pcg := rand.NewPCG(seed, abStream)
+	ab := &AlphaBeta[S]{depth: depth, timeCap: timeCap, pcg: pcg, rng: rand.New(pcg), canWin: env.WinChecker(g),
+		buf: make([]env.Action, 0, 4*g.Info().NumActions), outcomes: make([]env.Outcome, 0, 64)}
+	if h, ok := g.(env.Heuristic[S]); ok {
+		ab.heuristic = h.Heuristic
+	}
+	return ab, nil
+}
+
+const abStream = 0xab_5eed
+
+// Seed reseeds the tie-breaks, as if the search had been made with seed.
+func (ab *AlphaBeta[S]) Seed(seed uint64) { ab.pcg.Seed(seed, abStream) }
+
+// Limit sets the depth (0 keeps it) and the time cap of the searches to come.
+func (ab *AlphaBeta[S]) Limit(depth int, timeCap time.Duration) {
+	if depth >= 1 && depth <= MaxABDepth {
+		ab.depth = depth
+	}
+	ab.timeCap = max(timeCap, 0)
+}
+
+// Depth is the depth the searches go to, in turns.
+func (ab *AlphaBeta[S]) Depth() int { return ab.depth }
+
+// errStopped unwinds a search stopped by its time cap or context.
+var errStopped = errors.New("stopped")
+
+// Search searches s, which must be a player's decision, and returns the move to play.
+func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
+	p := s.ToMove()
+	if p != 0 && p != 1 {
+		return ABResult{}, errors.New("mcts: alpha-beta searches a player's decision")
+	}
+	if err := ctx.Err(); err != nil {
+		return ABResult{}, err
+	}
+	ab.ctx, ab.nodes = ctx, 0
+	ab.deadline = time.Time{}
+	ab.root = s.Legal(ab.root[:0])
+	ab.rng.Shuffle(len(ab.root), func(i, j int) { ab.root[i], ab.root[j] = ab.root[j], ab.root[i] })
+	res := ABResult{Best: ab.root[0]}
+	deadline := time.Time{}
+	if ab.timeCap > 0 {
+		deadline = time.Now().Add(ab.timeCap)
+	}
+	for d := 1; d <= ab.depth; d++ {
+		if d == 2 {
+			ab.deadline = deadline
+		}
+		best, v, err := ab.searchRoot(s, d)
+		if err != nil {
+			if res.Depth == 0 && ctx.Err() != nil {
+				return res, ctx.Err()
+			}
+			break // the time cap: the last complete depth stands
+		}
+		res.Best, res.Value, res.Depth = best, v, d
+		// The best first at the next depth: its value bounds the others early.
+		for i, a := range ab.root {
+			if a == best {
+				copy(ab.root[1:i+1], ab.root[:i])
+				ab.root[0] = best
+				break
+			}
+		}
+		if math.Abs(v) >= 1 {
+			break // a forced result: deeper cannot change it
+		}
+	}
+	res.Nodes = ab.nodes
+	return res, nil
+}
+
+// searchRoot runs one iteration to depth turns and returns the best move and its value for
+// the root's decider.
+func (ab *AlphaBeta[S]) searchRoot(s S, depth int) (env.Action, float64, error) {
+	p := s.ToMove()
+	sg := sign(p)
+	best, bestV := ab.root[0], math.Inf(-1)
+	alpha, beta := -1.0, 1.0 // the root decider's view
+	for _, a := range ab.root {
+		c := s.Play(a)
+		ab.nodes++
+		// value works in player 0's view: the window turns with the sign.
+		lo, hi := alpha, beta
+		if sg < 0 {
+			lo, hi = -beta, -alpha
+		}
+		v, err := ab.value(c, p, depth-1, lo, hi)
+		if err != nil {
+			return 0, 0, err
+		}
+		v *= sg
+		if v > bestV {
+			best, bestV = a, v
+		}
+		if v > alpha {
+			alpha = v
+		}
+		if alpha >= beta {
+			break
+		}
+	}
+	return best, bestV, nil
+}
+
+// value is s's minimax value for player 0, within the window (lo, hi) of player 0's view:
+// a value at or below lo, or at or above hi, is a bound only. owner is the player whose turn
+// is being played, left the turns still to search after it.
+func (ab *AlphaBeta[S]) value(s S, owner env.Player, left int, lo, hi float64) (float64, error) {
+	if ab.nodes&1023 == 0 {
+		if ab.ctx.Err() != nil || !ab.deadline.IsZero() && time.Now().After(ab.deadline) {
+			return 0, errStopped
+		}
+	}
+	d := s.ToMove()
+	switch d {
+	case env.Terminal:
+		return float64(s.Result().Value(0)), nil
+	case env.Chance:
+		// The expectation of the outcomes, each searched with the full window.
+		start := len(ab.outcomes)
+		ab.outcomes = s.Chances(ab.outcomes)
+		end := len(ab.outcomes)
+		sum := 0.0
+		for i := start; i < end; i++ {
+			o := ab.outcomes[i]
+			ab.nodes++
+			v, err := ab.value(s.Play(o.Action), owner, left, -1, 1)
+			if err != nil {
+				ab.outcomes = ab.outcomes[:start]
+				return 0, err
+			}
+			sum += o.Prob * v
+		}
+		ab.outcomes = ab.outcomes[:start]
+		return sum, nil
+	}
+	if d != owner {
+		// A new turn.
+		if left == 0 {
+			return ab.static(s), nil
+		}
+		owner, left = d, left-1
+	}
+	sg := sign(d)
+	if left == 0 && ab.canWin(s) {
+		return sg, nil // the last turn searched: a win within it is all that can change
+	}
+	start := len(ab.buf)
+	ab.buf = s.Legal(ab.buf)
+	end := len(ab.buf)
+	best := -sg * math.Inf(1)
+	for i := start; i < end; i++ {
+		c := s.Play(ab.buf[i])
+		ab.nodes++
+		var v float64
+		if left == 0 && c.ToMove() != d && c.ToMove() != env.Terminal && c.ToMove() != env.Chance {
+			v = ab.static(c) // the turn ends and no win was in it: the horizon
+		} else {
+			var err error
+			if v, err = ab.value(c, owner, left, lo, hi); err != nil {
+				ab.buf = ab.buf[:start]
+				return 0, err
+			}
+		}
+		if sg > 0 {
+			best = max(best, v)
+			lo = max(lo, v)
+		} else {
+			best = min(best, v)
+			hi = min(hi, v)
+		}
+		if lo >= hi {
+			break
+		}
+	}
+	ab.buf = ab.buf[:start]
+	return best, nil
+}
+
+// static values a position past the horizon for player 0: the game's heuristic, else 0.
+func (ab *AlphaBeta[S]) static(s S) float64 {
+	if ab.heuristic == nil || s.ToMove() == env.Terminal {
+		if s.ToMove() == env.Terminal {
+			return float64(s.Result().Value(0))
+		}
+		return 0
+	}
+	h := ab.heuristic(s)
+	if s.ToMove() == 1 {
+		h = -h
+	}
+	return max(-0.999, min(0.999, h)) // below a proven result
+}

@@ -1,0 +1,160 @@
+package mcts
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/gyges"
+	"github.com/zerogames/zero/env/imbriqua"
+	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/internal/testgames"
+)
+
+func mustAB[S env.State[S]](t testing.TB, g env.Game[S], depth int, seed uint64) *AlphaBeta[S] {
+	t.Helper()
+	ab, err := NewAlphaBeta(g, depth, 0, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ab
+}
+
+// TestAlphaBetaExact: deep enough to see the end, alpha-beta's value is the exact one
+// (expectimax through Gamble's dice) and its move keeps it, from positions of random games.
+func TestAlphaBetaExact(t *testing.T) {
+	check := func(t *testing.T, name string, value float64, ok bool, want float64) {
+		t.Helper()
+		if math.Abs(value-want) > 1e-9 || !ok {
+			t.Errorf("%s: value %v, exact %v; move optimal: %v", name, value, want, ok)
+		}
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for i := 0; i < 30; i++ {
+		st := testgames.TicTacToe.New()
+		for n := rng.IntN(6); n > 0 && st.ToMove() != env.Terminal; n-- {
+			legal := st.Legal(nil)
+			st = st.Play(legal[rng.IntN(len(legal))])
+		}
+		if st.ToMove() == env.Terminal {
+			continue
+		}
+		res, err := mustAB(t, testgames.TicTacToe, MaxABDepth, uint64(i)).Search(context.Background(), st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := testgames.Optimal(st)
+		check(t, st.String(), res.Value*sign(st.ToMove()), contains(opt, res.Best), testgames.Expectimax(st))
+	}
+	for _, moves := range []string{"", "safe", "risky;roll1", "risky;roll2", "risky;roll3"} {
+		st := replay(t, testgames.Gamble, moves)
+		res, err := mustAB(t, testgames.Gamble, MaxABDepth, 1).Search(context.Background(), st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, "gamble "+moves, res.Value*sign(st.ToMove()), contains(testgames.Optimal(st), res.Best), testgames.Expectimax(st))
+	}
+}
+
+func contains(xs []env.Action, a env.Action) bool {
+	for _, x := range xs {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// TestAlphaBetaTactics: on the tactics suite's positions, ab:1 takes every win in one, ab:2
+// every forced block (the 21 positions the Gygès model lost included), ab:3 every win in two.
+func TestAlphaBetaTactics(t *testing.T) {
+	abTactics(t, gyges.Basic, gygesBasicTactics, gyges.Basic.ParsePosition)
+	abTactics(t, gyges.Advanced, append(append([]tactic(nil), gygesAdvancedTactics...), mustBlockPositions(t)...), gyges.Advanced.ParsePosition)
+	abTactics(t, yinsh.Blitz, yinshBlitzTactics, nil)
+	abTactics(t, yinsh.Normal, yinshTactics, nil)
+	abTactics(t, imbriqua.Game, imbriquaTactics, nil)
+}
+
+func abTactics[S env.State[S]](t *testing.T, g env.Game[S], tactics []tactic, parse func(string) (S, error)) {
+	check := env.WinChecker(g)
+	for i, tc := range tactics {
+		var st S
+		var err error
+		if tc.positions != "" {
+			st, err = parse(tc.positions)
+		} else {
+			st, _, err = env.Replay(g, tc.moves)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		depth := map[tacticKind]int{winIn1: 1, blockIn1: 2, winIn2: 3}[tc.kind]
+		for seed := uint64(1); seed <= 2; seed++ {
+			res, err := mustAB(t, g, depth, seed).Search(context.Background(), st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !goodMove(tc.kind, st.Play(res.Best), st.ToMove(), check) {
+				t.Errorf("%s %s %d: ab:%d (seed %d) chose %s, value %v", g.Info().Name, tc.kind, i, depth, seed, env.ActionString(st, res.Best), res.Value)
+			}
+		}
+	}
+}
+
+// TestAlphaBetaSeeds: the same seed chooses alike; other seeds break the ties of the start
+// position (every Gygès placement is as good to a search that sees no end) differently.
+func TestAlphaBetaSeeds(t *testing.T) {
+	g := gyges.Basic
+	choices := map[env.Action]bool{}
+	for seed := uint64(1); seed <= 8; seed++ {
+		a1, _ := mustAB(t, g, 2, seed).Search(context.Background(), g.New())
+		a2, _ := mustAB(t, g, 2, seed).Search(context.Background(), g.New())
+		if a1.Best != a2.Best {
+			t.Fatalf("seed %d: %v then %v", seed, a1.Best, a2.Best)
+		}
+		choices[a1.Best] = true
+	}
+	if len(choices) < 3 {
+		t.Errorf("8 seeds chose %d different placements", len(choices))
+	}
+}
+
+// TestAlphaBetaLimits: depths out of range are refused; a time cap still gives a complete
+// first iteration; a search allocates nothing once its buffers have grown; a cancelled context
+// stops the search.
+func TestAlphaBetaLimits(t *testing.T) {
+	for _, d := range []int{0, -1, MaxABDepth + 1} {
+		if _, err := NewAlphaBeta(gyges.Advanced, d, 0, 1); err == nil {
+			t.Errorf("depth %d accepted", d)
+		}
+	}
+	st, err := gyges.Advanced.ParsePosition(gygesAdvancedTactics[1].positions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ab, err := NewAlphaBeta(gyges.Advanced, MaxABDepth, time.Millisecond, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res, err := ab.Search(context.Background(), st)
+	if err != nil || res.Depth < 1 || res.Depth >= MaxABDepth || !env.IsLegal(st, res.Best) {
+		t.Fatalf("capped search: %+v, %v", res, err)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("a 1 ms cap took %v", el)
+	}
+	ab3 := mustAB(t, gyges.Advanced, 3, 1)
+	ab3.Search(context.Background(), st)
+	if n := testing.AllocsPerRun(3, func() { ab3.Search(context.Background(), st) }); n != 0 {
+		t.Errorf("a search allocates %v times", n)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := mustAB(t, gyges.Advanced, 3, 1).Search(ctx, st); err == nil {
+		t.Errorf("a cancelled search ran")
+	}
+}
