@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -31,21 +32,23 @@ func midgame[S env.State[S]](g env.Game[S], decisions int) S {
 }
 
 // benchSearch runs searches of sims simulations from root, each from an empty tree, and
-// reports simulations per second.
+// reports the simulations run per second (a search the solver ends early runs fewer).
 func benchSearch[S env.State[S]](b *testing.B, g env.Game[S], o Oracle[S], p Params, root S, sims int) {
 	s, err := New(g, o, p, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
+	done := 0
 	b.ReportAllocs()
 	for b.Loop() {
 		s.Reset(root)
 		if err := s.Run(ctx, Budget{Simulations: sims}); err != nil {
 			b.Fatal(err)
 		}
+		done += s.Simulations()
 	}
-	b.ReportMetric(float64(sims)*float64(b.N)/b.Elapsed().Seconds(), "sims/s")
+	b.ReportMetric(float64(done)/b.Elapsed().Seconds(), "sims/s")
 }
 
 // BenchmarkSearch measures the search alone: the uniform oracle, 800 simulations per search,
@@ -107,4 +110,56 @@ func BenchmarkUCT(b *testing.B) {
 	b.Run("yinsh/midgame/ucb1", func(b *testing.B) {
 		benchSearch(b, yinsh.Normal, NewRollout(yinsh.Normal, 1, 1), UCTParams(), midgame(yinsh.Normal, 40), 1000)
 	})
+}
+
+// abPositions are the players' decisions of seeded random games of g, every 5th, set-ups and
+// openings included: what an ab:D player meets in an arena.
+func abPositions[S env.State[S]](g env.Game[S], games int) []S {
+	var out []S
+	for i := range games {
+		w := env.NewWalker[S](rand.New(rand.NewPCG(uint64(i), 11)), g.Info().NumActions)
+		s := g.New()
+		for n := 0; s.ToMove() != env.Terminal; n++ {
+			if p := s.ToMove(); p >= 0 && n%5 == 0 {
+				out = append(out, s)
+			}
+			s = s.Play(w.Step(s))
+		}
+	}
+	return out
+}
+
+func benchAB[S env.State[S]](b *testing.B, g env.Game[S], depths ...int) {
+	positions := abPositions(g, 4)
+	for _, d := range depths {
+		b.Run(fmt.Sprintf("%s/ab:%d", g.Info().Name, d), func(b *testing.B) {
+			ab, err := NewAlphaBeta(g, d, 0, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var nodes int64
+			k := 0
+			for b.Loop() {
+				res, err := ab.Search(context.Background(), positions[k%len(positions)])
+				if err != nil {
+					b.Fatal(err)
+				}
+				nodes += res.Nodes
+				k++
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N), "ms/move")
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
+// BenchmarkAlphaBeta is the time of an ab:D player's move, over the positions of four random
+// games of each game (run with -benchtime=Nx, N a multiple of the positions, to weigh each
+// alike): what "the deepest ab:D that moves in under a second" is measured by.
+func BenchmarkAlphaBeta(b *testing.B) {
+	benchAB(b, gyges.Basic, 2, 3, 4, 5)
+	benchAB(b, gyges.Advanced, 2, 3, 4, 5)
+	benchAB(b, yinsh.Blitz, 1, 2, 3)
+	benchAB(b, yinsh.Normal, 1, 2, 3)
+	benchAB(b, imbriqua.Game, 1, 2, 3)
 }

@@ -77,6 +77,12 @@ type SelfPlayConfig struct {
 	NoiseFraction  float64 `yaml:"noise_fraction" json:"noise_fraction"`
 	// Temperature is the move choice's temperature by move number (PUCT roots).
 	Temperature []TemperatureStep `yaml:"temperature" json:"temperature"`
+	// Solver proves wins and losses in the search (mcts.Params.Solver): proven losses are
+	// never played, proven results are the value targets.
+	Solver bool `yaml:"solver" json:"solver"`
+	// ScanDepth is the depth below which the solver looks at every child of a node it
+	// expands (mcts.Params.ScanDepth: 1 the root only).
+	ScanDepth int `yaml:"scan_depth" json:"scan_depth"`
 	// ResignThreshold lets a player resign below −threshold (0: never, the default).
 	ResignThreshold float64 `yaml:"resign_threshold" json:"resign_threshold"`
 	// ResignPlaythrough is the share of games played out whatever the value.
@@ -185,6 +191,7 @@ func DefaultConfig(game string) Config {
 			Gumbel: true, GumbelActions: 16, CPuct: 1.25, FPUReduction: 0.25,
 			DirichletAlpha: 0.3, NoiseFraction: 0.25,
 			Temperature: []TemperatureStep{{0, 1}, {20, 0}},
+			Solver:      true, ScanDepth: 1,
 		},
 		Replay: ReplayConfig{
 			Window:     replay.Window{Min: 50_000, Max: 1_000_000, Exponent: 0.75, Growth: 0.4},
@@ -202,6 +209,7 @@ func (c *SelfPlayConfig) Params() mcts.Params {
 	p.DirichletAlpha, p.NoiseFraction = c.DirichletAlpha, c.NoiseFraction
 	p.Gumbel, p.GumbelActions = c.Gumbel, c.GumbelActions
 	p.InFlight = c.InFlight
+	p.Solver, p.ScanDepth = c.Solver, c.ScanDepth
 	p.Temperature = nil
 	for _, t := range c.Temperature {
 		p.Temperature = append(p.Temperature, mcts.Step{From: t.From, Value: t.Value})
@@ -283,6 +291,7 @@ func (c *Config) Validate() error {
 		}
 		floatIn(fmt.Sprintf("selfplay.temperature[%d].value", i), t.Value, 0, 10)
 	}
+	intIn("selfplay.scan_depth", sp.ScanDepth, 1, 8)
 	floatIn("selfplay.resign_threshold", sp.ResignThreshold, 0, 0.999)
 	floatIn("selfplay.resign_playthrough", sp.ResignPlaythrough, 0, 1)
 	if err := c.Replay.Window.Validate(); err != nil {
