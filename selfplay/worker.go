@@ -179,6 +179,9 @@ func (w *worker[S]) move(sl *slot[S]) error {
 	if sl.full {
 		sl.search.Policy(w.policy)
 		t := replay.Target{Ply: len(sl.game.Actions), Value: float32(sl.search.Value())}
+		if v, ok := sl.search.Proven(); ok {
+			t.Value, t.Proven = float32(v), true
+		}
 		w.legal = sl.state.Legal(w.legal[:0])
 		for _, a := range w.legal {
 			if p := w.policy[a]; p >= 1.0/65535 {

@@ -129,7 +129,7 @@ func TestBatcherPublishAndClose(t *testing.T) {
 
 // TestPlay: self-play through a batcher gives whole, legal games whose targets are at the
 // recorded decisions, over their legal actions, summing to 1; playout cap randomization
-// records about the share asked.
+// records about the share asked; the values the solver proved are the exact ones.
 func TestPlay(t *testing.T) {
 	for _, gumbel := range []bool{false, true} {
 		g := testgames.TicTacToe
@@ -170,7 +170,7 @@ func TestPlay(t *testing.T) {
 		cancel()
 		b.Close()
 		mu.Lock()
-		targets, decisions := 0, 0
+		targets, decisions, proven := 0, 0, 0
 		for _, gm := range games {
 			s := g.New()
 			ti := 0
@@ -187,6 +187,16 @@ func TestPlay(t *testing.T) {
 					}
 					if math.Abs(float64(sum-1)) > 1e-3 {
 						t.Fatalf("a target sums to %v", sum)
+					}
+					if tg.Proven {
+						proven++
+						exact := testgames.Expectimax(s)
+						if s.ToMove() == 1 {
+							exact = -exact
+						}
+						if math.Abs(float64(tg.Value)-exact) > 1e-6 {
+							t.Fatalf("a target proven %v, the exact value is %v:\n%v", tg.Value, exact, s)
+						}
 					}
 					ti++
 				}
@@ -205,6 +215,9 @@ func TestPlay(t *testing.T) {
 		share := float64(targets) / float64(decisions)
 		if share < 0.3 || share > 0.6 {
 			t.Errorf("gumbel %v: %d targets over %d decisions (%.2f); want about half of the searched decisions", gumbel, targets, decisions, share)
+		}
+		if proven == 0 {
+			t.Errorf("gumbel %v: no target of %d proven", gumbel, targets)
 		}
 		if stats.Games.Load() < 60 || stats.Samples.Load() < int64(targets) {
 			t.Errorf("stats: %d games, %d samples", stats.Games.Load(), stats.Samples.Load())

@@ -549,7 +549,7 @@ func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs 
 			if err != nil {
 				return finish(err)
 			}
-			batch.LegalEnd[i], batch.Value[i] = int32(len(batch.Legal)), valueTarget(v, s.Game.Targets[s.Target].Value, cfg.ValueFromSearch)
+			batch.LegalEnd[i], batch.Value[i] = int32(len(batch.Legal)), valueTarget(v, s.Game.Targets[s.Target], cfg.ValueFromSearch)
 		}
 		entropy += targetEntropy(batch)
 		loss, err := t.Step(batch)
@@ -590,8 +590,11 @@ func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs 
 
 // valueTarget mixes the game's result and the search's root value, both from the decider's
 // side, with weight lambda on the search's.
-func valueTarget(result, search float32, lambda float64) float32 {
-	return float32((1-lambda)*float64(result) + lambda*float64(search))
+func valueTarget(result float32, t replay.Target, lambda float64) float32 {
+	if t.Proven {
+		return t.Value // the search proved it: the game's result adds only noise (chance) or nothing
+	}
+	return float32((1-lambda)*float64(result) + lambda*float64(t.Value))
 }
 
 // targetEntropy is the mean entropy of the batch's policy targets, in nats: what the policy

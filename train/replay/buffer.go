@@ -57,8 +57,10 @@ func (w Window) Size(total int64) int {
 // the window's clock, survives the deletion of old shards).
 const (
 	shardMagic   = "ZRPL"
-	shardVersion = 2
-	shardExt     = ".zrp"
+	shardVersion = 3
+	// oldestShardVersion is the oldest format read (version 2: no flags in the targets).
+	oldestShardVersion = 2
+	shardExt           = ".zrp"
 	// gamesPerShard: a new shard is started after this many games, so old shards can be
 	// deleted once the window has passed them.
 	gamesPerShard = 2000
@@ -130,7 +132,7 @@ func Open(dir, game string, w Window) (*Buffer, error) {
 		return nil, err
 	}
 	for i, n := range shards {
-		games, err := b.readShard(n, i == len(shards)-1)
+		games, version, err := b.readShard(n, i == len(shards)-1)
 		if err != nil {
 			return nil, err
 		}
@@ -138,6 +140,9 @@ func Open(dir, game string, w Window) (*Buffer, error) {
 			b.addLocked(g, n)
 		}
 		b.shard, b.inShard = n, len(games)
+		if version != shardVersion {
+			b.inShard = gamesPerShard // an older format is not appended to: the next game starts a shard
+		}
 	}
 	b.trimLocked()
 	return b, nil
@@ -166,61 +171,66 @@ func (b *Buffer) shardNumbers() ([]int, error) {
 	return ns, nil
 }
 
-func shardHeader(game string) []byte {
+func shardHeader(game string, version uint16) []byte {
 	h := []byte(shardMagic)
-	h = binary.LittleEndian.AppendUint16(h, shardVersion)
+	h = binary.LittleEndian.AppendUint16(h, version)
 	h = append(h, byte(len(game)))
 	return append(h, game...)
 }
 
-// readShard reads shard n. In the newest shard (last) a torn tail is cut off the file.
-func (b *Buffer) readShard(n int, last bool) ([]*Game, error) {
+// readShard reads shard n and says its format version. In the newest shard (last) a torn
+// tail is cut off the file.
+func (b *Buffer) readShard(n int, last bool) ([]*Game, uint16, error) {
 	path := b.shardPath(n)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	header := shardHeader(b.game)
-	if !bytes.HasPrefix(data, header) {
+	version := uint16(shardVersion)
+	if len(data) >= 6 && string(data[:4]) == shardMagic {
+		version = binary.LittleEndian.Uint16(data[4:])
+	}
+	header := shardHeader(b.game, version)
+	if version < oldestShardVersion || version > shardVersion || !bytes.HasPrefix(data, header) {
 		if len(data) >= 7 && string(data[:4]) == shardMagic {
-			if v := binary.LittleEndian.Uint16(data[4:]); v != shardVersion {
-				return nil, fmt.Errorf("%s: replay format version %d, this build reads %d", path, v, shardVersion)
+			if version < oldestShardVersion || version > shardVersion {
+				return nil, 0, fmt.Errorf("%s: replay format version %d, this build reads %d to %d", path, version, oldestShardVersion, shardVersion)
 			}
 			if k := int(data[6]); len(data) >= 7+k {
-				return nil, fmt.Errorf("%s: a replay of %q, not %q", path, data[7:7+k], b.game)
+				return nil, 0, fmt.Errorf("%s: a replay of %q, not %q", path, data[7:7+k], b.game)
 			}
 		}
 		if last && len(data) < len(header) && bytes.HasPrefix(header, data) {
-			return nil, os.Remove(path) // the crash came while the header was being written
+			return nil, 0, os.Remove(path) // the crash came while the header was being written
 		}
-		return nil, fmt.Errorf("%s: not a replay shard of %q", path, b.game)
+		return nil, 0, fmt.Errorf("%s: not a replay shard of %q", path, b.game)
 	}
 	off := len(header)
 	if len(data) < off+8 {
 		if last {
-			return nil, os.Remove(path) // the crash came while the header was being written
+			return nil, 0, os.Remove(path) // the crash came while the header was being written
 		}
-		return nil, fmt.Errorf("%s: the header is cut short", path)
+		return nil, 0, fmt.Errorf("%s: the header is cut short", path)
 	}
 	b.total = max(b.total, int64(binary.LittleEndian.Uint64(data[off:])))
 	off += 8
 	var games []*Game
 	for off < len(data) {
-		g, size, err := readRecord(data[off:])
+		g, size, err := readRecord(data[off:], version)
 		if errors.Is(err, errTorn) && last {
 			// A write cut short: keep what came before it.
 			if err := os.Truncate(path, int64(off)); err != nil {
-				return nil, fmt.Errorf("%s: cutting off a torn record: %w", path, err)
+				return nil, 0, fmt.Errorf("%s: cutting off a torn record: %w", path, err)
 			}
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: at byte %d: %w", path, off, err)
+			return nil, 0, fmt.Errorf("%s: at byte %d: %w", path, off, err)
 		}
 		games = append(games, g)
 		off += size
 	}
-	return games, nil
+	return games, version, nil
 }
 
 // Add records a finished game: appended to the current shard at once (a killed process keeps
@@ -275,7 +285,7 @@ func (b *Buffer) nextShardLocked() error {
 		return fmt.Errorf("replay: %w", err)
 	}
 	if st, err := f.Stat(); err == nil && st.Size() == 0 {
-		if _, err := f.Write(binary.LittleEndian.AppendUint64(shardHeader(b.game), uint64(b.total))); err != nil {
+		if _, err := f.Write(binary.LittleEndian.AppendUint64(shardHeader(b.game, shardVersion), uint64(b.total))); err != nil {
 			f.Close()
 			return fmt.Errorf("replay: %w", err)
 		}

@@ -1,8 +1,11 @@
 package replay
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -26,6 +29,9 @@ func randomGame(seed uint64) *Game {
 		legal := s.Legal(nil)
 		if len(legal) > 1 && len(g.Actions)%2 == 0 {
 			t := Target{Ply: len(g.Actions), Value: 0.25}
+			if len(g.Actions)%6 == 0 {
+				t.Value, t.Proven = 1, true
+			}
 			for i, a := range legal[:min(3, len(legal))] {
 				t.Policy = append(t.Policy, PolicyEntry{a, []float32{0.5, 0.25, 0.25}[i]})
 			}
@@ -46,7 +52,7 @@ func sameGame(a, b *Game) bool {
 	}
 	for i, t := range a.Targets {
 		u := b.Targets[i]
-		if t.Ply != u.Ply || t.Value != u.Value || len(t.Policy) != len(u.Policy) {
+		if t.Ply != u.Ply || t.Value != u.Value || t.Proven != u.Proven || len(t.Policy) != len(u.Policy) {
 			return false
 		}
 		for j, e := range t.Policy {
@@ -67,7 +73,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, n, err := readRecord(rec)
+		back, n, err := readRecord(rec, shardVersion)
 		if err != nil || n != len(rec) {
 			t.Fatalf("read back: %v (%d of %d bytes)", err, n, len(rec))
 		}
@@ -152,16 +158,26 @@ func TestDamageIsRefused(t *testing.T) {
 			os.WriteFile(path, data, 0o644)
 		}, "000001.zrp: at byte"},
 		{"another game's shard", func(dir string) {
-			os.WriteFile(filepath.Join(dir, "000003.zrp"), shardHeader("yinsh"), 0o644)
+			os.WriteFile(filepath.Join(dir, "000003.zrp"), shardHeader("yinsh", shardVersion), 0o644)
 		}, `a replay of "yinsh", not "yinsh-blitz"`},
 		{"a stranger's file", func(dir string) {
 			os.WriteFile(filepath.Join(dir, "000003.zrp"), []byte("hello, world"), 0o644)
 		}, `not a replay shard of "yinsh-blitz"`},
 		{"a newer format", func(dir string) {
-			h := shardHeader("yinsh-blitz")
-			h[4] = 9
+			h := shardHeader("yinsh-blitz", 9)
 			os.WriteFile(filepath.Join(dir, "000003.zrp"), h, 0o644)
 		}, "replay format version 9"},
+		{"an older format than read", func(dir string) {
+			os.WriteFile(filepath.Join(dir, "000003.zrp"), shardHeader("yinsh-blitz", 1), 0o644)
+		}, "replay format version 1, this build reads 2 to 3"},
+		{"unknown flags in a target", func(dir string) {
+			g := &Game{Actions: []env.Action{1, 2}, Targets: []Target{{Ply: 0, Value: 1, Proven: true, Policy: []PolicyEntry{{1, 1}}}}}
+			rec, _ := appendRecord(nil, g)
+			rec[4+1+8+2+4+2+2+4] |= 0x80 // the flags byte of the one target
+			binary.LittleEndian.PutUint32(rec[len(rec)-4:], crc32.Checksum(rec[4:len(rec)-4], castagnoli))
+			data := binary.LittleEndian.AppendUint64(shardHeader("yinsh-blitz", shardVersion), 100)
+			os.WriteFile(filepath.Join(dir, "000003.zrp"), append(data, rec...), 0o644)
+		}, "unknown flags 0x81"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -397,5 +413,55 @@ func TestFailedWrite(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOlderShards: a shard of version 2 (no target flags) is read as nothing proven, and the
+// next game goes to a new shard of the present version, never appended to the old one.
+func TestOlderShards(t *testing.T) {
+	dir := t.TempDir()
+	// A version 2 record of a two-decision game with one target, laid out by hand.
+	payload := []byte{byte(env.Win0)}
+	payload = binary.LittleEndian.AppendUint64(payload, 7)
+	payload = binary.LittleEndian.AppendUint16(payload, 2)
+	payload = binary.LittleEndian.AppendUint16(payload, 40)
+	payload = binary.LittleEndian.AppendUint16(payload, 41)
+	payload = binary.LittleEndian.AppendUint16(payload, 1)
+	payload = binary.LittleEndian.AppendUint16(payload, 0)
+	payload = binary.LittleEndian.AppendUint32(payload, math.Float32bits(0.5))
+	payload = binary.LittleEndian.AppendUint16(payload, 1)
+	payload = binary.LittleEndian.AppendUint16(payload, 40)
+	payload = binary.LittleEndian.AppendUint16(payload, 65535)
+	rec := binary.LittleEndian.AppendUint32(nil, uint32(len(payload)))
+	rec = append(rec, payload...)
+	rec = binary.LittleEndian.AppendUint32(rec, crc32.Checksum(payload, castagnoli))
+	old := append(binary.LittleEndian.AppendUint64(shardHeader("yinsh-blitz", 2), 0), rec...)
+	if err := os.WriteFile(filepath.Join(dir, "000001.zrp"), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(dir, "yinsh-blitz", small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Game{Actions: []env.Action{40, 41}, Result: env.Win0, Step: 7,
+		Targets: []Target{{Ply: 0, Value: 0.5, Policy: []PolicyEntry{{40, 1}}}}}
+	if b.Len() != 1 || !sameGame(b.games[0], want) {
+		t.Fatalf("the version 2 shard reads as %d samples, %+v", b.Len(), b.games)
+	}
+	g := randomGame(3)
+	if err := b.Add(g); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	if data, _ := os.ReadFile(filepath.Join(dir, "000001.zrp")); !bytes.Equal(data, old) {
+		t.Errorf("the version 2 shard was written to")
+	}
+	b, err = Open(dir, "yinsh-blitz", small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if len(b.games) != 2 || !sameGame(b.games[0], want) || !sameGame(b.games[1], g) {
+		t.Errorf("after a reopen: %d games", len(b.games))
 	}
 }

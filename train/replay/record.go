@@ -33,7 +33,10 @@ type Game struct {
 type Target struct {
 	Ply    int           // index in Actions of the decision
 	Policy []PolicyEntry // the search's improved policy over the legal actions; sums to 1
-	Value  float32       // the search's root value, from the decider's side (for diagnostics)
+	Value  float32       // the search's root value, from the decider's side
+	// Proven tells that the search proved Value (its solver): the value target is then Value
+	// itself, not a blend with the game's result.
+	Proven bool
 }
 
 // PolicyEntry is one action's share of a policy target.
@@ -49,7 +52,10 @@ type PolicyEntry struct {
 // payload:
 //
 //	u8 result | i64 step | u16 n | n × u16 action |
-//	u16 t | t × ( u16 ply | f32 value | u16 m | m × ( u16 action | u16 prob·65535 ) )
+//	u16 t | t × ( u16 ply | f32 value | u8 flags | u16 m | m × ( u16 action | u16 prob·65535 ) )
+//
+// flags bit 0 is Proven. Shards of version 2 have no flags byte (nothing proven); they are
+// read, and appended to no more.
 //
 // Actions fit 16 bits: every game's action space is under 65,536 (checked when writing).
 const maxRecord = 1 << 24
@@ -79,6 +85,11 @@ func appendRecord(dst []byte, g *Game) ([]byte, error) {
 		}
 		dst = binary.LittleEndian.AppendUint16(dst, uint16(t.Ply))
 		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(t.Value))
+		var flags byte
+		if t.Proven {
+			flags |= flagProven
+		}
+		dst = append(dst, flags)
 		dst = binary.LittleEndian.AppendUint16(dst, uint16(len(t.Policy)))
 		for _, e := range t.Policy {
 			if e.Action < 0 || e.Action > math.MaxUint16 {
@@ -99,8 +110,12 @@ func appendRecord(dst []byte, g *Game) ([]byte, error) {
 // errTorn marks a record cut short or damaged: the end of the good part of a shard.
 var errTorn = errors.New("torn or damaged record")
 
-// readRecord decodes the record at the start of b and returns it and its size in bytes.
-func readRecord(b []byte) (*Game, int, error) {
+// flagProven is Target.Proven in a record's flags.
+const flagProven = 1
+
+// readRecord decodes the record at the start of b, of a shard of the given format version,
+// and returns it and its size in bytes.
+func readRecord(b []byte, version uint16) (*Game, int, error) {
 	if len(b) < 4 {
 		return nil, 0, errTorn
 	}
@@ -123,6 +138,13 @@ func readRecord(b []byte) (*Game, int, error) {
 		t := &g.Targets[i]
 		t.Ply = int(r.u16())
 		t.Value = math.Float32frombits(r.u32())
+		if version >= 3 {
+			flags := r.u8()
+			t.Proven = flags&flagProven != 0
+			if r.err == nil && flags&^flagProven != 0 {
+				r.err = fmt.Errorf("target at ply %d: unknown flags %#x", t.Ply, flags)
+			}
+		}
 		t.Policy = make([]PolicyEntry, r.u16())
 		for j := range t.Policy {
 			t.Policy[j] = PolicyEntry{Action: env.Action(r.u16()), Prob: float32(r.u16()) / 65535}
