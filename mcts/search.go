@@ -29,6 +29,10 @@ type Search[S env.State[S]] struct {
 	outcomes []env.Outcome
 	// canWin tells whether the decider at a state can win at once (the solver's leaf check).
 	canWin func(S) bool
+	// cache, if set, answers for the oracle the positions it has seen (SetCache); cached
+	// receives the logits of a hit.
+	cache  *Cache[S]
+	cached []float32
 
 	// The leaves in flight: their positions (what Collect returns), their nodes, and their
 	// paths from the root, laid one after another in paths and delimited by pathEnd.
@@ -98,6 +102,15 @@ func (s *Search[S]) Seed(seed uint64) { s.pcg.Seed(seed, searchStream) }
 // searchStream is the second word of the search's PCG seed, so that the same seed given to a
 // search and to a rollout oracle draws different numbers.
 const searchStream = 0x5ea_0c4
+
+// SetCache makes the search look every leaf up in c before asking the oracle, and remember
+// the oracle's answers there (nil: no cache). The searches of one goroutine may share one.
+func (s *Search[S]) SetCache(c *Cache[S]) {
+	s.cache = c
+	if c != nil && s.cached == nil {
+		s.cached = make([]float32, s.numActions)
+	}
+}
 
 // Params returns the search's parameters.
 func (s *Search[S]) Params() Params { return s.p }
@@ -299,6 +312,9 @@ func (s *Search[S]) Collect() []S {
 	}
 	s.leaves, s.leafNode, s.paths, s.pathEnd = s.leaves[:0], s.leafNode[:0], s.paths[:0], s.pathEnd[:0]
 	if !s.t.nodes[0].expanded() {
+		if s.fromCache(0, 0) {
+			return s.leaves // the cache answered for the root: nothing to evaluate yet
+		}
 		s.commit(0)
 		return s.leaves
 	}
@@ -353,6 +369,10 @@ func (s *Search[S]) descend() bool {
 				s.finishDescent(start, float64(nd.proven), true)
 				return true
 			}
+			if s.fromCache(i, start) {
+				s.started++
+				return true
+			}
 			s.commit(i)
 			s.started++
 			return true
@@ -386,6 +406,29 @@ func (s *Search[S]) finishDescent(start int, v float64, proved bool) {
 	s.paths = s.paths[:start]
 	s.started++
 	s.done++
+}
+
+// fromCache expands leaf i, reached by the path from s.paths[start] on (the root alone for
+// i = 0), with the cache's answer if it has one, and backs its value up.
+func (s *Search[S]) fromCache(i int32, start int) bool {
+	if s.cache == nil {
+		return false
+	}
+	v, ok := s.cache.Lookup(s.t.states[s.t.nodes[i].state], s.cached)
+	if !ok {
+		return false
+	}
+	if i == 0 {
+		s.paths = append(s.paths[:start], 0)
+	}
+	path := s.paths[start:]
+	s.countRootChild(path, 1)
+	// The cache holds only answers expand took: it cannot fail on them.
+	if err := s.settle(i, path, s.cached, float64(v), false, false); err != nil {
+		panic("mcts: a cached answer refused: " + err.Error())
+	}
+	s.paths = s.paths[:start]
+	return true
 }
 
 // commit puts leaf i, reached by the path at the end of s.paths, in flight.
@@ -434,31 +477,43 @@ func (s *Search[S]) Apply(policy, value []float32) error {
 			return fmt.Errorf("mcts: the oracle valued %q at %v", s.leafText(i), v)
 		}
 		v = min(max(v, -1), 1)
-		if err := s.expand(i, policy[j*s.numActions:(j+1)*s.numActions]); err != nil {
-			s.dropFrom(j)
-			return err
-		}
-		v0 := v * sign(s.t.nodes[i].toMove)
-		s.t.nodes[i].value = float32(v0)
-		s.t.nodes[i].pending = false
 		start := int32(0)
 		if j > 0 {
 			start = s.pathEnd[j-1]
 		}
-		path := s.paths[start:s.pathEnd[j]]
-		if s.p.Solver && len(path)-1 < s.p.ScanDepth {
-			// The solver looks at the new node's children; what it proves goes up first, so
-			// that the chance nodes above read it as v goes up.
-			if s.scan(i); s.t.nodes[i].solved {
-				s.propagate(path)
-			}
-		}
-		s.backup(path, v0, true)
-		if i != 0 {
-			s.done++
+		if err := s.settle(i, s.paths[start:s.pathEnd[j]], policy[j*s.numActions:(j+1)*s.numActions], v, true, true); err != nil {
+			s.dropFrom(j)
+			return err
 		}
 	}
 	s.clearLeaves()
+	return nil
+}
+
+// settle expands leaf i with an answer (the logits, and the value v from the leaf's decider's
+// view) and backs v up along path, the leaf last; inflight tells that the leaf was in flight,
+// store that the answer is the oracle's, to be remembered. Nothing changes on an error.
+func (s *Search[S]) settle(i int32, path []int32, logits []float32, v float64, inflight, store bool) error {
+	if err := s.expand(i, logits); err != nil {
+		return err
+	}
+	if store && s.cache != nil {
+		s.cache.Store(s.t.states[s.t.nodes[i].state], s.actions, logits, float32(v))
+	}
+	v0 := v * sign(s.t.nodes[i].toMove)
+	s.t.nodes[i].value = float32(v0)
+	s.t.nodes[i].pending = false
+	if s.p.Solver && len(path)-1 < s.p.ScanDepth {
+		// The solver looks at the new node's children; what it proves goes up first, so that
+		// the chance nodes above read it as v goes up.
+		if s.scan(i); s.t.nodes[i].solved {
+			s.propagate(path)
+		}
+	}
+	s.backup(path, v0, inflight)
+	if i != 0 {
+		s.done++
+	}
 	return nil
 }
 

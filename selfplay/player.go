@@ -107,6 +107,9 @@ func ParseSpec(text string) (Spec, error) {
 	return Spec{}, fmt.Errorf("player %q: unknown kind %q (want random, uct:N, ucb1:N, ab:D, ab:D:TIME or mcts:N:CHECKPOINT)", text, kind)
 }
 
+// PlayerCacheBytes bounds an mcts:N player's cache of its network's answers (mcts.Cache).
+const PlayerCacheBytes = 32 << 20
+
 // Networks gives mcts:N:CHECKPOINT players their network (internal/games.Checkpoints loads
 // checkpoint files with package net). Without one, such players are refused.
 type Networks interface {
@@ -150,7 +153,11 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec, nets Networks) (Player[S]
 		}
 		// One leaf at a time: at 200 simulations it beat 8 leaves in flight (virtual loss)
 		// 57–1–42 with the same network (docs/BENCHMARKS.md, "selfplay (arenas)").
-		return newSearchPlayer(g, mcts.Observe(g, e), mcts.DefaultParams(), mcts.Budget{Simulations: sp.Simulations}, nil)
+		p, err := newSearchPlayer(g, mcts.Observe(g, e), mcts.DefaultParams(), mcts.Budget{Simulations: sp.Simulations}, nil)
+		if err == nil {
+			p.search.SetCache(mcts.NewCache(g, PlayerCacheBytes))
+		}
+		return p, err
 	}
 	return nil, fmt.Errorf("player %q: unknown kind %q", sp.Text, sp.Kind)
 }

@@ -36,6 +36,9 @@ type WorkerConfig struct {
 	ResignPlaythrough float64
 	// Step gives the training step of the network in use, recorded with each game.
 	Step func() int64
+	// CacheBytes bounds the worker's cache of the network's answers (mcts.Cache), shared by
+	// its games' searches; 0: no cache.
+	CacheBytes int
 }
 
 // Validate checks a worker configuration.
@@ -64,6 +67,9 @@ type Stats struct {
 	Samples     atomic.Int64 // decisions recorded as training targets
 	Simulations atomic.Int64 // simulations of finished searches
 	Resigned    atomic.Int64 // games ended by a resignation
+	// CacheLookups and CacheHits count the leaves looked up in the workers' caches and those
+	// the cache answered (not sent to the network).
+	CacheLookups, CacheHits atomic.Int64
 }
 
 // slot is one game a worker is playing.
@@ -108,11 +114,17 @@ func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator,
 	w.cheap.DirichletAlpha, w.cheap.GumbelScale = 0, 0
 	w.cheap.GumbelActions = max(2, min(w.cheap.GumbelActions, cfg.CheapSimulations/4))
 	slots := make([]*slot[S], cfg.Games)
+	var cache *mcts.Cache[S]
+	if cfg.CacheBytes > 0 {
+		cache = mcts.NewCache(g, cfg.CacheBytes)
+	}
+	var lookups, hits int64 // the cache's counts already added to stats
 	for i := range slots {
 		search, err := mcts.New[S](g, mcts.Uniform[S]{}, cfg.Params, seed^uint64(i)<<32)
 		if err != nil {
 			return err
 		}
+		search.SetCache(cache)
 		slots[i] = &slot[S]{search: search, fullSet: true, rng: rand.New(rand.NewPCG(seed, uint64(i)))}
 		if err := w.newGame(slots[i]); err != nil {
 			return err
@@ -140,6 +152,11 @@ func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator,
 				}
 				return fmt.Errorf("self-play: evaluating %d positions: %w", k, err)
 			}
+		}
+		if cache != nil {
+			stats.CacheLookups.Add(cache.Lookups - lookups)
+			stats.CacheHits.Add(cache.Hits - hits)
+			lookups, hits = cache.Lookups, cache.Hits
 		}
 		for _, sl := range slots {
 			if sl.n > 0 {

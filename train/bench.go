@@ -28,6 +28,17 @@ type SelfPlaySpeed struct {
 	Positions   int64   // positions evaluated
 	NetSeconds  float64 // CPU time of the network's forward passes
 	BatchSize   int     // the batcher's most positions per batch
+	// CacheLookups and CacheHits count the leaves looked up in the workers' caches and those
+	// answered without the network.
+	CacheLookups, CacheHits int64
+}
+
+// CacheHitRate is the share of the leaves the caches answered.
+func (s SelfPlaySpeed) CacheHitRate() float64 {
+	if s.CacheLookups == 0 {
+		return 0
+	}
+	return float64(s.CacheHits) / float64(s.CacheLookups)
 }
 
 // BatchFill is the mean batch size over the most allowed.
@@ -114,13 +125,14 @@ func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Confi
 type mark struct {
 	at    time.Time
 	cpu   float64
-	stats [5]int64 // games, decisions, samples, simulations, resigned
+	stats [7]int64 // games, decisions, samples, simulations, resigned, cache lookups, cache hits
 	batch selfplay.BatcherStats
 }
 
 func readMark(s *selfplay.Stats, b *selfplay.Batcher) mark {
 	return mark{time.Now(), cpuSeconds(),
-		[5]int64{s.Games.Load(), s.Decisions.Load(), s.Samples.Load(), s.Simulations.Load(), s.Resigned.Load()}, b.Stats()}
+		[7]int64{s.Games.Load(), s.Decisions.Load(), s.Samples.Load(), s.Simulations.Load(), s.Resigned.Load(),
+			s.CacheLookups.Load(), s.CacheHits.Load()}, b.Stats()}
 }
 
 // since is the work done from m0 to m.
@@ -128,6 +140,7 @@ func (m mark) since(m0 mark, batchSize int) SelfPlaySpeed {
 	return SelfPlaySpeed{Seconds: m.at.Sub(m0.at).Seconds(), CPUSeconds: m.cpu - m0.cpu,
 		Games: m.stats[0] - m0.stats[0], Decisions: m.stats[1] - m0.stats[1], Samples: m.stats[2] - m0.stats[2],
 		Simulations: m.stats[3] - m0.stats[3], Resigned: m.stats[4] - m0.stats[4],
+		CacheLookups: m.stats[5] - m0.stats[5], CacheHits: m.stats[6] - m0.stats[6],
 		Batches: m.batch.Batches - m0.batch.Batches, Positions: m.batch.Positions - m0.batch.Positions,
 		NetSeconds: (m.batch.NetCPU - m0.batch.NetCPU).Seconds(), BatchSize: batchSize}
 }

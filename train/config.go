@@ -83,6 +83,8 @@ type SelfPlayConfig struct {
 	// ScanDepth is the depth below which the solver looks at every child of a node it
 	// expands (mcts.Params.ScanDepth: 1 the root only).
 	ScanDepth int `yaml:"scan_depth" json:"scan_depth"`
+	// CacheMB bounds each worker's cache of the network's answers, in megabytes (0: none).
+	CacheMB int `yaml:"cache_mb" json:"cache_mb"`
 	// ResignThreshold lets a player resign below −threshold (0: never, the default).
 	ResignThreshold float64 `yaml:"resign_threshold" json:"resign_threshold"`
 	// ResignPlaythrough is the share of games played out whatever the value.
@@ -191,7 +193,7 @@ func DefaultConfig(game string) Config {
 			Gumbel: true, GumbelActions: 16, CPuct: 1.25, FPUReduction: 0.25,
 			DirichletAlpha: 0.3, NoiseFraction: 0.25,
 			Temperature: []TemperatureStep{{0, 1}, {20, 0}},
-			Solver:      true, ScanDepth: 1,
+			Solver:      true, ScanDepth: 1, CacheMB: 64,
 		},
 		Replay: ReplayConfig{
 			Window:     replay.Window{Min: 50_000, Max: 1_000_000, Exponent: 0.75, Growth: 0.4},
@@ -224,7 +226,7 @@ func (c *SelfPlayConfig) Worker(step func() int64) selfplay.WorkerConfig {
 		Games: c.GamesPerWorker, Params: c.Params(), Simulations: c.Simulations,
 		CheapSimulations: c.CheapSimulations, FullShare: c.FullShare,
 		ResignThreshold: c.ResignThreshold, ResignPlaythrough: c.ResignPlaythrough,
-		Step: step,
+		Step: step, CacheBytes: c.CacheMB << 20,
 	}
 }
 
@@ -292,6 +294,7 @@ func (c *Config) Validate() error {
 		floatIn(fmt.Sprintf("selfplay.temperature[%d].value", i), t.Value, 0, 10)
 	}
 	intIn("selfplay.scan_depth", sp.ScanDepth, 1, 8)
+	intIn("selfplay.cache_mb", sp.CacheMB, 0, 1<<16)
 	floatIn("selfplay.resign_threshold", sp.ResignThreshold, 0, 0.999)
 	floatIn("selfplay.resign_playthrough", sp.ResignPlaythrough, 0, 1)
 	if err := c.Replay.Window.Validate(); err != nil {

@@ -183,9 +183,9 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	cfg.Cores()
 	sp := cfg.SelfPlay
-	fmt.Fprintf(stdout, "%s: net %d blocks × %d channels, BLAS %s; %d workers × %d games, %d inference workers, batch ≤ %d, %d simulations (cheap %d, full share %.2f), gumbel %v\n",
+	fmt.Fprintf(stdout, "%s: net %d blocks × %d channels, BLAS %s; %d workers × %d games, %d inference workers, batch ≤ %d, %d simulations (cheap %d, full share %.2f), gumbel %v, solver %v (scan depth %d), cache %d MB a worker\n",
 		cfg.Game, cfg.Net.Blocks, cfg.Net.Channels, linalg.Kernels(), sp.Workers, sp.GamesPerWorker, sp.InferenceWorkers, sp.BatchSize,
-		sp.Simulations, sp.CheapSimulations, sp.FullShare, sp.Gumbel)
+		sp.Simulations, sp.CheapSimulations, sp.FullShare, sp.Gumbel, sp.Solver, sp.ScanDepth, sp.CacheMB)
 	s, err := g.BenchSelfPlay(ctx, cfg, w, *warm, *per)
 	if err != nil {
 		return err
@@ -194,5 +194,9 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 		s.Seconds, s.Rate(s.Games), s.Rate(s.Decisions), s.Rate(s.Samples), s.Rate(s.Simulations), s.Rate(s.Positions))
 	fmt.Fprintf(stdout, "batches: %.1f positions on average (%.0f%% full); CPU %.2f cores; net %.0f%% of the CPU time, search+batching overhead %.0f%%\n",
 		float64(s.Positions)/max(1, float64(s.Batches)), 100*s.BatchFill(), s.CPUSeconds/s.Seconds, 100*s.NetShare(), 100*(1-s.NetShare()))
+	if s.CacheLookups > 0 {
+		fmt.Fprintf(stdout, "cache: %.1f%% of %d leaves answered without the network (%.0f per game)\n",
+			100*s.CacheHitRate(), s.CacheLookups, float64(s.CacheHits)/max(1, float64(s.Games)))
+	}
 	return nil
 }

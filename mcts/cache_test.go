@@ -1,0 +1,134 @@
+package mcts
+
+import (
+	"context"
+	"hash/maphash"
+	"slices"
+	"testing"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/internal/testgames"
+)
+
+// hashOracle answers like a network would, deterministically from the position alone: the
+// logits and the value are drawn from a hash of the state.
+type hashOracle[S env.State[S]] struct {
+	seed  maphash.Seed
+	calls int
+}
+
+func (o *hashOracle[S]) Evaluate(leaves []S, policy, value []float32) error {
+	n := len(policy) / len(leaves)
+	for i, s := range leaves {
+		h := maphash.Comparable(o.seed, s)
+		for a := range n {
+			policy[i*n+a] = float32((h>>(a%53))&1023)/256 - 2
+		}
+		value[i] = float32(h%2001)/1000 - 1
+		o.calls++
+	}
+	return nil
+}
+
+// TestCacheRemembers: a stored answer comes back for the same position only; the newest
+// answers overwrite the oldest, never a position's logits with another's.
+func TestCacheRemembers(t *testing.T) {
+	g := testgames.TicTacToe
+	c := NewCache(g, 4096)
+	if c.Bytes() > 4096+4*9*8 {
+		t.Fatalf("a cache of 4096 bytes holds %d", c.Bytes())
+	}
+	logits := make([]float32, 9)
+	var states []testgames.Board
+	for a := range env.Action(9) {
+		s := g.New().Play(a)
+		states = append(states, s)
+		legal := s.Legal(nil)
+		for _, b := range legal {
+			logits[b] = float32(a)*10 + float32(b)
+		}
+		c.Store(s, legal, logits, float32(a)/10)
+	}
+	got := make([]float32, 9)
+	for a, s := range states {
+		v, ok := c.Lookup(s, got)
+		if !ok {
+			continue // forgotten: allowed, if the bound required it
+		}
+		if v != float32(a)/10 {
+			t.Fatalf("%v: value %v, stored %v", s, v, float32(a)/10)
+		}
+		for _, b := range s.Legal(nil) {
+			if got[b] != float32(a)*10+float32(b) {
+				t.Fatalf("%v: logit of %d is %v, stored %v", s, b, got[b], float32(a)*10+float32(b))
+			}
+		}
+	}
+	if _, ok := c.Lookup(g.New(), got); ok {
+		t.Fatal("a position never stored was found")
+	}
+	// A ring of few pairs: the oldest answers go.
+	small := &Cache[testgames.Board]{seed: maphash.MakeSeed(), slots: make([]cacheSlot[testgames.Board], 64*cacheWays), mask: 63, ring: make([]cachePair, 20)}
+	for a := range env.Action(9) {
+		s := g.New().Play(a)
+		small.Store(s, s.Legal(nil), logits, 0)
+	}
+	if _, ok := small.Lookup(states[0], got); ok {
+		t.Error("the oldest answer survived a ring that holds two")
+	}
+	if _, ok := small.Lookup(states[8], got); !ok {
+		t.Error("the newest answer was forgotten")
+	}
+}
+
+// TestCacheChangesNothing: with one leaf at a time and an oracle that answers by the position
+// alone, a search with a cache grows the same tree as one without, asking the oracle less: a
+// game searched again (as self-play's next game, or a tree not kept) is answered by the cache.
+// A search with a cache allocates nothing.
+func TestCacheChangesNothing(t *testing.T) {
+	g := yinsh.Normal
+	seed := maphash.MakeSeed()
+	for _, p := range []Params{DefaultParams(), func() Params { p := DefaultParams(); p.Gumbel, p.GumbelScale = true, 0; return p }()} {
+		plain, cached := &hashOracle[yinsh.State]{seed: seed}, &hashOracle[yinsh.State]{seed: seed}
+		a, b := mustSearch(t, g, plain, p, 3), mustSearch(t, g, cached, p, 3)
+		cache := NewCache(g, 16<<20) // room for every answer of both games: a FIFO smaller than a repeated sequence hits nothing
+		b.SetCache(cache)
+		st := g.New()
+		for move := 0; move < 28; move++ {
+			if move == 14 {
+				// The same game again from the start.
+				st = g.New()
+				a.Reset(st)
+				b.Reset(st)
+			}
+			for _, s := range []*Search[yinsh.State]{a, b} {
+				if err := s.Run(context.Background(), Budget{Simulations: 150}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !slices.Equal(a.Children(nil), b.Children(nil)) {
+				t.Fatalf("gumbel %v, move %d: the cache changed the search", p.Gumbel, move)
+			}
+			if err := b.checkTree(); err != nil {
+				t.Fatal(err)
+			}
+			m, _ := a.Choose(move)
+			st = st.Play(m)
+			a.Advance(m)
+			b.Advance(m)
+		}
+		if cached.calls > plain.calls*2/3 || cached.calls+int(cache.Hits) != plain.calls {
+			t.Errorf("gumbel %v: %d oracle calls with the cache and %d hits, %d without", p.Gumbel, cached.calls, cache.Hits, plain.calls)
+		}
+		t.Logf("gumbel %v: hit rate %.1f%% (%d of %d lookups)", p.Gumbel, 100*cache.HitRate(), cache.Hits, cache.Lookups)
+		b.Reset(st)
+		b.Run(context.Background(), Budget{Simulations: 150})
+		if n := testing.AllocsPerRun(3, func() {
+			b.Reset(st)
+			b.Run(context.Background(), Budget{Simulations: 150})
+		}); n != 0 {
+			t.Errorf("a search with a cache allocates %v times", n)
+		}
+	}
+}
