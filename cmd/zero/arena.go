@@ -18,7 +18,7 @@ import (
 
 func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	game := fs.String("game", "yinsh-blitz", "the game: "+joinNames())
-	players := fs.String("players", "", "the players, separated by commas: random, uct:N (N simulations of tree search with random playouts), ucb1:N (the same with classic UCT selection), ab:D (alpha-beta to D turns; ab:D:TIME capped at TIME a move), mcts:N:CHECKPOINT (default: the shipped model models/GAME.zck at 200 simulations, uct:1000 and random, with --opening 4)")
+	players := fs.String("players", "", "the players, separated by commas: random, uct:N (N simulations of tree search with random playouts), ucb1:N (the same with classic UCT selection), ab:D (alpha-beta to D turns; ab:D:TIME capped at TIME a move), mcts:N:CHECKPOINT (default: the shipped model models/GAME.zck at 200 simulations, uct:1000 and ab:2, with --opening 4)")
 	n := fs.Int("games", 40, "the games each pair plays, sides alternating")
 	seed := fs.Uint64("seed", 1, "the seed of every game's chance and players (same seed, same games)")
 	opening := fs.Int("opening", 0, "decisions that open each game at random, the same for both sides of a pair (varies the games of deterministic players)")
@@ -39,7 +39,7 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			if m == "" {
 				return fmt.Errorf("--players: give at least two players, as --players random,uct:200 (no shipped model %s/%s.zck to default to)", ui.ModelsDir, g.Info().Name)
 			}
-			*players = "mcts:200:" + filepath.ToSlash(m) + ",uct:1000,random"
+			*players = "mcts:200:" + filepath.ToSlash(m) + ",uct:1000,ab:2"
 			*opening = max(*opening, 4)
 		}
 		list := strings.Split(*players, ",")
