@@ -43,6 +43,7 @@ import (
 
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
+	"github.com/zerogames/zero/selfplay"
 )
 
 //go:embed static
@@ -262,6 +263,13 @@ func (s *Server) models(game string) []string {
 	return out
 }
 
+// An ab:D opponent of a browser's game searches at most maxWebABDepth turns, or deeper with a
+// time cap of at most maxWebABTime a move.
+const (
+	maxWebABDepth = 4
+	maxWebABTime  = 10 * time.Second
+)
+
 // checkSpec checks an agent spec from a request and returns it as the registry takes it: its
 // budget (the number after the first ':') at most MaxWork, and a checkpoint (the rest after a
 // second ':') only a file inside the models folder, named relative to it.
@@ -271,6 +279,18 @@ func (s *Server) checkSpec(spec string) (string, error) {
 	}
 	kind, rest, hasArg := strings.Cut(spec, ":")
 	if !hasArg {
+		return spec, nil
+	}
+	if kind == "ab" {
+		// Alpha-beta is bounded by its depth, which grows its time exponentially: deep
+		// searches only with a cap on their time.
+		sp, err := selfplay.ParseSpec(spec)
+		if err != nil {
+			return "", badRequest("opponent: %v", err)
+		}
+		if sp.Depth > maxWebABDepth && (sp.Time == 0 || sp.Time > maxWebABTime) {
+			return "", badRequest("opponent %q: alpha-beta deeper than %d turns needs a time a move of at most %v (ab:%d:5s)", spec, maxWebABDepth, maxWebABTime, sp.Depth)
+		}
 		return spec, nil
 	}
 	budget, model, hasModel := strings.Cut(rest, ":")

@@ -336,6 +336,9 @@ func TestInputIsChecked(t *testing.T) {
 		{"checkpoint escaping models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:../yinsh.ckpt"}`, 400, "a checkpoint must be a file of the models folder"},
 		{"checkpoint missing", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:gone.ckpt"}`, 400, "no checkpoint gone.ckpt in the models folder"},
 		{"checkpoint a folder", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:sub"}`, 400, "no checkpoint sub"},
+		{"alpha-beta too deep", "POST", "/api/new", `{"game":"gyges","opponent":"ab:6"}`, 400, `alpha-beta deeper than 4 turns needs a time a move of at most 10s (ab:6:5s)`},
+		{"alpha-beta deep, long", "POST", "/api/new", `{"game":"gyges","opponent":"ab:6:1m"}`, 400, `needs a time a move of at most 10s`},
+		{"alpha-beta bad depth", "POST", "/api/new", `{"game":"gyges","opponent":"ab:0"}`, 400, `the depth "0" is not a whole number of turns`},
 		{"unknown session", "GET", "/api/state?id=nope", "", 404, "no such game"},
 		{"no session", "POST", "/api/play", `{"move":"place f6"}`, 404, "no such game"},
 		{"wrong method", "GET", "/api/new", "", 404, "no such endpoint: GET /api/new"},
@@ -354,6 +357,11 @@ func TestInputIsChecked(t *testing.T) {
 	// A checkpoint inside the models folder passes the server's check and reaches the
 	// registry, which judges the spec (it knows no mcts agent until the search lands).
 	s := New(Options{ModelsDir: models})
+	for _, spec := range []string{"ab:4", "ab:8:2s"} {
+		if got, err := s.checkSpec(spec); err != nil || got != spec {
+			t.Errorf("checkSpec(%q) = %q, %v", spec, got, err)
+		}
+	}
 	for _, spec := range []string{"mcts:10:yinsh.ckpt", "mcts:10:models/yinsh.ckpt"} {
 		got, err := s.checkSpec(spec)
 		if err != nil || got != "mcts:10:"+filepath.Join(models, "yinsh.ckpt") {
