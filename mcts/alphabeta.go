@@ -35,9 +35,10 @@ type AlphaBeta[S env.State[S]] struct {
 	outcomes  []env.Outcome
 	root      []env.Action
 
-	deadline time.Time // of the iterations past the first, which always completes
-	ctx      context.Context
-	nodes    int64
+	deadline  time.Time // of the iterations past the first, which always completes
+	ctx       context.Context
+	nodes     int64
+	nodeLimit int64 // Prove's budget (0: none)
 }
 
 // ABResult is what an alpha-beta search found.
@@ -135,6 +136,25 @@ func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
 	return res, nil
 }
 
+// Prove tells whether s, reached in the turn of owner, is a forced result within the rest of
+// that turn and turns more: +1 (player 0 wins whatever player 1 does) or −1, with ok, or
+// nothing (ok false) if neither is forced, or if the proof needs more than limit positions. Only
+// the ends of the game count (no heuristic), so what it finds is sure. It is deterministic: the
+// limit counts positions, not time.
+func (ab *AlphaBeta[S]) Prove(s S, owner env.Player, turns int, limit int64) (v float64, ok bool) {
+	h := ab.heuristic
+	ab.ctx, ab.deadline, ab.nodes, ab.nodeLimit, ab.heuristic = context.Background(), time.Time{}, 0, limit, nil
+	defer func() { ab.nodeLimit, ab.heuristic = 0, h }()
+	// Null windows: is the value at most −1, is it at least +1?
+	if v, err := ab.value(s, owner, turns, -1, -1+provenEps); err == nil && v <= -1 {
+		return -1, true
+	}
+	if v, err := ab.value(s, owner, turns, 1-provenEps, 1); err == nil && v >= 1 {
+		return 1, true
+	}
+	return 0, false
+}
+
 // searchRoot runs one iteration to depth turns and returns the best move and its value for
 // the root's decider.
 func (ab *AlphaBeta[S]) searchRoot(s S, depth int) (env.Action, float64, error) {
@@ -173,7 +193,7 @@ func (ab *AlphaBeta[S]) searchRoot(s S, depth int) (env.Action, float64, error) 
 // is being played, left the turns still to search after it.
 func (ab *AlphaBeta[S]) value(s S, owner env.Player, left int, lo, hi float64) (float64, error) {
 	if ab.nodes&1023 == 0 {
-		if ab.ctx.Err() != nil || !ab.deadline.IsZero() && time.Now().After(ab.deadline) {
+		if ab.nodeLimit > 0 && ab.nodes > ab.nodeLimit || ab.ctx.Err() != nil || !ab.deadline.IsZero() && time.Now().After(ab.deadline) {
 			return 0, errStopped
 		}
 	}

@@ -54,6 +54,16 @@ func (s *Search[S]) checkTree() error {
 			}
 			return nil
 		}
+		if nd.byProof {
+			// Proven by an alpha-beta from it, not by its children: the proof again, unbounded.
+			if depth != 1 || !nd.solved {
+				return where("proven by alpha-beta at depth %d (solved %v)", depth, nd.solved)
+			}
+			if v, ok := s.prover.Prove(t.states[nd.state], t.nodes[0].toMove, s.p.RootProof-1, 0); !ok || float64(nd.proven) != v {
+				return where("proven %v by alpha-beta, which now says %v (%v)", nd.proven, v, ok)
+			}
+			return nil
+		}
 		if !nd.expanded() {
 			if nd.solved {
 				st := t.states[nd.state]

@@ -33,6 +33,8 @@ type Search[S env.State[S]] struct {
 	// receives the logits of a hit.
 	cache  *Cache[S]
 	cached []float32
+	// prover runs the solver's root proofs (Params.RootProof).
+	prover *AlphaBeta[S]
 
 	// The leaves in flight: their positions (what Collect returns), their nodes, and their
 	// paths from the root, laid one after another in paths and delimited by pathEnd.
@@ -91,6 +93,7 @@ func New[S env.State[S]](g env.Game[S], oracle Oracle[S], p Params, seed uint64)
 		value:      make([]float32, p.InFlight),
 		canWin:     env.WinChecker(g),
 	}
+	s.prover, _ = NewAlphaBeta(g, 1, 0, seed)
 	s.t.reset(g.New())
 	return s, nil
 }

@@ -39,6 +39,8 @@ func variants() []struct {
 	gumbelPlain.Solver = false
 	scan2 := batch
 	scan2.ScanDepth = 2
+	proof := DefaultParams()
+	proof.RootProof, proof.RootProofNodes = 3, 200_000
 	return []struct {
 		name string
 		p    Params
@@ -46,7 +48,7 @@ func variants() []struct {
 		{"puct", puct}, {"ucb1", uct}, {"puct-inflight8", batch}, {"puct-noise-temperature", noise},
 		{"gumbel", gumbel}, {"gumbel-m4-inflight4", gumbelBatch}, {"gumbel-interior-inflight4", interior},
 		{"sampled-chance-inflight8", sampled}, {"puct-no-solver", plain}, {"gumbel-no-solver", gumbelPlain},
-		{"puct-inflight8-scan2", scan2},
+		{"puct-inflight8-scan2", scan2}, {"puct-root-proof3", proof},
 	}
 }
 

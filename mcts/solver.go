@@ -135,10 +135,39 @@ func (s *Search[S]) scan(i int32) {
 			}
 		}
 	}
+	if i == 0 && s.p.RootProof > 0 {
+		s.proveRoot()
+	}
 	// A root proven as a leaf (its decider could win at once) is proven again from its
 	// children, which now show the win and its length.
 	s.t.nodes[i].solved = false
 	s.trySolve(i)
+}
+
+// proveRoot runs the root proofs (Params.RootProof): an alpha-beta from each of the root's
+// moves not proven yet, within the rest of RootProof turns, each given an equal share of
+// RootProofNodes positions. A win found ends the proofs.
+func (s *Search[S]) proveRoot() {
+	root := s.t.nodes[0]
+	p := root.toMove
+	limit := max(int64(s.p.RootProofNodes)/int64(root.count), 1)
+	for c := root.first; c < root.first+root.count; c++ {
+		if s.t.nodes[c].solved {
+			if s.t.nodes[c].wonFor(sign(p)) {
+				return
+			}
+			continue
+		}
+		v, ok := s.prover.Prove(s.t.states[s.t.nodes[c].state], p, s.p.RootProof-1, limit)
+		if !ok {
+			continue
+		}
+		s.t.nodes[c].solve(v, 2*s.p.RootProof)
+		s.t.nodes[c].byProof = true
+		if s.t.nodes[c].wonFor(sign(p)) {
+			return
+		}
+	}
 }
 
 // Proven tells whether the root's value is proven, and gives it from the root decider's

@@ -119,14 +119,15 @@ func mustBlockPositions(t *testing.T) []tactic {
 }
 
 // tacticSearches are the searches the suite holds to its budget: PUCT and a Gumbel root (every
-// action considered: with equal priors and no noise Gumbel-top-k would keep the first m).
+// action considered: with equal priors and no noise Gumbel-top-k would keep the first m) without
+// root proofs, and the players' default (PUCT with root proofs of 4 turns).
 func tacticSearches[S env.State[S]](g env.Game[S]) []struct {
 	name string
 	o    func() Oracle[S]
 	p    Params
 } {
 	puct := DefaultParams()
-	puct.ScanDepth = 2
+	puct.ScanDepth, puct.RootProof = 2, 0 // the tree search alone
 	gumbel := puct
 	gumbel.Gumbel, gumbel.GumbelScale, gumbel.GumbelActions = true, 0, g.Info().NumActions
 	return []struct {
@@ -136,6 +137,7 @@ func tacticSearches[S env.State[S]](g env.Game[S]) []struct {
 	}{
 		{"puct", func() Oracle[S] { return Uniform[S]{} }, puct},
 		{"gumbel", func() Oracle[S] { return Uniform[S]{} }, gumbel},
+		{"puct-root-proof", func() Oracle[S] { return Uniform[S]{} }, DefaultParams()},
 	}
 }
 

@@ -47,6 +47,9 @@ type node struct {
 	proven float32
 	// scanned marks a node whose children the solver has looked at (solver.go, scan).
 	scanned bool
+	// byProof marks a node proven by an alpha-beta from it (Params.RootProof), not by its
+	// children.
+	byProof bool
 }
 
 func (nd *node) expanded() bool { return nd.first >= 0 }
@@ -123,6 +126,10 @@ func (t *tree[S]) keep(i int32) {
 	nodes, states := t.spare[:0], t.spareS[:0]
 	nodes = append(nodes, t.nodes[i])
 	nodes[0].action = -1
+	if nodes[0].byProof {
+		// Proven from its parent's side; as the root it is proven again from its children.
+		nodes[0].byProof, nodes[0].solved = false, false
+	}
 	for j := 0; j < len(nodes); j++ {
 		if nodes[j].state >= 0 {
 			states = append(states, t.states[nodes[j].state])

@@ -83,6 +83,11 @@ type SelfPlayConfig struct {
 	// ScanDepth is the depth below which the solver looks at every child of a node it
 	// expands (mcts.Params.ScanDepth: 1 the root only).
 	ScanDepth int `yaml:"scan_depth" json:"scan_depth"`
+	// RootProof is the depth in turns of the solver's alpha-beta proofs from the root's moves
+	// (mcts.Params.RootProof; 0, the default: none, too slow for self-play's budgets), and
+	// RootProofNodes their budget in positions a move.
+	RootProof      int `yaml:"root_proof" json:"root_proof"`
+	RootProofNodes int `yaml:"root_proof_nodes" json:"root_proof_nodes"`
 	// CacheMB bounds each worker's cache of the network's answers, in megabytes (0: none).
 	CacheMB int `yaml:"cache_mb" json:"cache_mb"`
 	// ResignThreshold lets a player resign below −threshold (0: never, the default).
@@ -193,7 +198,7 @@ func DefaultConfig(game string) Config {
 			Gumbel: true, GumbelActions: 16, CPuct: 1.25, FPUReduction: 0.25,
 			DirichletAlpha: 0.3, NoiseFraction: 0.25,
 			Temperature: []TemperatureStep{{0, 1}, {20, 0}},
-			Solver:      true, ScanDepth: 1, CacheMB: 64,
+			Solver:      true, ScanDepth: 1, CacheMB: 64, RootProofNodes: 200_000,
 		},
 		Replay: ReplayConfig{
 			Window:     replay.Window{Min: 50_000, Max: 1_000_000, Exponent: 0.75, Growth: 0.4},
@@ -212,6 +217,7 @@ func (c *SelfPlayConfig) Params() mcts.Params {
 	p.Gumbel, p.GumbelActions = c.Gumbel, c.GumbelActions
 	p.InFlight = c.InFlight
 	p.Solver, p.ScanDepth = c.Solver, c.ScanDepth
+	p.RootProof, p.RootProofNodes = c.RootProof, c.RootProofNodes
 	p.Temperature = nil
 	for _, t := range c.Temperature {
 		p.Temperature = append(p.Temperature, mcts.Step{From: t.From, Value: t.Value})
@@ -295,6 +301,8 @@ func (c *Config) Validate() error {
 	}
 	intIn("selfplay.scan_depth", sp.ScanDepth, 1, 8)
 	intIn("selfplay.cache_mb", sp.CacheMB, 0, 1<<16)
+	intIn("selfplay.root_proof", sp.RootProof, 0, mcts.MaxABDepth)
+	intIn("selfplay.root_proof_nodes", sp.RootProofNodes, 1, 1<<40)
 	floatIn("selfplay.resign_threshold", sp.ResignThreshold, 0, 0.999)
 	floatIn("selfplay.resign_playthrough", sp.ResignPlaythrough, 0, 1)
 	if err := c.Replay.Window.Validate(); err != nil {
