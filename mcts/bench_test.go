@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/env/gyges"
@@ -138,16 +139,20 @@ func benchAB[S env.State[S]](b *testing.B, g env.Game[S], depths ...int) {
 				b.Fatal(err)
 			}
 			var nodes int64
+			var longest time.Duration
 			k := 0
 			for b.Loop() {
+				start := time.Now()
 				res, err := ab.Search(context.Background(), positions[k%len(positions)])
 				if err != nil {
 					b.Fatal(err)
 				}
+				longest = max(longest, time.Since(start))
 				nodes += res.Nodes
 				k++
 			}
 			b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N), "ms/move")
+			b.ReportMetric(longest.Seconds()*1000, "max-ms")
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 		})
 	}
