@@ -162,9 +162,9 @@ func benchAB[S env.State[S]](b *testing.B, g env.Game[S], depths ...int) {
 // games of each game (run with -benchtime=Nx, N a multiple of the positions, to weigh each
 // alike): what "the deepest ab:D that moves in under a second" is measured by.
 func BenchmarkAlphaBeta(b *testing.B) {
-	benchAB(b, gyges.Basic, 2, 3, 4, 5, 6, 7)
+	benchAB(b, gyges.Basic, 2, 3, 4, 5, 6, 7, 8)
 	benchAB(b, gyges.Advanced, 2, 3, 4, 5)
 	benchAB(b, yinsh.Blitz, 1, 2, 3)
 	benchAB(b, yinsh.Normal, 1, 2, 3)
-	benchAB(b, imbriqua.Game, 1, 2, 3)
+	benchAB(b, imbriqua.Game, 1, 2) // ab:3 takes seconds a move
 }
