@@ -120,7 +120,9 @@ func mustBlockPositions(t *testing.T) []tactic {
 
 // tacticSearches are the searches the suite holds to its budget: PUCT and a Gumbel root (every
 // action considered: with equal priors and no noise Gumbel-top-k would keep the first m) without
-// root proofs, and the players' default (PUCT with root proofs of 4 turns).
+// root proofs; self-play's Gumbel root (16 actions sampled with Gumbel noise), which holds only
+// if proven wins always enter the sample and proven losses never do; and the players' default
+// (PUCT with root proofs of 4 turns).
 func tacticSearches[S env.State[S]](g env.Game[S]) []struct {
 	name string
 	o    func() Oracle[S]
@@ -130,6 +132,8 @@ func tacticSearches[S env.State[S]](g env.Game[S]) []struct {
 	puct.ScanDepth, puct.RootProof = 2, 0 // the tree search alone
 	gumbel := puct
 	gumbel.Gumbel, gumbel.GumbelScale, gumbel.GumbelActions = true, 0, g.Info().NumActions
+	sampled := gumbel
+	sampled.GumbelScale, sampled.GumbelActions = 1, 16
 	return []struct {
 		name string
 		o    func() Oracle[S]
@@ -137,6 +141,7 @@ func tacticSearches[S env.State[S]](g env.Game[S]) []struct {
 	}{
 		{"puct", func() Oracle[S] { return Uniform[S]{} }, puct},
 		{"gumbel", func() Oracle[S] { return Uniform[S]{} }, gumbel},
+		{"gumbel-16", func() Oracle[S] { return Uniform[S]{} }, sampled},
 		{"puct-root-proof", func() Oracle[S] { return Uniform[S]{} }, DefaultParams()},
 	}
 }
