@@ -2,10 +2,18 @@ package net
 
 import (
 	"fmt"
+	"sync"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/zerogames/zero/net/linalg"
 )
+
+// useBLAS makes gorgonia (and its tensor package) run on this build's BLAS, once, before the
+// first graph is built. gorgonia keeps its BLAS in a package variable: this is the one place
+// that sets it, here rather than in linalg.Setup so that only training links gorgonia.
+var useBLAS = sync.OnceFunc(func() { G.Use(linalg.Implementation) })
 
 // graph is the network as a gorgonia expression graph for one batch size: the training graph
 // (with the loss and its gradient) or the forward pass alone. Weight nodes are backed by the
@@ -53,6 +61,7 @@ const maskedOut = -1e9
 // else gorgonia's Conv2d and BatchNorm: the trainer uses ours (faster, a third of the memory),
 // the parity tests gorgonia's (an independent reference).
 func newGraph(w *Weights, batch int, opt *OptimizerConfig, ownOps bool) (*graph, error) {
+	useBLAS()
 	train := opt != nil
 	bnMomentum := 0.1 // unused in evaluation mode
 	if train {
