@@ -38,6 +38,7 @@ import (
 	"github.com/zerogames/zero/internal/atomicfile"
 	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/net/nettrain"
 	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train/metrics"
 	"github.com/zerogames/zero/train/replay"
@@ -356,7 +357,7 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 		return err
 	}
 	r.step.Store(r.state.Step)
-	trainer, err := net.NewTrainer(w, r.cfg.Optimizer, opt)
+	trainer, err := nettrain.NewTrainer(w, r.cfg.Optimizer, opt)
 	if err != nil {
 		return err
 	}
@@ -486,7 +487,7 @@ func (r *run[S]) ahead() bool {
 }
 
 // train is the trainer's loop, until ctx ends or the run's stop condition.
-func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs <-chan error) error {
+func (r *run[S]) train(ctx context.Context, t *nettrain.Trainer, pcg *rand.PCG, errs <-chan error) error {
 	rng := rand.New(pcg)
 	cfg := r.cfg.Trainer
 	info := r.g.Info()
@@ -494,7 +495,7 @@ func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs 
 	batch := &net.Batch{N: cfg.BatchSize, Obs: make([]float32, cfg.BatchSize*size),
 		LegalEnd: make([]int32, cfg.BatchSize), Value: make([]float32, cfg.BatchSize)}
 	var samples []replay.Sample
-	var sum net.Loss
+	var sum nettrain.Loss
 	var entropy float64
 	summed, lastStep := 0, r.step.Load()
 	lastSaved := lastStep
@@ -577,7 +578,7 @@ func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs 
 				"samples_per_s": float64(int64(summed)*int64(cfg.BatchSize)) / secs,
 				"steps_per_s":   float64(step-lastStep) / secs,
 			})
-			sum, entropy, summed, lastStep, windowStart = net.Loss{}, 0, 0, step, time.Now()
+			sum, entropy, summed, lastStep, windowStart = nettrain.Loss{}, 0, 0, step, time.Now()
 		}
 		if step%int64(cfg.CheckpointEvery) == 0 {
 			if err := r.checkpoint(t, pcg); err != nil {
@@ -614,7 +615,7 @@ func targetEntropy(b *net.Batch) float64 {
 
 // checkpoint writes the weights and optimizer of the current step, then the state naming it,
 // and hands it to evaluation.
-func (r *run[S]) checkpoint(t *net.Trainer, pcg *rand.PCG) error {
+func (r *run[S]) checkpoint(t *nettrain.Trainer, pcg *rand.PCG) error {
 	step := r.step.Load()
 	entry := CheckpointEntry{File: filepath.Join(checkDir, fmt.Sprintf("step-%08d%s", step, CheckpointExt)), Step: step, Elapsed: r.elapsed()}
 	if err := net.Save(filepath.Join(r.dir, entry.File), t.Weights(), t.Optimizer(), step, time.Now()); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/net/linalg"
+	"github.com/zerogames/zero/net/nettrain"
 	"github.com/zerogames/zero/train"
 )
 
@@ -106,7 +107,7 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	if *trainBatch > 0 {
-		sps, bytes, allocs, err := net.MeasureTraining(spec, cfg, opt, *trainBatch, 3)
+		sps, bytes, allocs, err := nettrain.MeasureTraining(spec, cfg, opt, *trainBatch, 3)
 		if err != nil {
 			return err
 		}
