@@ -42,6 +42,7 @@ import (
 	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train/metrics"
 	"github.com/zerogames/zero/train/replay"
+	"github.com/zerogames/zero/train/worker"
 )
 
 // Options tie a run to its surroundings.
@@ -163,8 +164,8 @@ type run[S env.State[S]] struct {
 
 	buffer  *replay.Buffer
 	metrics *metrics.Log
-	batcher *selfplay.Batcher
-	stats   selfplay.Stats
+	batcher *worker.Batcher
+	stats   worker.Stats
 	step    atomic.Int64
 
 	mu     sync.Mutex // guards state and ladder
@@ -363,7 +364,7 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 	}
 	defer trainer.Close()
 	sp := r.cfg.SelfPlay
-	r.batcher, err = selfplay.NewBatcher(net.NewModel(w), sp.Batcher())
+	r.batcher, err = worker.NewBatcher(net.NewModel(w), sp.Batcher())
 	if err != nil {
 		return err
 	}
@@ -460,7 +461,7 @@ func (r *run[S]) startSelfPlay(ctx context.Context, wg *sync.WaitGroup, errs cha
 		seed := r.cfg.Seed<<20 ^ uint64(r.state.Sessions)<<8 ^ uint64(i)
 		go func() {
 			defer wg.Done()
-			err := selfplay.Play(ctx, r.g, mcts.Evaluator(r.batcher), wc, seed, &r.stats, out)
+			err := worker.Play(ctx, r.g, mcts.Evaluator(r.batcher), wc, seed, &r.stats, out)
 			if err != nil && ctx.Err() == nil {
 				errs <- err
 			}

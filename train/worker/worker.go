@@ -1,4 +1,4 @@
-package selfplay
+package worker
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"github.com/zerogames/zero/train/replay"
 )
 
-// WorkerConfig is how a self-play worker plays its games.
-type WorkerConfig struct {
+// Config is how a self-play worker plays its games.
+type Config struct {
 	// Games is the number of games the worker plays at once: their leaves go to the evaluator
 	// together, one round of searches after another.
 	Games int
@@ -42,7 +42,7 @@ type WorkerConfig struct {
 }
 
 // Validate checks a worker configuration.
-func (c *WorkerConfig) Validate() error {
+func (c *Config) Validate() error {
 	switch {
 	case c.Games < 1:
 		return fmt.Errorf("games: %d, want ≥ 1", c.Games)
@@ -87,7 +87,7 @@ type slot[S env.State[S]] struct {
 // worker plays Games games at once.
 type worker[S env.State[S]] struct {
 	g           env.Game[S]
-	cfg         WorkerConfig
+	cfg         Config
 	full, cheap mcts.Params
 	stats       *Stats
 	out         func(*replay.Game) error
@@ -98,7 +98,7 @@ type worker[S env.State[S]] struct {
 
 // Play plays self-play games with ev until ctx ends, handing each finished game to out (games
 // in progress are dropped). Each game slot's generators derive from seed.
-func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator, cfg WorkerConfig, seed uint64, stats *Stats, out func(*replay.Game) error) error {
+func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator, cfg Config, seed uint64, stats *Stats, out func(*replay.Game) error) error {
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("self-play: %w", err)
 	}

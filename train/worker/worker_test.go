@@ -1,4 +1,4 @@
-package selfplay
+package worker
 
 import (
 	"context"
@@ -141,7 +141,7 @@ func TestPlay(t *testing.T) {
 		params.Gumbel = gumbel
 		params.GumbelActions = 4
 		params.Temperature = mcts.Schedule{{From: 0, Value: 1}, {From: 4, Value: 0}}
-		cfg := WorkerConfig{Games: 8, Params: params, Simulations: 16, CheapSimulations: 4, FullShare: 0.5,
+		cfg := Config{Games: 8, Params: params, Simulations: 16, CheapSimulations: 4, FullShare: 0.5,
 			Step: func() int64 { return 7 }}
 		ctx, cancel := context.WithCancel(context.Background())
 		var mu sync.Mutex
