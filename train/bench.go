@@ -75,7 +75,7 @@ func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Confi
 		}
 	}
 	sp := cfg.SelfPlay
-	b, err := worker.NewBatcher(net.NewModel(w), sp.Batcher())
+	b, err := worker.NewBatcher(worker.NewLatest(net.NewModel(w)), sp.Batcher())
 	if err != nil {
 		return SelfPlaySpeed{}, err
 	}
@@ -90,7 +90,7 @@ func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Confi
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := worker.Play(work, g, mcts.Evaluator(b), wc, cfg.Seed+uint64(i), &stats, func(*replay.Game) error { return nil })
+			err := worker.Play(work, g, mcts.Evaluator(b), wc, cfg.Seed+uint64(i), &stats, worker.GameSinkFunc(discard))
 			if err != nil && work.Err() == nil {
 				errs <- err
 			}
@@ -156,3 +156,6 @@ func cpuSeconds() float64 {
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
 }
+
+// discard drops a game: the benchmark keeps none.
+func discard(context.Context, *replay.Game) error { return nil }

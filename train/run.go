@@ -165,6 +165,7 @@ type run[S env.State[S]] struct {
 	buffer  *replay.Buffer
 	metrics *metrics.Log
 	batcher *worker.Batcher
+	latest  *worker.Latest // the batcher's weights: the trainer publishes here
 	stats   worker.Stats
 	step    atomic.Int64
 
@@ -364,7 +365,8 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 	}
 	defer trainer.Close()
 	sp := r.cfg.SelfPlay
-	r.batcher, err = worker.NewBatcher(net.NewModel(w), sp.Batcher())
+	r.latest = worker.NewLatest(net.NewModel(w))
+	r.batcher, err = worker.NewBatcher(r.latest, sp.Batcher())
 	if err != nil {
 		return err
 	}
@@ -427,46 +429,48 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 	return trainErr
 }
 
-// startSelfPlay starts the self-play workers; each recorded game goes to the buffer, and a
-// worker waits while self-play is too far ahead of the trainer (see ahead).
+// startSelfPlay starts the self-play workers, with the run as their game sink (AddGame).
 func (r *run[S]) startSelfPlay(ctx context.Context, wg *sync.WaitGroup, errs chan<- error) {
 	sp := r.cfg.SelfPlay
 	wc := sp.Worker(r.step.Load)
-	out := func(gm *replay.Game) error {
-		// Under mu, so that a save of the state counts the games and the buffer's samples at
-		// the same instant.
-		r.mu.Lock()
-		var err error
-		if len(gm.Targets) > 0 {
-			err = r.buffer.Add(gm)
-		}
-		if err == nil {
-			r.games++
-		}
-		r.mu.Unlock()
-		if err != nil {
-			return err
-		}
-		for r.ahead() {
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-		return nil
-	}
 	for i := range sp.Workers {
 		wg.Add(1)
 		seed := r.cfg.Seed<<20 ^ uint64(r.state.Sessions)<<8 ^ uint64(i)
 		go func() {
 			defer wg.Done()
-			err := worker.Play(ctx, r.g, mcts.Evaluator(r.batcher), wc, seed, &r.stats, out)
+			err := worker.Play(ctx, r.g, mcts.Evaluator(r.batcher), wc, seed, &r.stats, r)
 			if err != nil && ctx.Err() == nil {
 				errs <- err
 			}
 		}()
 	}
+}
+
+// AddGame is the run as the workers' game sink: a recorded game goes to the buffer, and the
+// worker waits while self-play is too far ahead of the trainer (see ahead), until ctx ends.
+func (r *run[S]) AddGame(ctx context.Context, gm *replay.Game) error {
+	// Under mu, so that a save of the state counts the games and the buffer's samples at the
+	// same instant.
+	r.mu.Lock()
+	var err error
+	if len(gm.Targets) > 0 {
+		err = r.buffer.Add(gm)
+	}
+	if err == nil {
+		r.games++
+	}
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	for r.ahead() {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return nil
 }
 
 // allowedSteps is the number of training steps total samples pay for: TrainRatio samples drawn
@@ -570,7 +574,7 @@ func (r *run[S]) train(ctx context.Context, t *nettrain.Trainer, pcg *rand.PCG, 
 		sum.Total += loss.Total
 		summed++
 		if step%int64(cfg.PublishEvery) == 0 {
-			r.batcher.Publish(net.NewModel(t.Weights()))
+			r.latest.Publish(net.NewModel(t.Weights()))
 			secs := time.Since(windowStart).Seconds()
 			n := float64(summed)
 			r.record("train", map[string]float64{

@@ -90,20 +90,21 @@ type worker[S env.State[S]] struct {
 	cfg         Config
 	full, cheap mcts.Params
 	stats       *Stats
-	out         func(*replay.Game) error
+	ctx         context.Context // Play's
+	sink        GameSink
 	legal       []env.Action
 	outcomes    []env.Outcome
 	policy      []float32 // one root's policy, for the targets
 }
 
-// Play plays self-play games with ev until ctx ends, handing each finished game to out (games
+// Play plays self-play games with ev until ctx ends, handing each finished game to sink (games
 // in progress are dropped). Each game slot's generators derive from seed.
-func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator, cfg Config, seed uint64, stats *Stats, out func(*replay.Game) error) error {
+func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator, cfg Config, seed uint64, stats *Stats, sink GameSink) error {
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("self-play: %w", err)
 	}
 	info := g.Info()
-	w := &worker[S]{g: g, cfg: cfg, full: cfg.Params, cheap: cfg.Params, stats: stats, out: out,
+	w := &worker[S]{g: g, cfg: cfg, full: cfg.Params, cheap: cfg.Params, stats: stats, ctx: ctx, sink: sink,
 		legal:    make([]env.Action, 0, info.NumActions),
 		outcomes: make([]env.Outcome, 0, info.NumActions),
 		policy:   make([]float32, info.NumActions)}
@@ -267,7 +268,7 @@ func (w *worker[S]) finish(sl *slot[S]) error {
 		sl.game.Step = w.cfg.Step()
 	}
 	w.stats.Games.Add(1)
-	if err := w.out(sl.game); err != nil {
+	if err := w.sink.AddGame(w.ctx, sl.game); err != nil {
 		return err
 	}
 	return w.newGame(sl)
