@@ -1,6 +1,8 @@
 // Package train is the learning loop: self-play, the replay buffer and the trainer running
 // together in one process over a run folder, with evaluation of every checkpoint and an Elo
-// ladder of them all.
+// ladder of them all. The self-play workers and their batcher are package train/worker's (the
+// run is their GameSink, a worker.Latest their WeightsSource), the trainer is net/nettrain's,
+// the evaluation games package selfplay's.
 //
 // A run folder holds everything the run knows, so that it can stop at any moment and resume:
 //
