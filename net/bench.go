@@ -2,14 +2,11 @@ package net
 
 import (
 	"math/rand/v2"
-	"runtime"
-	"slices"
 	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/blas"
 
-	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/net/linalg"
 )
 
@@ -79,51 +76,4 @@ func MeasureEngine(m *Model, batch, workers int, d time.Duration) Speed {
 	}
 	sp.GFLOPS = sp.Positions * m.flops / 1e9
 	return sp
-}
-
-// MeasureTraining runs steps training steps of a fresh net of cfg for spec on random batches of
-// batch positions (after one step that builds the graph) and reports samples per second and
-// the bytes and allocations per step.
-func MeasureTraining(spec *Spec, cfg Config, opt OptimizerConfig, batch, steps int) (samplesPerSec, bytesPerStep, allocsPerStep float64, err error) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	w, err := NewWeights(spec, cfg, rng)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	tr, err := NewTrainer(w, opt, nil)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	defer tr.Close()
-	b := &Batch{N: batch, Obs: make([]float32, batch*spec.Observation.Size()), Value: make([]float32, batch), LegalEnd: make([]int32, batch)}
-	for i := range b.Obs {
-		b.Obs[i] = float32(rng.IntN(2))
-	}
-	// 30 legal actions a position (or all, if fewer), a uniform target over them.
-	m := min(30, spec.NumActions)
-	for i := range batch {
-		legal := rng.Perm(spec.NumActions)[:m]
-		slices.Sort(legal)
-		for _, a := range legal {
-			b.Legal = append(b.Legal, env.Action(a))
-			b.Policy = append(b.Policy, 1/float32(m))
-		}
-		b.LegalEnd[i] = int32(len(b.Legal))
-		b.Value[i] = float32(i%3 - 1)
-	}
-	if _, err := tr.Step(b); err != nil {
-		return 0, 0, 0, err
-	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	for range steps {
-		if _, err := tr.Step(b); err != nil {
-			return 0, 0, 0, err
-		}
-	}
-	elapsed := time.Since(start).Seconds()
-	runtime.ReadMemStats(&after)
-	n := float64(steps)
-	return float64(batch*steps) / elapsed, float64(after.TotalAlloc-before.TotalAlloc) / n, float64(after.Mallocs-before.Mallocs) / n, nil
 }

@@ -139,7 +139,7 @@ func Save(path string, w *Weights, opt *Optimizer, step int64, now time.Time) er
 		h.Tensors = append(h.Tensors, TensorInfo{Name: p.Name, Shape: p.Shape})
 	}
 	if opt != nil {
-		if err := opt.fits(w); err != nil {
+		if err := opt.Fits(w); err != nil {
 			return err
 		}
 		if err := opt.Config.Validate(); err != nil {

@@ -47,8 +47,9 @@ type dense struct {
 	b       []float32 // [out]
 }
 
-// bnEpsilon is batchnorm's variance smoothing, the same in training and inference.
-const bnEpsilon = 1e-5
+// BatchNormEpsilon is batchnorm's variance smoothing, the same in training (package nettrain)
+// and inference.
+const BatchNormEpsilon = 1e-5
 
 // NewModel folds the weights for inference on this build's BLAS.
 func NewModel(w *Weights) *Model {
@@ -57,8 +58,8 @@ func NewModel(w *Weights) *Model {
 	m.stem = m.fold(w, "stem", "stem.bn")
 	for i := range c.Blocks {
 		m.blocks = append(m.blocks, [2]conv{
-			m.fold(w, blockName(i, "conv1"), blockName(i, "bn1")),
-			m.fold(w, blockName(i, "conv2"), blockName(i, "bn2")),
+			m.fold(w, BlockName(i, "conv1"), BlockName(i, "bn1")),
+			m.fold(w, BlockName(i, "conv2"), BlockName(i, "bn2")),
 		})
 	}
 	m.pconv = m.fold(w, "policy.conv", "policy.bn")
@@ -100,7 +101,7 @@ func (m *Model) fold(w *Weights, name, bn string) conv {
 	gamma, beta, mean, vari := w.get(bn+".gamma"), w.get(bn+".beta"), w.get(bn+".mean"), w.get(bn+".var")
 	row := cv.in * cv.k * cv.k
 	for o := range cv.out {
-		scale := gamma[o] / float32(math.Sqrt(float64(vari[o])+bnEpsilon))
+		scale := gamma[o] / float32(math.Sqrt(float64(vari[o])+BatchNormEpsilon))
 		for j := range row {
 			cv.w[o*row+j] = p.Data[o*row+j] * scale
 		}
@@ -128,7 +129,8 @@ func (m *Model) Spec() *Spec { return m.spec }
 func (m *Model) FLOPs() float64 { return m.flops }
 
 // Batch is n positions for the network: their observations and legal actions, and their
-// policy and value, which Engine.EvaluateLegal writes (and Trainer.Step reads as targets).
+// policy and value, which Engine.EvaluateLegal writes (and nettrain.Trainer.Step reads as
+// targets).
 type Batch struct {
 	// N is the number of positions.
 	N int
@@ -145,8 +147,8 @@ type Batch struct {
 	Value []float32
 }
 
-// check reports a batch whose slices do not fit its N and spec.
-func (b *Batch) check(s *Spec) error {
+// Check reports a batch whose slices do not fit its N and spec.
+func (b *Batch) Check(s *Spec) error {
 	switch {
 	case b.N < 0:
 		return fmt.Errorf("net: batch of %d positions", b.N)
@@ -271,7 +273,7 @@ func (e *Engine) Evaluate(obs, logits, value []float32) error {
 // b.Policy and b.Value. It allocates nothing.
 func (e *Engine) EvaluateLegal(b *Batch) error {
 	s := e.m.spec
-	if err := b.check(s); err != nil {
+	if err := b.Check(s); err != nil {
 		return err
 	}
 	size := s.Observation.Size()
@@ -384,7 +386,7 @@ func (e *Engine) conv3(c *conv, n int, in, out, residual []float32) {
 	for p0 := 0; p0 < n; p0 += tile {
 		nt := min(tile, n-p0)
 		tc := nt * cells
-		im2col(e.col[:k*tc], in, c.in, cols, p0, nt, s.Observation.Height, s.Observation.Width)
+		Im2col(e.col[:k*tc], in, c.in, cols, p0, nt, s.Observation.Height, s.Observation.Width)
 		e.m.blas.Sgemm(blas.NoTrans, blas.NoTrans, c.out, tc, k, 1, c.w, k, e.col, tc, 0, out[p0*cells:], cols)
 		for o := range c.out {
 			row := out[o*cols+p0*cells : o*cols+p0*cells+tc]
@@ -403,12 +405,13 @@ func (e *Engine) conv3(c *conv, n int, in, out, residual []float32) {
 	}
 }
 
-// im2col writes the 3×3 neighbourhoods (zero outside the board) of positions p0..p0+nt of in
+// Im2col writes the 3×3 neighbourhoods (zero outside the board) of positions p0..p0+nt of in
 // [channels][cols] into dst [channels·9][nt·h·w]: row (c, dy, dx), column (position, y, x).
 //
 // Row (c, dy, dx) is the channel's tile shifted by dy·w+dx: one memmove, then the cells whose
 // neighbour is off the board (and which the shift filled from the next row or position) zeroed.
-func im2col(dst, in []float32, channels, cols, p0, nt, h, w int) {
+// The training graph's convolution (package nettrain) uses it too.
+func Im2col(dst, in []float32, channels, cols, p0, nt, h, w int) {
 	cells := h * w
 	tc := nt * cells
 	r := 0

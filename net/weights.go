@@ -26,6 +26,10 @@ type Param struct {
 // Trained tells whether the optimizer updates the parameter (batchnorm statistics are not).
 func (p *Param) Trained() bool { return p.kind != kindStat }
 
+// Penalised tells whether the loss's L2 term covers the parameter: the weights of convolutions
+// and dense layers, not biases or batchnorm scales and shifts.
+func (p *Param) Penalised() bool { return p.kind == kindWeight }
+
 // Weights is a network's parameters for one game: the one store that the training graph, the
 // inference engine and checkpoints all read and write. Params are in a fixed order, derived
 // from the Config and the Spec alone, so two Weights of the same config and spec line up.
@@ -84,10 +88,10 @@ func (w *Weights) layout() {
 	w.conv("stem", c.Channels, obs.Planes, 3)
 	w.batchnorm("stem.bn", c.Channels)
 	for i := range c.Blocks {
-		w.conv(blockName(i, "conv1"), c.Channels, c.Channels, 3)
-		w.batchnorm(blockName(i, "bn1"), c.Channels)
-		w.conv(blockName(i, "conv2"), c.Channels, c.Channels, 3)
-		w.batchnorm(blockName(i, "bn2"), c.Channels)
+		w.conv(BlockName(i, "conv1"), c.Channels, c.Channels, 3)
+		w.batchnorm(BlockName(i, "bn1"), c.Channels)
+		w.conv(BlockName(i, "conv2"), c.Channels, c.Channels, 3)
+		w.batchnorm(BlockName(i, "bn2"), c.Channels)
 	}
 	w.conv("policy.conv", c.PolicyChannels, c.Channels, 1)
 	w.batchnorm("policy.bn", c.PolicyChannels)
@@ -114,7 +118,9 @@ func (w *Weights) valueInputs() int {
 	return w.Config.ValueChannels * w.Spec.Cells()
 }
 
-func blockName(i int, layer string) string { return fmt.Sprintf("block%d.%s", i, layer) }
+// BlockName is the name of a layer of residual block i ("block2.conv1"), as the parameters'
+// names begin.
+func BlockName(i int, layer string) string { return fmt.Sprintf("block%d.%s", i, layer) }
 
 func (w *Weights) add(name string, kind paramKind, shape ...int) *Param {
 	n := 1

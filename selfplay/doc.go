@@ -1,6 +1,7 @@
 // Package selfplay plays games between agents: matches and round robins between players
-// (arenas), with Elo ratings; later, the self-play workers and the inference batcher of
-// training.
+// (arenas), with Elo ratings. It is the play side of the pipeline: it knows no training (the
+// self-play workers and the batcher of training are package train/worker) and links no
+// gorgonia, so that the engine, zero play, zero serve and zero arena do not.
 //
 // A Player makes one side's decisions; players are made from spec strings (random, uct:N,
 // mcts:N:CHECKPOINT; see Spec). PlayGame plays one game and returns its Record, whose move

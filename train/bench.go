@@ -11,8 +11,8 @@ import (
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
-	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train/replay"
+	"github.com/zerogames/zero/train/worker"
 )
 
 // SelfPlaySpeed is what BenchSelfPlay measured.
@@ -75,13 +75,13 @@ func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Confi
 		}
 	}
 	sp := cfg.SelfPlay
-	b, err := selfplay.NewBatcher(net.NewModel(w), sp.Batcher())
+	b, err := worker.NewBatcher(worker.NewLatest(net.NewModel(w)), sp.Batcher())
 	if err != nil {
 		return SelfPlaySpeed{}, err
 	}
 	defer b.Close()
 	wc := sp.Worker(nil)
-	var stats selfplay.Stats
+	var stats worker.Stats
 	work, stop := context.WithCancel(ctx)
 	defer stop()
 	var wg sync.WaitGroup
@@ -90,7 +90,7 @@ func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Confi
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := selfplay.Play(work, g, mcts.Evaluator(b), wc, cfg.Seed+uint64(i), &stats, func(*replay.Game) error { return nil })
+			err := worker.Play(work, g, mcts.Evaluator(b), wc, cfg.Seed+uint64(i), &stats, worker.GameSinkFunc(discard))
 			if err != nil && work.Err() == nil {
 				errs <- err
 			}
@@ -126,10 +126,10 @@ type mark struct {
 	at    time.Time
 	cpu   float64
 	stats [7]int64 // games, decisions, samples, simulations, resigned, cache lookups, cache hits
-	batch selfplay.BatcherStats
+	batch worker.BatcherStats
 }
 
-func readMark(s *selfplay.Stats, b *selfplay.Batcher) mark {
+func readMark(s *worker.Stats, b *worker.Batcher) mark {
 	return mark{time.Now(), cpuSeconds(),
 		[7]int64{s.Games.Load(), s.Decisions.Load(), s.Samples.Load(), s.Simulations.Load(), s.Resigned.Load(),
 			s.CacheLookups.Load(), s.CacheHits.Load()}, b.Stats()}
@@ -156,3 +156,6 @@ func cpuSeconds() float64 {
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
 }
+
+// discard drops a game: the benchmark keeps none.
+func discard(context.Context, *replay.Game) error { return nil }

@@ -17,6 +17,7 @@ import (
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train/replay"
+	"github.com/zerogames/zero/train/worker"
 )
 
 // Config is a training run's configuration: a YAML file (configs/*.yaml), decoded strictly over
@@ -227,8 +228,8 @@ func (c *SelfPlayConfig) Params() mcts.Params {
 
 // Worker is a self-play worker's configuration; step gives the network's training step (nil:
 // none recorded).
-func (c *SelfPlayConfig) Worker(step func() int64) selfplay.WorkerConfig {
-	return selfplay.WorkerConfig{
+func (c *SelfPlayConfig) Worker(step func() int64) worker.Config {
+	return worker.Config{
 		Games: c.GamesPerWorker, Params: c.Params(), Simulations: c.Simulations,
 		CheapSimulations: c.CheapSimulations, FullShare: c.FullShare,
 		ResignThreshold: c.ResignThreshold, ResignPlaythrough: c.ResignPlaythrough,
@@ -237,8 +238,8 @@ func (c *SelfPlayConfig) Worker(step func() int64) selfplay.WorkerConfig {
 }
 
 // Batcher is the batcher's configuration.
-func (c *SelfPlayConfig) Batcher() selfplay.BatcherConfig {
-	return selfplay.BatcherConfig{MaxBatch: c.BatchSize, MaxWait: time.Duration(c.MaxWait), Workers: c.InferenceWorkers}
+func (c *SelfPlayConfig) Batcher() worker.BatcherConfig {
+	return worker.BatcherConfig{MaxBatch: c.BatchSize, MaxWait: time.Duration(c.MaxWait), Workers: c.InferenceWorkers}
 }
 
 // Cores fills the per-core defaults (0) with the machine's number of cores.

@@ -1,6 +1,8 @@
 // Package train is the learning loop: self-play, the replay buffer and the trainer running
 // together in one process over a run folder, with evaluation of every checkpoint and an Elo
-// ladder of them all.
+// ladder of them all. The self-play workers and their batcher are package train/worker's (the
+// run is their GameSink, a worker.Latest their WeightsSource), the trainer is net/nettrain's,
+// the evaluation games package selfplay's.
 //
 // A run folder holds everything the run knows, so that it can stop at any moment and resume:
 //
@@ -38,9 +40,11 @@ import (
 	"github.com/zerogames/zero/internal/atomicfile"
 	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/net/nettrain"
 	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train/metrics"
 	"github.com/zerogames/zero/train/replay"
+	"github.com/zerogames/zero/train/worker"
 )
 
 // Options tie a run to its surroundings.
@@ -162,8 +166,9 @@ type run[S env.State[S]] struct {
 
 	buffer  *replay.Buffer
 	metrics *metrics.Log
-	batcher *selfplay.Batcher
-	stats   selfplay.Stats
+	batcher *worker.Batcher
+	latest  *worker.Latest // the batcher's weights: the trainer publishes here
+	stats   worker.Stats
 	step    atomic.Int64
 
 	mu     sync.Mutex // guards state and ladder
@@ -356,13 +361,14 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 		return err
 	}
 	r.step.Store(r.state.Step)
-	trainer, err := net.NewTrainer(w, r.cfg.Optimizer, opt)
+	trainer, err := nettrain.NewTrainer(w, r.cfg.Optimizer, opt)
 	if err != nil {
 		return err
 	}
 	defer trainer.Close()
 	sp := r.cfg.SelfPlay
-	r.batcher, err = selfplay.NewBatcher(net.NewModel(w), sp.Batcher())
+	r.latest = worker.NewLatest(net.NewModel(w))
+	r.batcher, err = worker.NewBatcher(r.latest, sp.Batcher())
 	if err != nil {
 		return err
 	}
@@ -425,46 +431,48 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 	return trainErr
 }
 
-// startSelfPlay starts the self-play workers; each recorded game goes to the buffer, and a
-// worker waits while self-play is too far ahead of the trainer (see ahead).
+// startSelfPlay starts the self-play workers, with the run as their game sink (AddGame).
 func (r *run[S]) startSelfPlay(ctx context.Context, wg *sync.WaitGroup, errs chan<- error) {
 	sp := r.cfg.SelfPlay
 	wc := sp.Worker(r.step.Load)
-	out := func(gm *replay.Game) error {
-		// Under mu, so that a save of the state counts the games and the buffer's samples at
-		// the same instant.
-		r.mu.Lock()
-		var err error
-		if len(gm.Targets) > 0 {
-			err = r.buffer.Add(gm)
-		}
-		if err == nil {
-			r.games++
-		}
-		r.mu.Unlock()
-		if err != nil {
-			return err
-		}
-		for r.ahead() {
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-		return nil
-	}
 	for i := range sp.Workers {
 		wg.Add(1)
 		seed := r.cfg.Seed<<20 ^ uint64(r.state.Sessions)<<8 ^ uint64(i)
 		go func() {
 			defer wg.Done()
-			err := selfplay.Play(ctx, r.g, mcts.Evaluator(r.batcher), wc, seed, &r.stats, out)
+			err := worker.Play(ctx, r.g, mcts.Evaluator(r.batcher), wc, seed, &r.stats, r)
 			if err != nil && ctx.Err() == nil {
 				errs <- err
 			}
 		}()
 	}
+}
+
+// AddGame is the run as the workers' game sink: a recorded game goes to the buffer, and the
+// worker waits while self-play is too far ahead of the trainer (see ahead), until ctx ends.
+func (r *run[S]) AddGame(ctx context.Context, gm *replay.Game) error {
+	// Under mu, so that a save of the state counts the games and the buffer's samples at the
+	// same instant.
+	r.mu.Lock()
+	var err error
+	if len(gm.Targets) > 0 {
+		err = r.buffer.Add(gm)
+	}
+	if err == nil {
+		r.games++
+	}
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	for r.ahead() {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return nil
 }
 
 // allowedSteps is the number of training steps total samples pay for: TrainRatio samples drawn
@@ -486,7 +494,7 @@ func (r *run[S]) ahead() bool {
 }
 
 // train is the trainer's loop, until ctx ends or the run's stop condition.
-func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs <-chan error) error {
+func (r *run[S]) train(ctx context.Context, t *nettrain.Trainer, pcg *rand.PCG, errs <-chan error) error {
 	rng := rand.New(pcg)
 	cfg := r.cfg.Trainer
 	info := r.g.Info()
@@ -494,7 +502,7 @@ func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs 
 	batch := &net.Batch{N: cfg.BatchSize, Obs: make([]float32, cfg.BatchSize*size),
 		LegalEnd: make([]int32, cfg.BatchSize), Value: make([]float32, cfg.BatchSize)}
 	var samples []replay.Sample
-	var sum net.Loss
+	var sum nettrain.Loss
 	var entropy float64
 	summed, lastStep := 0, r.step.Load()
 	lastSaved := lastStep
@@ -568,7 +576,7 @@ func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs 
 		sum.Total += loss.Total
 		summed++
 		if step%int64(cfg.PublishEvery) == 0 {
-			r.batcher.Publish(net.NewModel(t.Weights()))
+			r.latest.Publish(net.NewModel(t.Weights()))
 			secs := time.Since(windowStart).Seconds()
 			n := float64(summed)
 			r.record("train", map[string]float64{
@@ -577,7 +585,7 @@ func (r *run[S]) train(ctx context.Context, t *net.Trainer, pcg *rand.PCG, errs 
 				"samples_per_s": float64(int64(summed)*int64(cfg.BatchSize)) / secs,
 				"steps_per_s":   float64(step-lastStep) / secs,
 			})
-			sum, entropy, summed, lastStep, windowStart = net.Loss{}, 0, 0, step, time.Now()
+			sum, entropy, summed, lastStep, windowStart = nettrain.Loss{}, 0, 0, step, time.Now()
 		}
 		if step%int64(cfg.CheckpointEvery) == 0 {
 			if err := r.checkpoint(t, pcg); err != nil {
@@ -614,7 +622,7 @@ func targetEntropy(b *net.Batch) float64 {
 
 // checkpoint writes the weights and optimizer of the current step, then the state naming it,
 // and hands it to evaluation.
-func (r *run[S]) checkpoint(t *net.Trainer, pcg *rand.PCG) error {
+func (r *run[S]) checkpoint(t *nettrain.Trainer, pcg *rand.PCG) error {
 	step := r.step.Load()
 	entry := CheckpointEntry{File: filepath.Join(checkDir, fmt.Sprintf("step-%08d%s", step, CheckpointExt)), Step: step, Elapsed: r.elapsed()}
 	if err := net.Save(filepath.Join(r.dir, entry.File), t.Weights(), t.Optimizer(), step, time.Now()); err != nil {

@@ -14,8 +14,10 @@ import (
 	"github.com/zerogames/zero/configs"
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/internal/games/gamestrain"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/net/linalg"
+	"github.com/zerogames/zero/net/nettrain"
 	"github.com/zerogames/zero/train"
 )
 
@@ -106,7 +108,7 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	if *trainBatch > 0 {
-		sps, bytes, allocs, err := net.MeasureTraining(spec, cfg, opt, *trainBatch, 3)
+		sps, bytes, allocs, err := nettrain.MeasureTraining(spec, cfg, opt, *trainBatch, 3)
 		if err != nil {
 			return err
 		}
@@ -165,13 +167,17 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	g, err := games.Lookup(cfg.Game)
+	g, err := gamestrain.Lookup(cfg.Game)
 	if err != nil {
 		return err
 	}
 	var w *net.Weights
 	if *checkpoint != "" {
-		spec, err := g.NetSpec()
+		pg, err := games.Lookup(cfg.Game) // the play registry has the net's spec
+		if err != nil {
+			return err
+		}
+		spec, err := pg.NetSpec()
 		if err != nil {
 			return err
 		}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/zerogames/zero/internal/games/all"
 	"github.com/zerogames/zero/net/linalg"
 )
 
@@ -74,6 +75,7 @@ func subcommands() []subcommand {
 
 // run is the whole program, from its arguments to its exit status, so tests can drive it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	all.Register() // the games, in the play and the training registries
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		if len(args) > 1 {
 			return run(ctx, []string{args[1], "-h"}, stdin, stdout, stderr)

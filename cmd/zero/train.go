@@ -12,6 +12,7 @@ import (
 
 	"github.com/zerogames/zero/configs"
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/internal/games/gamestrain"
 	"github.com/zerogames/zero/train"
 )
 
@@ -54,7 +55,7 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if err := cfg.Validate(); err != nil {
 			return err
 		}
-		g, err := games.Lookup(cfg.Game)
+		g, err := gamestrain.Lookup(cfg.Game)
 		if err != nil {
 			return err
 		}

@@ -1,10 +1,15 @@
-// Package games is the binary's registry of games: it maps a name ("yinsh-blitz") to the game
-// and gives the subcommands what they need of it without knowing its state type.
+// Package games is the binary's registry of games for playing: it maps a name ("yinsh-blitz")
+// to the game and gives the engine protocol, the user interfaces and the subcommands what they
+// need of it to play, without knowing its state type.
 //
-// The hot code (perft, search, self-play) is generic over the state type; the subcommands only
-// have a name. A Game bridges the two: it is implemented once, generically, by Of[S], and each of
-// its methods calls generic code with S known, so no state is ever boxed on a hot path. The
+// The hot code (perft, search) is generic over the state type; the subcommands only have a
+// name. A Game bridges the two: it is implemented once, generically, by Of[S], and each of its
+// methods calls generic code with S known, so no state is ever boxed on a hot path. The
 // text-level Position (engine protocol, terminal, browser) is off the hot path.
+//
+// This is the play side of the registry: it imports no training code and links no gorgonia.
+// Training's per-game operations are package gamestrain's; package all holds the list of games
+// and registers each in both (Register here), once, before anything looks a game up.
 package games
 
 import (
@@ -12,15 +17,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
+	"sync"
 
 	"github.com/zerogames/zero/env"
-	"github.com/zerogames/zero/env/gyges"
-	"github.com/zerogames/zero/env/imbriqua"
-	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/selfplay"
-	"github.com/zerogames/zero/train"
 )
 
 // Game is a registered game and variant.
@@ -41,10 +42,6 @@ type Game interface {
 	Arena(ctx context.Context, cfg selfplay.ArenaConfig) (*selfplay.ArenaResult, error)
 	// NetSpec describes the game to the network (net.Spec): its shapes and policy layout.
 	NetSpec() (*net.Spec, error)
-	// Train runs or resumes a training run in a run folder (train.Run).
-	Train(ctx context.Context, cfg train.Config, dir string, opt train.Options) error
-	// BenchSelfPlay measures a configuration's self-play (train.BenchSelfPlay).
-	BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration) (train.SelfPlaySpeed, error)
 }
 
 // DivideLine is one legal action and the leaves below it.
@@ -53,36 +50,77 @@ type DivideLine struct {
 	Leaves uint64
 }
 
-// registry lists the games in the order help texts show them.
-var registry = []Game{
-	Of[yinsh.State](yinsh.Normal),
-	Of[yinsh.State](yinsh.Blitz),
-	Of[gyges.State](gyges.Basic),
-	Of[gyges.State](gyges.Advanced),
-	Of[imbriqua.State](imbriqua.Game),
+// Registry is a list of games by name, in the order they were registered (the order help
+// texts show). The play registry is one (Register, Lookup); package gamestrain's is another.
+// It is safe for concurrent use.
+type Registry[G interface{ Info() *env.Info }] struct {
+	mu    sync.RWMutex
+	games []G
+}
+
+// Register adds games; a name registered twice panics (two games under one name is a mistake
+// in the program, not in its input).
+func (r *Registry[G]) Register(gs ...G) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, g := range gs {
+		name := g.Info().Name
+		if slices.ContainsFunc(r.games, func(h G) bool { return h.Info().Name == name }) {
+			panic("games: " + name + " registered twice")
+		}
+		r.games = append(r.games, g)
+	}
 }
 
 // All returns the registered games.
-func All() []Game { return slices.Clone(registry) }
+func (r *Registry[G]) All() []G {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.games)
+}
 
 // Names lists the registered games' names.
-func Names() []string {
-	names := make([]string, len(registry))
-	for i, g := range registry {
+func (r *Registry[G]) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.namesLocked()
+}
+
+// Lookup finds a game by name.
+func (r *Registry[G]) Lookup(name string) (G, error) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, g := range r.games {
+		if g.Info().Name == name {
+			return g, nil
+		}
+	}
+	var zero G
+	return zero, fmt.Errorf("unknown game %q (known: %s)", name, strings.Join(r.namesLocked(), ", "))
+}
+
+func (r *Registry[G]) namesLocked() []string {
+	names := make([]string, len(r.games))
+	for i, g := range r.games {
 		names[i] = g.Info().Name
 	}
 	return names
 }
 
+// registry is the play registry.
+var registry Registry[Game]
+
+// Register adds games to the play registry (package all registers the binary's).
+func Register(gs ...Game) { registry.Register(gs...) }
+
+// All returns the registered games.
+func All() []Game { return registry.All() }
+
+// Names lists the registered games' names.
+func Names() []string { return registry.Names() }
+
 // Lookup finds a game by name.
-func Lookup(name string) (Game, error) {
-	for _, g := range registry {
-		if g.Info().Name == name {
-			return g, nil
-		}
-	}
-	return nil, fmt.Errorf("unknown game %q (known: %s)", name, strings.Join(Names(), ", "))
-}
+func Lookup(name string) (Game, error) { return registry.Lookup(name) }
 
 // Of adapts a game to the registry.
 func Of[S env.State[S]](g env.Game[S]) Game { return generic[S]{g} }

@@ -164,3 +164,19 @@ func TestImbriqua(t *testing.T) {
 		t.Fatalf("result %q", r)
 	}
 }
+
+// TestRegisterTwice: a name registered twice is a mistake in the program, refused at once.
+func TestRegisterTwice(t *testing.T) {
+	var r Registry[Game]
+	g, err := Lookup("yinsh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Register(g)
+	defer func() {
+		if recover() == nil {
+			t.Error("yinsh registered twice")
+		}
+	}()
+	r.Register(g)
+}

@@ -9,8 +9,8 @@ import (
 
 const name = "gonum"
 
-// impl is what gorgonia uses: gonum's GEMM, which spreads a large call over GOMAXPROCS
-// goroutines.
+// impl is the whole BLAS (Implementation, which training hands to gorgonia): gonum's GEMM,
+// which spreads a large call over GOMAXPROCS goroutines.
 var impl = gonum.Implementation{}
 
 // engineImpl is what the inference engine uses: the same kernels called block by block so that

@@ -6,12 +6,22 @@ import (
 
 	"golang.org/x/sys/cpu"
 	"gonum.org/v1/gonum/blas"
-	G "gorgonia.org/gorgonia"
 )
 
 // Float32 is the single-precision BLAS the inference engine calls: OpenBLAS with the tag
 // openblas, gonum's pure-Go implementation without it; single-threaded, allocation-free calls.
 var Float32 blas.Float32 = engineImpl
+
+// Implementation is this build's whole BLAS (real and complex, single and double precision),
+// for a library that takes one: the training graph hands it to gorgonia. Unlike Float32's, its
+// calls may spread over threads: gonum's GEMM over GOMAXPROCS goroutines, OpenBLAS's over its
+// threads.
+var Implementation interface {
+	blas.Float32
+	blas.Float64
+	blas.Complex64
+	blas.Complex128
+} = impl
 
 // Name names the BLAS of this build: "openblas" or "gonum".
 const Name = name
@@ -24,8 +34,7 @@ const coreTypeVar = "OPENBLAS_CORETYPE"
 // OPENBLAS_CORETYPE=SkylakeX and re-executes the binary with the same arguments and
 // environment (the kernels are chosen when the library loads, so this is the only way); it
 // returns only if no re-exec was needed or the re-exec failed (the error says why; the process
-// can go on with the kernels it has). It then limits BLAS to one thread and makes gorgonia use
-// this build's BLAS.
+// can go on with the kernels it has). It then limits BLAS to one thread.
 func Setup() error {
 	if reexecNeeded() {
 		exe, err := os.Executable()
@@ -37,12 +46,10 @@ func Setup() error {
 		}
 		if err != nil {
 			SetThreads(1)
-			useInGorgonia()
 			return err
 		}
 	}
 	SetThreads(1)
-	useInGorgonia()
 	return nil
 }
 
@@ -57,9 +64,3 @@ func reexecNeeded() bool {
 
 // CoreType is OPENBLAS_CORETYPE as this process sees it ("" when unset), for reports.
 func CoreType() string { return os.Getenv(coreTypeVar) }
-
-// useInGorgonia makes gorgonia (and its tensor package) run on this build's BLAS. gorgonia keeps
-// its BLAS in a package variable: this is the one place that sets it.
-func useInGorgonia() {
-	G.Use(impl)
-}

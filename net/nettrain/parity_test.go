@@ -1,4 +1,4 @@
-package net
+package nettrain
 
 import (
 	"math"
@@ -7,22 +7,23 @@ import (
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/net"
 )
 
 // synthetic is a game shape with a dense policy head, as Gygès's and Imbriqua's may be.
-func synthetic(tb testing.TB, name string, planes, h, w, actions int) *Spec {
+func synthetic(tb testing.TB, name string, planes, h, w, actions int) *net.Spec {
 	tb.Helper()
 	info := &env.Info{Name: name, NumActions: actions, Observation: env.Shape{Planes: planes, Height: h, Width: w}}
-	s, err := NewSpec(info, nil)
+	s, err := net.NewSpec(info, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return s
 }
 
-func yinshSpec(tb testing.TB) *Spec {
+func yinshSpec(tb testing.TB) *net.Spec {
 	tb.Helper()
-	s, err := SpecOf(yinsh.Normal.Info(), yinsh.Normal)
+	s, err := net.SpecOf(yinsh.Normal.Info(), yinsh.Normal)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -33,27 +34,27 @@ func yinshSpec(tb testing.TB) *Spec {
 // head, dense 6×6 and 8×8 games, each with and without global pooling.
 func architectures(tb testing.TB) []struct {
 	name string
-	spec *Spec
-	cfg  Config
+	spec *net.Spec
+	cfg  net.Config
 } {
-	small := Config{Blocks: 2, Channels: 16, PolicyChannels: 4, ValueChannels: 2, ValueHidden: 16}
+	small := net.Config{Blocks: 2, Channels: 16, PolicyChannels: 4, ValueChannels: 2, ValueHidden: 16}
 	pooled := small
 	pooled.GlobalPool = true
 	pooled.ValueChannels = 8
 	return []struct {
 		name string
-		spec *Spec
-		cfg  Config
+		spec *net.Spec
+		cfg  net.Config
 	}{
 		{"yinsh", yinshSpec(tb), small},
 		{"yinsh-pool", yinshSpec(tb), pooled},
 		{"dense6x6", synthetic(tb, "six", 7, 6, 6, 300), small},
 		{"dense8x8-pool", synthetic(tb, "eight", 12, 8, 8, 200), pooled},
-		{"dense8x8-noblocks", synthetic(tb, "eight", 12, 8, 8, 200), Config{Blocks: 0, Channels: 8, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4}},
+		{"dense8x8-noblocks", synthetic(tb, "eight", 12, 8, 8, 200), net.Config{Blocks: 0, Channels: 8, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4}},
 	}
 }
 
-func randomObs(rng *rand.Rand, n int, s *Spec) []float32 {
+func randomObs(rng *rand.Rand, n int, s *net.Spec) []float32 {
 	obs := make([]float32, n*s.Observation.Size())
 	for i := range obs {
 		switch rng.IntN(3) {
@@ -74,7 +75,7 @@ func TestParity(t *testing.T) {
 	for _, arch := range architectures(t) {
 		t.Run(arch.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, 2))
-			w, err := NewWeights(arch.spec, arch.cfg, rng)
+			w, err := net.NewWeights(arch.spec, arch.cfg, rng)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +87,7 @@ func TestParity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := NewEngine(NewModel(w))
+			e := net.NewEngine(net.NewModel(w))
 			s := arch.spec
 			logits := make([]float32, n*s.NumActions)
 			value := make([]float32, n)
@@ -110,7 +111,7 @@ func TestParity(t *testing.T) {
 			// The comparison must see a difference in any weight: a model of other weights fails it.
 			other := w.Clone()
 			other.Randomize(rng)
-			if err := NewEngine(NewModel(other)).Evaluate(obs, logits, value); err != nil {
+			if err := net.NewEngine(net.NewModel(other)).Evaluate(obs, logits, value); err != nil {
 				t.Fatal(err)
 			}
 			far := 0.0

@@ -1,4 +1,4 @@
-package selfplay
+package worker
 
 import "golang.org/x/sys/unix"
 

@@ -1,11 +1,20 @@
-package net
+package nettrain
 
 import (
 	"fmt"
+	"sync"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/net/linalg"
 )
+
+// useBLAS makes gorgonia (and its tensor package) run on this build's BLAS, once, before the
+// first graph is built. gorgonia keeps its BLAS in a package variable: this is the one place
+// that sets it, here rather than in linalg.Setup so that only training links gorgonia.
+var useBLAS = sync.OnceFunc(func() { G.Use(linalg.Implementation) })
 
 // graph is the network as a gorgonia expression graph for one batch size: the training graph
 // (with the loss and its gradient) or the forward pass alone. Weight nodes are backed by the
@@ -14,13 +23,13 @@ import (
 // keeps them in its ops, and statsIn/statsOut copy them.
 type graph struct {
 	g      *G.ExprGraph
-	w      *Weights
+	w      *net.Weights
 	batch  int
 	x      *G.Node // input (batch, planes, height, width)
 	logits *G.Node // (batch, Spec.Outputs())
 	value  *G.Node // (batch), after tanh
 	nodes  []*G.Node
-	params []*Param // aligned with nodes: the trained parameters
+	params []*net.Param // aligned with nodes: the trained parameters
 	bns    []bnLink
 	err    error
 	// scratch is the buffers of our convolution ops; nil: gorgonia's Conv2d and BatchNorm
@@ -38,7 +47,7 @@ type graph struct {
 // bnLink ties a gorgonia batchnorm op to the parameters holding its statistics.
 type bnLink struct {
 	op         *G.BatchNormOp
-	mean, vari *Param
+	mean, vari *net.Param
 }
 
 // maskedOut is the logit offset of an illegal action in training: exp of it is 0 in float32,
@@ -52,7 +61,8 @@ const maskedOut = -1e9
 // With ownOps the convolutions and batchnorms are this package's ops (convop.go, bnop.go),
 // else gorgonia's Conv2d and BatchNorm: the trainer uses ours (faster, a third of the memory),
 // the parity tests gorgonia's (an independent reference).
-func newGraph(w *Weights, batch int, opt *OptimizerConfig, ownOps bool) (*graph, error) {
+func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps bool) (*graph, error) {
+	useBLAS()
 	train := opt != nil
 	bnMomentum := 0.1 // unused in evaluation mode
 	if train {
@@ -76,9 +86,9 @@ func newGraph(w *Weights, batch int, opt *OptimizerConfig, ownOps bool) (*graph,
 	h := gr.convBN(gr.x, "stem", "stem.bn", 3, bnMomentum)
 	h = gr.apply(G.Rectify(h))
 	for i := range c.Blocks {
-		t := gr.convBN(h, blockName(i, "conv1"), blockName(i, "bn1"), 3, bnMomentum)
+		t := gr.convBN(h, net.BlockName(i, "conv1"), net.BlockName(i, "bn1"), 3, bnMomentum)
 		t = gr.apply(G.Rectify(t))
-		t = gr.convBN(t, blockName(i, "conv2"), blockName(i, "bn2"), 3, bnMomentum)
+		t = gr.convBN(t, net.BlockName(i, "conv2"), net.BlockName(i, "bn2"), 3, bnMomentum)
 		t = gr.apply(G.Add(t, h))
 		h = gr.apply(G.Rectify(t))
 	}
@@ -134,7 +144,7 @@ func (gr *graph) apply(n *G.Node, err error) *G.Node {
 // param makes the node of parameter name, viewed with shape (same number of values), backed by
 // the parameter's slice. Trained parameters are recorded for the gradient.
 func (gr *graph) param(name string, shape ...int) *G.Node {
-	p := gr.w.byName[name]
+	p := gr.w.Param(name)
 	if p == nil {
 		panic("net: no parameter " + name)
 	}
@@ -168,18 +178,18 @@ func (gr *graph) convBN(x *G.Node, name, bn string, k int, momentum float64) *G.
 	if gr.err != nil {
 		return y
 	}
-	ch := gr.w.byName[bn+".gamma"].Shape[0]
+	ch := gr.w.Param(bn + ".gamma").Shape[0]
 	if gr.scratch != nil {
-		return gr.apply(batchNorm(y, gr.param(bn+".gamma"), gr.param(bn+".beta"), momentum, gr.w.get(bn+".mean"), gr.w.get(bn+".var")))
+		return gr.apply(batchNorm(y, gr.param(bn+".gamma"), gr.param(bn+".beta"), momentum, gr.w.Param(bn+".mean").Data, gr.w.Param(bn+".var").Data))
 	}
 	gamma := gr.param(bn+".gamma", 1, ch, 1, 1)
 	beta := gr.param(bn+".beta", 1, ch, 1, 1)
-	out, _, _, op, err := G.BatchNorm(y, gamma, beta, momentum, bnEpsilon)
+	out, _, _, op, err := G.BatchNorm(y, gamma, beta, momentum, net.BatchNormEpsilon)
 	if err != nil {
 		gr.apply(nil, err)
 		return y
 	}
-	gr.bns = append(gr.bns, bnLink{op: op, mean: gr.w.byName[bn+".mean"], vari: gr.w.byName[bn+".var"]})
+	gr.bns = append(gr.bns, bnLink{op: op, mean: gr.w.Param(bn + ".mean"), vari: gr.w.Param(bn + ".var")})
 	return out
 }
 
@@ -188,7 +198,7 @@ func (gr *graph) dense(x *G.Node, name string) *G.Node {
 	if gr.err != nil {
 		return x
 	}
-	p := gr.w.byName[name+".w"]
+	p := gr.w.Param(name + ".w")
 	y := gr.apply(G.Mul(x, gr.param(name+".w")))
 	return gr.apply(G.Auto(G.BroadcastAdd, y, gr.param(name+".b", 1, p.Shape[1])))
 }
@@ -250,7 +260,7 @@ func (gr *graph) addLoss(valueWeight float64) error {
 // forwardEval runs the gorgonia graph in evaluation mode (batchnorm from its running
 // statistics) on n observations: the reference the inference engine is held to. It returns the
 // policy outputs (n × Spec.Outputs()) and the values.
-func forwardEval(w *Weights, n int, obs []float32) (logits, value []float32, err error) {
+func forwardEval(w *net.Weights, n int, obs []float32) (logits, value []float32, err error) {
 	gr, err := newGraph(w, n, nil, false)
 	if err != nil {
 		return nil, nil, err

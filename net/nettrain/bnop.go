@@ -1,4 +1,4 @@
-package net
+package nettrain
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/zerogames/zero/net"
 )
 
 // The training graph's batchnorm is our own op too: normalisation by the batch's statistics,
@@ -131,7 +133,7 @@ func (op *bnOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, err
 			}
 			sq += float64(s)
 		})
-		inv := float32(1 / math.Sqrt(sq/n+bnEpsilon))
+		inv := float32(1 / math.Sqrt(sq/n+net.BatchNormEpsilon))
 		op.batchMean[c], op.invStd[c] = mean, inv
 		unbiased := float32(sq / max(n-1, 1))
 		op.mean[c] = op.momentum*mean + (1-op.momentum)*op.mean[c]

@@ -1,4 +1,4 @@
-package selfplay
+package worker
 
 import (
 	"context"
@@ -38,7 +38,7 @@ func TestBatcherAnswersLikeTheEngine(t *testing.T) {
 	g := testgames.TicTacToe
 	info := g.Info()
 	model := tinyModel(t, info, g, 1)
-	b, err := NewBatcher(model, BatcherConfig{MaxBatch: 16, MaxWait: time.Millisecond, Workers: 2})
+	b, err := NewBatcher(NewLatest(model), BatcherConfig{MaxBatch: 16, MaxWait: time.Millisecond, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,13 +102,14 @@ func TestBatcherPublishAndClose(t *testing.T) {
 	g := testgames.TicTacToe
 	info := g.Info()
 	m1, m2 := tinyModel(t, info, g, 1), tinyModel(t, info, g, 2)
-	b, _ := NewBatcher(m1, BatcherConfig{MaxBatch: 4, MaxWait: 0, Workers: 1})
+	latest := NewLatest(m1)
+	b, _ := NewBatcher(latest, BatcherConfig{MaxBatch: 4, MaxWait: 0, Workers: 1})
 	obs := make([]float32, info.Observation.Size())
 	g.New().Play(4).Play(0).Observe(obs) // not the empty board, which a fresh net maps to 0
 	p1, p2 := make([]float32, info.NumActions), make([]float32, info.NumActions)
 	v := make([]float32, 1)
 	b.Evaluate(obs, p1, v)
-	b.Publish(m2)
+	latest.Publish(m2)
 	b.Evaluate(obs, p2, v)
 	if slices.Equal(p1, p2) {
 		t.Fatal("the published network was not used")
@@ -134,14 +135,14 @@ func TestPlay(t *testing.T) {
 	for _, gumbel := range []bool{false, true} {
 		g := testgames.TicTacToe
 		info := g.Info()
-		b, _ := NewBatcher(tinyModel(t, info, g, 3), BatcherConfig{MaxBatch: 64, MaxWait: time.Millisecond, Workers: 1})
+		b, _ := NewBatcher(NewLatest(tinyModel(t, info, g, 3)), BatcherConfig{MaxBatch: 64, MaxWait: time.Millisecond, Workers: 1})
 		params := mcts.DefaultParams()
 		params.InFlight = 4
 		params.DirichletAlpha = 0.3
 		params.Gumbel = gumbel
 		params.GumbelActions = 4
 		params.Temperature = mcts.Schedule{{From: 0, Value: 1}, {From: 4, Value: 0}}
-		cfg := WorkerConfig{Games: 8, Params: params, Simulations: 16, CheapSimulations: 4, FullShare: 0.5,
+		cfg := Config{Games: 8, Params: params, Simulations: 16, CheapSimulations: 4, FullShare: 0.5,
 			Step: func() int64 { return 7 }}
 		ctx, cancel := context.WithCancel(context.Background())
 		var mu sync.Mutex
@@ -152,7 +153,7 @@ func TestPlay(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				err := Play(ctx, g, b, cfg, uint64(w+10), &stats, func(gm *replay.Game) error {
+				err := Play(ctx, g, b, cfg, uint64(w+10), &stats, GameSinkFunc(func(_ context.Context, gm *replay.Game) error {
 					mu.Lock()
 					defer mu.Unlock()
 					games = append(games, gm)
@@ -160,7 +161,7 @@ func TestPlay(t *testing.T) {
 						cancel()
 					}
 					return nil
-				})
+				}))
 				if err != nil && !errors.Is(err, context.Canceled) {
 					t.Error(err)
 				}

@@ -1,4 +1,4 @@
-package selfplay
+package worker
 
 import (
 	"errors"
@@ -15,7 +15,8 @@ import (
 // Batcher is the one door to the network during self-play: every worker's leaves come to it,
 // and it runs them through the network in batches as full as it can make them, on one or more
 // inference engines (one per inference worker, each single-threaded BLAS), routing each answer
-// back to its caller. New weights are hot-swapped in between batches (Publish).
+// back to its caller. Before each batch it asks its WeightsSource for the newest network and
+// swaps it in (the hot swap of new weights).
 //
 // A worker calls Evaluate (the batcher is an mcts.Evaluator) and blocks until its positions
 // are evaluated: requests from several workers are merged into one batch of up to MaxBatch
@@ -31,7 +32,7 @@ type Batcher struct {
 	groups   chan []*request
 	free     chan []*request // group slices handed back by the inference workers
 	mu       sync.RWMutex    // Evaluate sends under the read lock; Close closes under the lock
-	model    atomic.Pointer[net.Model]
+	weights  WeightsSource
 	wg       sync.WaitGroup
 	closed   atomic.Bool
 
@@ -58,10 +59,15 @@ type BatcherConfig struct {
 	Workers int
 }
 
-// NewBatcher starts a batcher running model. Close stops it.
-func NewBatcher(model *net.Model, cfg BatcherConfig) (*Batcher, error) {
+// NewBatcher starts a batcher running the networks of weights, which must have one already.
+// Close stops it.
+func NewBatcher(weights WeightsSource, cfg BatcherConfig) (*Batcher, error) {
 	if cfg.MaxBatch < 1 || cfg.Workers < 1 || cfg.MaxWait < 0 {
 		return nil, fmt.Errorf("batcher: max batch %d, workers %d, max wait %v", cfg.MaxBatch, cfg.Workers, cfg.MaxWait)
+	}
+	model := weights.Model()
+	if model == nil {
+		return nil, errors.New("batcher: no network to start with")
 	}
 	spec := model.Spec()
 	b := &Batcher{
@@ -72,12 +78,12 @@ func NewBatcher(model *net.Model, cfg BatcherConfig) (*Batcher, error) {
 		requests:   make(chan *request, 1024),
 		groups:     make(chan []*request, cfg.Workers),
 		free:       make(chan []*request, cfg.Workers+2),
+		weights:    weights,
 	}
 	for range cap(b.free) {
 		b.free <- make([]*request, 0, 64)
 	}
 	b.pool.New = func() any { return &request{done: make(chan struct{}, 1)} }
-	b.model.Store(model)
 	b.wg.Add(1 + cfg.Workers)
 	go b.gather()
 	for range cfg.Workers {
@@ -117,13 +123,6 @@ func (b *Batcher) Evaluate(obs, policy, value []float32) error {
 	b.pool.Put(r)
 	return err
 }
-
-// Publish makes model the network of every batch from now on (the hot swap of new weights).
-// It must be of the same game and architecture.
-func (b *Batcher) Publish(model *net.Model) { b.model.Store(model) }
-
-// Model is the network being used.
-func (b *Batcher) Model() *net.Model { return b.model.Load() }
 
 // Close stops the batcher once the requests made so far are answered.
 func (b *Batcher) Close() {
@@ -192,7 +191,7 @@ func (b *Batcher) infer(e *net.Engine) {
 	defer runtime.UnlockOSThread()
 	var obs, logits, values []float32
 	for group := range b.groups {
-		if m := b.model.Load(); e.Model() != m {
+		if m := b.weights.Model(); m != nil && e.Model() != m {
 			if err := e.Swap(m); err != nil {
 				b.answer(group, err)
 				continue

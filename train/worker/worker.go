@@ -1,4 +1,4 @@
-package selfplay
+package worker
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"github.com/zerogames/zero/train/replay"
 )
 
-// WorkerConfig is how a self-play worker plays its games.
-type WorkerConfig struct {
+// Config is how a self-play worker plays its games.
+type Config struct {
 	// Games is the number of games the worker plays at once: their leaves go to the evaluator
 	// together, one round of searches after another.
 	Games int
@@ -42,7 +42,7 @@ type WorkerConfig struct {
 }
 
 // Validate checks a worker configuration.
-func (c *WorkerConfig) Validate() error {
+func (c *Config) Validate() error {
 	switch {
 	case c.Games < 1:
 		return fmt.Errorf("games: %d, want ≥ 1", c.Games)
@@ -87,23 +87,24 @@ type slot[S env.State[S]] struct {
 // worker plays Games games at once.
 type worker[S env.State[S]] struct {
 	g           env.Game[S]
-	cfg         WorkerConfig
+	cfg         Config
 	full, cheap mcts.Params
 	stats       *Stats
-	out         func(*replay.Game) error
+	ctx         context.Context // Play's
+	sink        GameSink
 	legal       []env.Action
 	outcomes    []env.Outcome
 	policy      []float32 // one root's policy, for the targets
 }
 
-// Play plays self-play games with ev until ctx ends, handing each finished game to out (games
+// Play plays self-play games with ev until ctx ends, handing each finished game to sink (games
 // in progress are dropped). Each game slot's generators derive from seed.
-func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator, cfg WorkerConfig, seed uint64, stats *Stats, out func(*replay.Game) error) error {
+func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator, cfg Config, seed uint64, stats *Stats, sink GameSink) error {
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("self-play: %w", err)
 	}
 	info := g.Info()
-	w := &worker[S]{g: g, cfg: cfg, full: cfg.Params, cheap: cfg.Params, stats: stats, out: out,
+	w := &worker[S]{g: g, cfg: cfg, full: cfg.Params, cheap: cfg.Params, stats: stats, ctx: ctx, sink: sink,
 		legal:    make([]env.Action, 0, info.NumActions),
 		outcomes: make([]env.Outcome, 0, info.NumActions),
 		policy:   make([]float32, info.NumActions)}
@@ -267,7 +268,7 @@ func (w *worker[S]) finish(sl *slot[S]) error {
 		sl.game.Step = w.cfg.Step()
 	}
 	w.stats.Games.Add(1)
-	if err := w.out(sl.game); err != nil {
+	if err := w.sink.AddGame(w.ctx, sl.game); err != nil {
 		return err
 	}
 	return w.newGame(sl)

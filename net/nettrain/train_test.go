@@ -1,4 +1,4 @@
-package net
+package nettrain
 
 import (
 	"math"
@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/net"
 )
 
 // randomBatch is n positions with random observations, random legal actions (at least one each),
 // a random target distribution over them and random results.
-func randomBatch(rng *rand.Rand, n int, s *Spec) *Batch {
-	b := &Batch{N: n, Obs: randomObs(rng, n, s), Value: make([]float32, n), LegalEnd: make([]int32, n)}
+func randomBatch(rng *rand.Rand, n int, s *net.Spec) *net.Batch {
+	b := &net.Batch{N: n, Obs: randomObs(rng, n, s), Value: make([]float32, n), LegalEnd: make([]int32, n)}
 	for i := range n {
 		var sum float32
 		start := len(b.Legal)
@@ -34,8 +35,8 @@ func randomBatch(rng *rand.Rand, n int, s *Spec) *Batch {
 	return b
 }
 
-func testOptimizer(method string) OptimizerConfig {
-	o := DefaultOptimizer()
+func testOptimizer(method string) net.OptimizerConfig {
+	o := net.DefaultOptimizer()
 	o.Method = method
 	o.LearningRate = 1e-2
 	if method == "sgd" {
@@ -55,7 +56,7 @@ func TestTrainingLearns(t *testing.T) {
 			}
 			t.Run(arch.name+"/"+method, func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(3, 4))
-				w, err := NewWeights(arch.spec, arch.cfg, rng)
+				w, err := net.NewWeights(arch.spec, arch.cfg, rng)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -94,9 +95,9 @@ func TestTrainingLearns(t *testing.T) {
 // scattered targets) to finite differences of its own loss, on a few weights of each kind.
 func TestGradient(t *testing.T) {
 	spec := synthetic(t, "six", 3, 6, 6, 40)
-	cfg := Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4}
+	cfg := net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4}
 	rng := rand.New(rand.NewPCG(5, 6))
-	w, err := NewWeights(spec, cfg, rng)
+	w, err := net.NewWeights(spec, cfg, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func TestGradient(t *testing.T) {
 func TestTrainingUpdatesWeights(t *testing.T) {
 	arch := architectures(t)[2]
 	rng := rand.New(rand.NewPCG(7, 8))
-	w, err := NewWeights(arch.spec, arch.cfg, rng)
+	w, err := net.NewWeights(arch.spec, arch.cfg, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestTrainingUpdatesWeights(t *testing.T) {
 }
 
 // entropy is the mean entropy of the batch's target distributions.
-func entropy(b *Batch) float64 {
+func entropy(b *net.Batch) float64 {
 	var h float64
 	for _, p := range b.Policy {
 		if p > 0 {
@@ -196,7 +197,7 @@ func entropy(b *Batch) float64 {
 // batch must be the gradient of a fresh graph.
 func TestGradientDoesNotAccumulate(t *testing.T) {
 	spec := synthetic(t, "six", 7, 6, 6, 300)
-	w, err := NewWeights(spec, smallConfig(), rand.New(rand.NewPCG(1, 1)))
+	w, err := net.NewWeights(spec, smallConfig(), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +236,7 @@ func TestOwnOpsMatchGorgonias(t *testing.T) {
 	for _, arch := range architectures(t) {
 		t.Run(arch.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(31, 32))
-			w, err := NewWeights(arch.spec, arch.cfg, rng)
+			w, err := net.NewWeights(arch.spec, arch.cfg, rng)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -243,7 +244,7 @@ func TestOwnOpsMatchGorgonias(t *testing.T) {
 			b := randomBatch(rng, 11, arch.spec)
 			var losses [2]Loss
 			var grads [2][][]float32
-			var after [2]*Weights
+			var after [2]*net.Weights
 			for i, own := range []bool{true, false} {
 				after[i] = w.Clone()
 				tr, err := NewTrainer(after[i], testOptimizer("adam"), nil)
@@ -294,7 +295,7 @@ func TestStepDense(t *testing.T) {
 	for _, arch := range architectures(t)[:3] {
 		t.Run(arch.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(41, 42))
-			w, err := NewWeights(arch.spec, arch.cfg, rng)
+			w, err := net.NewWeights(arch.spec, arch.cfg, rng)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -317,7 +318,7 @@ func TestStepDense(t *testing.T) {
 				func(tr *Trainer) (Loss, error) { return tr.StepDense(b.Obs, policy, legal, b.Value) },
 				func(tr *Trainer) (Loss, error) { return tr.StepDense(b.Obs, policy, nil, b.Value) },
 			} {
-				tr, err := NewTrainer([]*Weights{sparse, dense, unmasked}[k], testOptimizer("adam"), nil)
+				tr, err := NewTrainer([]*net.Weights{sparse, dense, unmasked}[k], testOptimizer("adam"), nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package net
+package nettrain
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/net/linalg"
 )
 
@@ -71,7 +72,7 @@ func (g convGeom) colOf(s *convScratch, x []float32, p0, n int) []float32 {
 		return xc
 	}
 	col := s.get(&s.col, g.in*9*n*cells)
-	im2col(col, xc, g.in, n*cells, 0, n, g.h, g.w)
+	net.Im2col(col, xc, g.in, n*cells, 0, n, g.h, g.w)
 	return col
 }
 

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package selfplay
+package worker
 
 import "time"
 

@@ -1,4 +1,4 @@
-package net
+package nettrain
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/net"
 )
 
 // Trainer trains Weights with the gorgonia graph: one graph and machine per batch size, built
@@ -13,13 +14,13 @@ import (
 // reset), and an optimizer whose state is plain slices so that a checkpoint can save it for an
 // exact resume. Each batch size holds its own graph (about 3 MB of values per YINSH position of
 // the batch for the default net), so train with one or few sizes. Between steps the Weights
-// may be read (NewModel, Save) but not written. A Trainer is for one goroutine.
+// may be read (net.NewModel, net.Save) but not written. A Trainer is for one goroutine.
 type Trainer struct {
-	w      *Weights
-	opt    *Optimizer
+	w      *net.Weights
+	opt    *net.Optimizer
 	graphs map[int]*graph
 	grads  [][]float32 // scratch: the gradient of each trained parameter, in Weights order
-	gradOf map[*Param][]float32
+	gradOf map[*net.Param][]float32
 	cur    *graph // the graph whose inputs prepare wrote last
 	// ownOps: the graphs use this package's convolution and batchnorm ops (false only in tests,
 	// to compare with gorgonia's)
@@ -36,18 +37,18 @@ type Loss struct {
 
 // NewTrainer trains w (in place) with the optimizer cfg, from its state opt if not nil (a
 // resumed run), else from a fresh state.
-func NewTrainer(w *Weights, cfg OptimizerConfig, opt *Optimizer) (*Trainer, error) {
+func NewTrainer(w *net.Weights, cfg net.OptimizerConfig, opt *net.Optimizer) (*Trainer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if opt == nil {
-		opt = NewOptimizer(w)
-	} else if err := opt.fits(w); err != nil {
+		opt = net.NewOptimizer(w)
+	} else if err := opt.Fits(w); err != nil {
 		return nil, err
 	}
 	opt.Config = cfg
 	t := &Trainer{w: w, opt: opt, graphs: map[int]*graph{}, ownOps: true}
-	t.gradOf = map[*Param][]float32{}
+	t.gradOf = map[*net.Param][]float32{}
 	for _, p := range w.Params {
 		if p.Trained() {
 			g := make([]float32, len(p.Data))
@@ -59,15 +60,15 @@ func NewTrainer(w *Weights, cfg OptimizerConfig, opt *Optimizer) (*Trainer, erro
 }
 
 // Weights are the weights being trained.
-func (t *Trainer) Weights() *Weights { return t.w }
+func (t *Trainer) Weights() *net.Weights { return t.w }
 
 // Optimizer is the optimizer's state (its step counts the steps taken).
-func (t *Trainer) Optimizer() *Optimizer { return t.opt }
+func (t *Trainer) Optimizer() *net.Optimizer { return t.opt }
 
 // Step takes one optimizer step on batch b, whose Policy holds the target distribution over each
 // position's legal actions (summing to 1) and Value the result for the player to decide. Only
 // the legal actions enter the softmax. It returns the batch's loss before the step.
-func (t *Trainer) Step(b *Batch) (Loss, error) {
+func (t *Trainer) Step(b *net.Batch) (Loss, error) {
 	return t.step(t.lossAndGrad(b))
 }
 
@@ -107,15 +108,15 @@ func (t *Trainer) step(loss Loss, err error) (Loss, error) {
 	if err != nil {
 		return loss, err
 	}
-	t.opt.apply(t.w, t.grads)
+	apply(t.opt, t.w, t.grads)
 	return loss, nil
 }
 
 // lossAndGrad runs the training graph on b: the loss, and its gradient into t.grads; the
 // batchnorm running statistics take the batch's in. No optimizer step.
-func (t *Trainer) lossAndGrad(b *Batch) (Loss, error) {
+func (t *Trainer) lossAndGrad(b *net.Batch) (Loss, error) {
 	if err := t.prepare(b.N, b.Obs, b.Value, func(gr *graph) error {
-		if err := b.check(t.w.Spec); err != nil {
+		if err := b.Check(t.w.Spec); err != nil {
 			return err
 		}
 		out, s := t.w.Spec.Outputs(), t.w.Spec
@@ -158,7 +159,9 @@ func (t *Trainer) prepare(n int, obs, value []float32, scatter func(*graph) erro
 	}
 	t.cur = gr
 	copy(gr.xBuf, obs[:len(gr.xBuf)])
-	fill(gr.maskBuf, maskedOut)
+	for i := range gr.maskBuf {
+		gr.maskBuf[i] = maskedOut
+	}
 	clear(gr.targetBuf)
 	copy(gr.zBuf, value[:n])
 	return scatter(gr)
@@ -191,7 +194,7 @@ func (t *Trainer) lossAndGradPrepared() (Loss, error) {
 	loss := Loss{
 		Policy: float64(gr.ceVal.Data().(float32)),
 		Value:  float64(gr.mseVal.Data().(float32)),
-		L2:     t.opt.l2(t.w),
+		L2:     l2(t.opt, t.w),
 	}
 	loss.Total = loss.Policy + t.opt.Config.ValueWeight*loss.Value + loss.L2
 	if math.IsNaN(loss.Total) || math.IsInf(loss.Total, 0) {

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/zerogames/zero/"
+
+// playSide are the packages that play and must link no training code: the engine protocol, the
+// user interfaces, the arena's players and the registry they share, the network as inference
+// sees it, and below them. train/worker and train/replay are on the list too: self-play on
+// another machine will run them without the trainer.
+var playSide = []string{
+	"env", "mcts", "net", "net/linalg", "selfplay",
+	"internal/games", "internal/engine", "internal/ui", "internal/ui/term", "internal/ui/web",
+	"train/worker", "train/replay",
+}
+
+// TestPlaySideLinksNoGorgonia holds the import direction of the pipeline (env → mcts, net →
+// play → self-play → training): no package in playSide depends, even indirectly, on a package
+// whose path contains "gorgonia", in the default build and with OpenBLAS. A failure names the
+// chain of imports that brings it in.
+func TestPlaySideLinksNoGorgonia(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH, so the dependencies cannot be listed:", err)
+	}
+	for _, tags := range []string{"", "openblas"} {
+		pkgs := make([]string, len(playSide))
+		for i, p := range playSide {
+			pkgs[i] = module + p
+		}
+		imports := listImports(t, goCmd, tags, append(pkgs, module+"net/nettrain")...)
+		for _, p := range pkgs {
+			if chain := pathTo(imports, p, "gorgonia"); chain != nil {
+				t.Errorf("tags %q: %s links gorgonia: %s", tags, p, strings.Join(chain, " → "))
+			}
+		}
+		// The check is not blind: training does link gorgonia.
+		if pathTo(imports, module+"net/nettrain", "gorgonia") == nil {
+			t.Errorf("tags %q: net/nettrain does not seem to link gorgonia: the check sees nothing", tags)
+		}
+	}
+}
+
+// listImports runs go list -deps on pkgs and returns each package's direct imports, for every
+// package listed.
+func listImports(t *testing.T, goCmd, tags string, pkgs ...string) map[string][]string {
+	t.Helper()
+	args := []string{"list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}"}
+	if tags != "" {
+		args = append(args, "-tags", tags)
+	}
+	out, err := exec.Command(goCmd, append(args, pkgs...)...).Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			t.Fatalf("go list: %v\n%s", err, ee.Stderr)
+		}
+		t.Fatalf("go list: %v", err)
+	}
+	imports := map[string][]string{}
+	for line := range strings.Lines(string(out)) {
+		f := strings.Fields(line)
+		if len(f) > 0 {
+			imports[f[0]] = f[1:]
+		}
+	}
+	for _, p := range pkgs {
+		if _, ok := imports[p]; !ok {
+			t.Fatalf("go list did not list %s", p)
+		}
+	}
+	return imports
+}
+
+// pathTo returns a chain of imports from pkg to a package whose path contains sub (breadth
+// first: a shortest one), or nil if there is none.
+func pathTo(imports map[string][]string, pkg, sub string) []string {
+	from := map[string]string{pkg: ""}
+	queue := []string{pkg}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if strings.Contains(p, sub) {
+			var chain []string
+			for ; p != ""; p = from[p] {
+				chain = append(chain, p)
+			}
+			slices.Reverse(chain)
+			return chain
+		}
+		for _, q := range imports[p] {
+			if _, seen := from[q]; !seen {
+				from[q] = p
+				queue = append(queue, q)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,54 @@
+// Package gamestrain is the training side of the game registry: a game's name → what zero train
+// and zero bench selfplay need of it (train.Run, train.BenchSelfPlay), each called with the
+// game's state type known, as package games does for playing. It imports train, and so
+// gorgonia; package games, which the engine and the user interfaces use, does not.
+//
+// The list of games is package all's: its Register adds every game here and to package games.
+package gamestrain
+
+import (
+	"context"
+	"time"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/train"
+)
+
+// Game is a registered game and variant, as training sees it.
+type Game interface {
+	// Info is the game's static facts; Info().Name is its registry name.
+	Info() *env.Info
+	// Train runs or resumes a training run in a run folder (train.Run).
+	Train(ctx context.Context, cfg train.Config, dir string, opt train.Options) error
+	// BenchSelfPlay measures a configuration's self-play (train.BenchSelfPlay).
+	BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration) (train.SelfPlaySpeed, error)
+}
+
+// registry holds the games, in the order they were registered.
+var registry games.Registry[Game]
+
+// Register adds games to the training registry; a name registered twice panics.
+func Register(gs ...Game) { registry.Register(gs...) }
+
+// Lookup finds a game by name.
+func Lookup(name string) (Game, error) { return registry.Lookup(name) }
+
+// Of adapts a game to the training registry.
+func Of[S env.State[S]](g env.Game[S]) Game { return generic[S]{g} }
+
+type generic[S env.State[S]] struct{ g env.Game[S] }
+
+func (e generic[S]) Info() *env.Info { return e.g.Info() }
+
+// Train runs or resumes a training run of the game in dir (train.Run).
+func (e generic[S]) Train(ctx context.Context, cfg train.Config, dir string, opt train.Options) error {
+	return train.Run(ctx, e.g, cfg, dir, opt)
+}
+
+// BenchSelfPlay measures self-play as cfg's run plays it (train.BenchSelfPlay), with the
+// network w or random weights.
+func (e generic[S]) BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration) (train.SelfPlaySpeed, error) {
+	return train.BenchSelfPlay(ctx, e.g, cfg, w, warm, d)
+}
