@@ -181,3 +181,92 @@ func TestNewGame(t *testing.T) {
 		}
 	})
 }
+
+// TestNewGameDoc keeps docs/NEW_GAME.md true: each code block marked with a file (```go PATH)
+// is in that file as written, and each session (a block starting with `$ zero engine` or
+// `$ zero play`) is what zero with tic-tac-toe answers to its input.
+func TestNewGameDoc(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/NEW_GAME.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	lines := strings.Split(string(doc), "\n")
+	for i := 0; i < len(lines); i++ {
+		info, ok := strings.CutPrefix(lines[i], "```")
+		if !ok {
+			continue
+		}
+		start := i + 1
+		for i++; i < len(lines) && lines[i] != "```"; i++ {
+		}
+		block := lines[start:i]
+		where := fmt.Sprintf("docs/NEW_GAME.md:%d", start)
+		kind, path, _ := strings.Cut(info, " ")
+		switch {
+		case kind == "go" || kind == "yaml":
+			src, err := os.ReadFile(filepath.Join("../..", path))
+			if err != nil {
+				t.Errorf("%s: %v", where, err)
+			} else if !strings.Contains(string(src), strings.Join(block, "\n")+"\n") {
+				t.Errorf("%s: the block is not in %s as written:\n%s", where, path, strings.Join(block, "\n"))
+			}
+			counts["file"]++
+		case kind == "sh": // commands TestNewGame runs
+		case info == "" && len(block) > 0 && strings.HasPrefix(block[0], "$ zero engine "):
+			stdin, want := engineTranscript(block[1:])
+			got := zeroTicTacToe(t, t.TempDir(), stdin, strings.Fields(block[0])[2:]...)
+			if got != want {
+				t.Errorf("%s: zero engine answers\n%s\nwant (the doc)\n%s", where, got, want)
+			}
+			counts["engine"]++
+		case info == "" && len(block) > 0 && strings.HasPrefix(block[0], "$ zero play "):
+			stdin, want := playTranscript(block[1:])
+			got := zeroTicTacToe(t, t.TempDir(), stdin, strings.Fields(block[0])[2:]...)
+			if got != want {
+				t.Errorf("%s: zero play shows\n%s\nwant (the doc)\n%s", where, got, want)
+			}
+			counts["play"]++
+		default:
+			t.Errorf("%s: a block of unknown kind %q: mark it with the file it copies, or make it a session", where, info)
+		}
+	}
+	if counts["file"] < 10 || counts["engine"] != 1 || counts["play"] != 1 {
+		t.Errorf("checked %v: the page lost blocks, or this test lost track of them", counts)
+	}
+}
+
+// engineTranscript splits an engine session as ENGINE.md writes it into the input and the
+// replies: a reply starts with = or ? and ends with an empty line.
+func engineTranscript(lines []string) (stdin, replies string) {
+	var in, out strings.Builder
+	reply := false
+	for _, line := range lines {
+		if !reply && (strings.HasPrefix(line, "=") || strings.HasPrefix(line, "?")) {
+			reply = true
+		}
+		if reply {
+			out.WriteString(line + "\n")
+			reply = line != ""
+		} else {
+			in.WriteString(line + "\n")
+		}
+	}
+	return in.String(), out.String()
+}
+
+// playTranscript splits a terminal session into what the person types, shown after a prompt
+// as a terminal echoes it, and what zero play writes, where the typed line is not.
+func playTranscript(lines []string) (stdin, screen string) {
+	prompt := regexp.MustCompile(`^((?:x|o|\(game over\))> )(.+)$`)
+	var in, out strings.Builder
+	for _, line := range lines {
+		if m := prompt.FindStringSubmatch(line); m != nil {
+			in.WriteString(m[2] + "\n")
+			out.WriteString(m[1])
+			continue
+		}
+		out.WriteString(line + "\n")
+	}
+	return in.String(), out.String()
+}
