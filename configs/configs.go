@@ -1,6 +1,7 @@
 // Package configs holds the training presets, one per game and variant, tuned for a 2-core
-// machine without GPU, and "tiny" for tests. They are embedded in the binary: `zero train
-// --game G` starts from G's preset wherever it runs.
+// machine without GPU, "tiny" for tests, and "tictactoe" for the test game that
+// docs/NEW_GAME.md registers. They are embedded in the binary: `zero train --game G` starts
+// from G's preset wherever it runs.
 package configs
 
 import (

@@ -7,6 +7,7 @@ import (
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/env/envtest"
 	"github.com/zerogames/zero/internal/testgames"
+	"github.com/zerogames/zero/net"
 )
 
 func TestConformance(t *testing.T) {
@@ -50,6 +51,24 @@ func TestValues(t *testing.T) {
 	for _, tc := range tests {
 		if math.Abs(tc.got-tc.want) > 1e-12 {
 			t.Errorf("%s: %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+}
+
+// TestTicTacToeSpatialPolicy: the policy head is one plane over the board, each action's logit
+// at the cell it marks.
+func TestTicTacToeSpatialPolicy(t *testing.T) {
+	g := testgames.TicTacToe
+	spec, err := net.SpecOf(g.Info(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !spec.Spatial() || spec.PolicyPlanes != 1 || spec.OffGrid != 0 || spec.Outputs() != 9 {
+		t.Fatalf("spec %+v: want one policy plane of 9 cells and nothing off the grid", spec)
+	}
+	for a := range env.Action(9) {
+		if got := spec.OutputOf(a); got != int(a) {
+			t.Errorf("%s: output %d, want %d", env.ActionString(g.New(), a), got, a)
 		}
 	}
 }

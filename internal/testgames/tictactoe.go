@@ -32,6 +32,13 @@ func (g *tttGame) New() Board { return Board{} }
 // MapAction maps a cell by symmetry k of the square (see tttSym).
 func (g *tttGame) MapAction(k int, a env.Action) env.Action { return env.Action(tttSym[k][a]) }
 
+// PolicyPlanes is 1: every action is a cell, so the policy head is one plane over the board
+// (env.SpatialPolicy).
+func (g *tttGame) PolicyPlanes() int { return 1 }
+
+// PolicyCell places action a on the cell it marks: action r·3+c is Observe's cell r·3+c.
+func (g *tttGame) PolicyCell(a env.Action) (plane, cell int, ok bool) { return 0, int(a), true }
+
 // tttSym[k][cell] is the image of a cell under symmetry k: k = 0..3 turn the board by k
 // quarter turns, k = 4..7 mirror it left to right first.
 var tttSym = func() (t [8][9]int8) {

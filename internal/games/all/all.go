@@ -2,7 +2,7 @@
 // Register adds each game to the play registry (package games: the engine protocol, zero play,
 // zero serve, zero arena) and to the training registry (package gamestrain: zero train, zero
 // bench selfplay), with its state type known to both. Adding a game is its package under env/
-// and one line here.
+// and one line here, an Add call (docs/NEW_GAME.md walks through it).
 //
 // The list cannot live in package games: the training registry needs each game's state type
 // where the game is named, and package games must not import training (it would link gorgonia
@@ -27,16 +27,18 @@ var once sync.Once
 // the first do nothing.
 func Register() {
 	once.Do(func() {
-		register[yinsh.State](yinsh.Normal)
-		register[yinsh.State](yinsh.Blitz)
-		register[gyges.State](gyges.Basic)
-		register[gyges.State](gyges.Advanced)
-		register[imbriqua.State](imbriqua.Game)
+		Add[yinsh.State](yinsh.Normal)
+		Add[yinsh.State](yinsh.Blitz)
+		Add[gyges.State](gyges.Basic)
+		Add[gyges.State](gyges.Advanced)
+		Add[imbriqua.State](imbriqua.Game)
 	})
 }
 
-// register adds g to the play registry and the training registry.
-func register[S env.State[S]](g env.Game[S]) {
+// Add adds g to the play registry and the training registry: the line Register's list has for
+// each game. It is exported for tests that play a game the binary does not ship (cmd/zero's
+// TestNewGame adds tic-tac-toe, as docs/NEW_GAME.md does); a name added twice panics.
+func Add[S env.State[S]](g env.Game[S]) {
 	games.Register(games.Of[S](g))
 	gamestrain.Register(gamestrain.Of[S](g))
 }
