@@ -12,12 +12,14 @@
 //	replay/           the replay buffer's shards (torn tails are cut off on opening)
 //	metrics.jsonl     one JSON record per line: train, selfplay, eval (zero report draws them)
 //	ratings.json      every evaluation game and the Elo ladder (written atomically)
+//	lock              held (an OS file lock) by the process training in the folder
 //
 // Invariants: state.json only names a checkpoint that was fully written; a checkpoint holds the
 // optimizer state of its step; the replay buffer only grows by whole games. A process killed at
 // any moment (SIGKILL included) therefore resumes from its last checkpoint with every finished
 // game it had recorded, losing only the games in progress and the training steps since that
-// checkpoint. An interruption (context cancelled: Ctrl-C) writes a last checkpoint first.
+// checkpoint. An interruption (context cancelled: Ctrl-C) writes a last checkpoint first. One
+// process trains in a folder at a time: a second is refused at once, naming the first.
 package train
 
 import (
@@ -206,7 +208,18 @@ func Run[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, dir str
 			return fmt.Errorf("stop: steps %d and time %v must be ≥ 0", r.stop.Steps, time.Duration(r.stop.Time))
 		}
 	}
+	// The folder is this process's until it returns: a second trainer is refused before it
+	// reads anything. A folder made here for a run refused by open is removed again.
+	_, statErr := os.Stat(dir)
+	lock, err := lockFolder(dir)
+	if err != nil {
+		return err
+	}
+	defer lock.unlock()
 	if err := r.open(); err != nil {
+		if errors.Is(statErr, os.ErrNotExist) {
+			os.RemoveAll(dir)
+		}
 		return err
 	}
 	return r.loop(ctx)

@@ -3,6 +3,8 @@ package train_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -113,6 +115,14 @@ func TestKillAndResume(t *testing.T) {
 			cmd.Process.Kill()
 			t.Fatalf("no game recorded after a checkpoint at step 30 within a minute: %s", stderr.String())
 		}
+	}
+	// A second trainer in the folder is refused at once, naming the first, and changes nothing.
+	err = train.Run(context.Background(), yinsh.Blitz, tiny(t), dir, train.Options{})
+	if !errors.Is(err, train.ErrBusy) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d ", cmd.Process.Pid)) {
+		t.Errorf("a second trainer in the folder: %v, want it refused naming pid %d", err, cmd.Process.Pid)
+	}
+	if n := readState(t, dir).Sessions; n != 1 {
+		t.Errorf("the refused trainer counted a session: %d sessions", n)
 	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
