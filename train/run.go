@@ -11,6 +11,7 @@
 //	checkpoints/      step-NNNNNNNN.zck files: weights and optimizer state (atomic)
 //	replay/           the replay buffer's shards (torn tails are cut off on opening)
 //	metrics.jsonl     one JSON record per line: train, selfplay, eval (zero report draws them)
+//	events.out.tfevents.*  the same values for TensorBoard, a file a session (tfevents)
 //	ratings.json      every evaluation game and the Elo ladder (written atomically)
 //	lock              held (an OS file lock) by the process training in the folder
 //
@@ -45,6 +46,7 @@ import (
 	"github.com/zerogames/zero/net/nettrain"
 	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train/metrics"
+	"github.com/zerogames/zero/train/metrics/tfevents"
 	"github.com/zerogames/zero/train/replay"
 	"github.com/zerogames/zero/train/worker"
 )
@@ -168,6 +170,7 @@ type run[S env.State[S]] struct {
 
 	buffer  *replay.Buffer
 	metrics *metrics.Log
+	events  *tfevents.Writer // the same records for TensorBoard
 	batcher *worker.Batcher
 	latest  *worker.Latest // the batcher's weights: the trainer publishes here
 	stats   worker.Stats
@@ -292,6 +295,11 @@ func (r *run[S]) open() error {
 	if err == nil {
 		r.metrics, err = metrics.Create(filepath.Join(r.dir, metricsFile))
 	}
+	if err == nil {
+		if r.events, err = tfevents.Create(r.dir, time.Now()); err != nil {
+			r.metrics.Close()
+		}
+	}
 	if err != nil {
 		r.buffer.Close()
 		return err
@@ -311,6 +319,7 @@ func (r *run[S]) open() error {
 	if err != nil {
 		r.buffer.Close()
 		r.metrics.Close()
+		r.events.Close()
 	}
 	return err
 }
@@ -327,6 +336,13 @@ func (r *run[S]) recordAt(kind string, step int64, elapsed float64, values map[s
 	rec := metrics.Record{Kind: kind, Step: step, Time: time.Now(), Elapsed: elapsed, Values: values}
 	if err := r.metrics.Write(rec); err != nil {
 		r.logf("metrics: %v", err)
+	}
+	tagged := make(map[string]float64, len(values))
+	for name, v := range values {
+		tagged[kind+"/"+name] = v
+	}
+	if err := r.events.Scalars(rec.Time, step, tagged); err != nil {
+		r.logf("tensorboard events: %v", err)
 	}
 }
 
@@ -366,6 +382,9 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 			err = cerr
 		}
 		if cerr := r.metrics.Close(); err == nil {
+			err = cerr
+		}
+		if cerr := r.events.Close(); err == nil {
 			err = cerr
 		}
 	}()

@@ -1,6 +1,7 @@
 package train_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +20,7 @@ import (
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train"
 	"github.com/zerogames/zero/train/metrics"
+	"github.com/zerogames/zero/train/metrics/tfevents"
 	"github.com/zerogames/zero/train/replay"
 )
 
@@ -156,6 +159,7 @@ func TestKillAndResume(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "state.json.tmp123"), []byte(`{"game": "yin`), 0o644)
 
 	cfg.Stop.Steps = before.Step + 20
+	resumed := time.Now()
 	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
 		t.Fatalf("resuming: %v", err)
 	}
@@ -197,6 +201,46 @@ func TestKillAndResume(t *testing.T) {
 	}
 	if last != after.Step || skipped > 1 {
 		t.Errorf("metrics: last train record at step %d (want %d), %d torn lines skipped", last, after.Step, skipped)
+	}
+	// TensorBoard's files: one a session (the refused trainer wrote none), the resumed
+	// session's whole, its train scalars those of metrics.jsonl.
+	files, _ := filepath.Glob(filepath.Join(dir, "events.out.tfevents.*"))
+	if len(files) != 2 {
+		t.Fatalf("event files %v, want the killed session's and the resumed one's", files)
+	}
+	ours := slices.IndexFunc(files, func(f string) bool { return strings.HasSuffix(f, fmt.Sprintf(".%d", os.Getpid())) })
+	if ours < 0 {
+		t.Fatalf("no event file of this process (pid %d) in %v", os.Getpid(), files)
+	}
+	data, err := os.ReadFile(files[ours])
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := tfevents.Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", files[ours], err)
+	}
+	var want []metrics.Record
+	for _, r := range records {
+		if r.Kind == "train" && r.Time.After(resumed) {
+			want = append(want, r)
+		}
+	}
+	var got []tfevents.Event
+	for _, ev := range events {
+		if _, ok := ev.Scalars["train/loss"]; ok {
+			got = append(got, ev)
+		}
+	}
+	if len(got) == 0 || len(got) != len(want) {
+		t.Fatalf("%d train events in the resumed session's event file, %d train records", len(got), len(want))
+	}
+	for i, r := range want {
+		for name, v := range r.Values {
+			if x, ok := got[i].Scalars["train/"+name]; got[i].Step != r.Step || !ok || x != float32(v) && !math.IsNaN(v) {
+				t.Errorf("train event %d: step %d, %s = %v; metrics.jsonl: step %d, %v", i, got[i].Step, name, x, r.Step, v)
+			}
+		}
 	}
 }
 
