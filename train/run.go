@@ -288,6 +288,9 @@ func (r *run[S]) open() error {
 	if err != nil {
 		return err
 	}
+	for _, c := range r.buffer.Cuts() {
+		r.logf("replay: %v", c)
+	}
 	data, err := r.cfg.Marshal()
 	if err == nil {
 		err = atomicfile.WriteBytes(filepath.Join(r.dir, configFile), data)
