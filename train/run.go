@@ -364,18 +364,64 @@ func (r *run[S]) weights() (*net.Weights, *net.Optimizer, *rand.PCG, error) {
 		}
 		return w, net.NewOptimizer(w), pcg, nil
 	}
-	path := filepath.Join(r.dir, r.state.Checkpoint)
-	ck, err := net.Load(path, r.spec)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("resuming from %s: %w", path, err)
-	}
-	if ck.Header.Step != r.state.Step || ck.Optimizer == nil {
-		return nil, nil, nil, fmt.Errorf("resuming from %s: it holds step %d (state.json says %d) and optimizer state %v", path, ck.Header.Step, r.state.Step, ck.Optimizer != nil)
-	}
 	if err := pcg.UnmarshalBinary(r.state.RNG); err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: rng: %w", filepath.Join(r.dir, stateFile), err)
 	}
-	return ck.Weights, ck.Optimizer, pcg, nil
+	// The newest checkpoint, or if it is damaged (a disk's fault: checkpoints are written
+	// atomically) the newest good one before it, whose steps since are trained again.
+	newest := CheckpointEntry{File: r.state.Checkpoint, Step: r.state.Step, Elapsed: r.state.Elapsed}
+	candidates := []CheckpointEntry{newest}
+	for _, c := range slices.Backward(r.state.Checkpoints) {
+		if c.File != newest.File && c.Step < newest.Step {
+			candidates = append(candidates, c)
+		}
+	}
+	var first error
+	var damaged []string
+	for _, c := range candidates {
+		path := filepath.Join(r.dir, c.File)
+		ck, err := net.Load(path, r.spec)
+		if err == nil && (ck.Header.Step != c.Step || ck.Optimizer == nil) {
+			err = fmt.Errorf("it holds step %d (state.json says %d) and optimizer state %v", ck.Header.Step, c.Step, ck.Optimizer != nil)
+		}
+		if err != nil {
+			if first == nil {
+				first = fmt.Errorf("resuming from %s: %w", path, err)
+			}
+			r.logf("resuming: %s is damaged: %v", path, err)
+			damaged = append(damaged, c.File)
+			continue
+		}
+		if c != newest {
+			if err := r.fallBack(c, damaged); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		return ck.Weights, ck.Optimizer, pcg, nil
+	}
+	return nil, nil, nil, fmt.Errorf("%w (and no checkpoint before it is whole)", first)
+}
+
+// fallBack makes c, an older checkpoint than the state's newest, the run's newest, the damaged
+// ones after it renamed to FILE.damaged (kept for a look, out of the run's way).
+func (r *run[S]) fallBack(c CheckpointEntry, damaged []string) error {
+	r.logf("resuming from %s (step %d) instead, the newest whole checkpoint: its %d steps since are trained again",
+		filepath.Join(r.dir, c.File), c.Step, r.state.Step-c.Step)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.state.Step, r.state.Checkpoint, r.state.Elapsed = c.Step, c.File, c.Elapsed
+	r.state.Checkpoints = slices.DeleteFunc(r.state.Checkpoints, func(e CheckpointEntry) bool { return slices.Contains(damaged, e.File) })
+	r.before = c.Elapsed
+	if err := r.saveStateLocked(); err != nil {
+		return err
+	}
+	for _, f := range damaged {
+		path := filepath.Join(r.dir, f)
+		if err := os.Rename(path, path+".damaged"); err != nil && !errors.Is(err, os.ErrNotExist) {
+			r.logf("checkpoints: %v", err)
+		}
+	}
+	return nil
 }
 
 // loop runs the session: self-play workers, the trainer here, evaluation beside them.

@@ -363,3 +363,62 @@ func TestInit(t *testing.T) {
 		}
 	}
 }
+
+// TestDamagedCheckpoint: a run whose newest checkpoint is damaged resumes from the newest whole
+// one before it, says so, and trains the steps since again; with none whole, it is refused.
+func TestDamagedCheckpoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains for a few seconds")
+	}
+	dir := t.TempDir()
+	cfg := tiny(t)
+	cfg.Eval.Games = 0 // keep_last checkpoints, none kept for its rating
+	cfg.Stop.Steps = 30
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	before := readState(t, dir)
+	if before.Step != 30 || len(before.Checkpoints) != 2 {
+		t.Fatalf("state: step %d, checkpoints %+v; want step 30 and two kept", before.Step, before.Checkpoints)
+	}
+	prev := before.Checkpoints[0]
+	damage := func(file string) {
+		path := filepath.Join(dir, file)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)/2] ^= 0x40
+		os.WriteFile(path, data, 0o644)
+	}
+	damage(before.Checkpoint)
+	cfg.Stop.Steps = 25 // stops at once: resumed from step 20, it goes to 25
+	var out strings.Builder
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{Out: &out}); err != nil {
+		t.Fatalf("resuming past a damaged checkpoint: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{"resuming: " + filepath.Join(dir, before.Checkpoint) + " is damaged",
+		"resuming from " + filepath.Join(dir, prev.File) + " (step 20) instead", "stopped at step 25"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, before.Checkpoint+".damaged")); err != nil {
+		t.Errorf("the damaged checkpoint is not kept aside: %v", err)
+	}
+	after := readState(t, dir)
+	if after.Step != 25 || slices.ContainsFunc(after.Checkpoints, func(c train.CheckpointEntry) bool { return c.Step == 30 }) {
+		t.Errorf("state after the fallback: step %d, checkpoints %+v", after.Step, after.Checkpoints)
+	}
+
+	// Every checkpoint damaged: refused, naming the newest.
+	for _, c := range after.Checkpoints {
+		damage(c.File)
+	}
+	cfg.Stop.Steps = 100
+	err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{})
+	if err == nil || !strings.Contains(err.Error(), "resuming from "+filepath.Join(dir, after.Checkpoint)) ||
+		!strings.Contains(err.Error(), "no checkpoint before it is whole") {
+		t.Errorf("every checkpoint damaged: %v", err)
+	}
+}

@@ -50,8 +50,9 @@ type Writer struct {
 }
 
 // Create starts a new event file in dir, named as TensorBoard looks for them
-// (events.out.tfevents.SECONDS.HOST.PID: each session of a run has its own, and TensorBoard
-// reads them all as one run), with its file_version event.
+// (events.out.tfevents.SECONDS.HOST.PID, .1, .2… after it for more in the same second: each
+// session of a run has its own, and TensorBoard reads them all as one run), with its
+// file_version event.
 func Create(dir string, now time.Time) (*Writer, error) {
 	host, err := os.Hostname()
 	if err != nil || host == "" {
@@ -59,6 +60,9 @@ func Create(dir string, now time.Time) (*Writer, error) {
 	}
 	name := fmt.Sprintf("events.out.tfevents.%d.%s.%d", now.Unix(), host, os.Getpid())
 	f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	for i := 1; errors.Is(err, os.ErrExist) && i < 100; i++ { // a second file of this process this second
+		f, err = os.OpenFile(filepath.Join(dir, fmt.Sprintf("%s.%d", name, i)), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	}
 	if err != nil {
 		return nil, err
 	}

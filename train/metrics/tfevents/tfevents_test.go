@@ -44,6 +44,11 @@ func TestWriteRead(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+	w2, err := Create(dir, start) // another in the same second
+	if err != nil || w2.Name() != w.Name()+".1" {
+		t.Fatalf("a second file in the same second: %v, %v", w2, err)
+	}
+	w2.Close()
 	data, err := os.ReadFile(w.Name())
 	if err != nil {
 		t.Fatal(err)
