@@ -175,6 +175,8 @@ type run[S env.State[S]] struct {
 	latest  *worker.Latest // the batcher's weights: the trainer publishes here
 	stats   worker.Stats
 	step    atomic.Int64
+	loss    atomic.Pointer[nettrain.Loss] // the mean loss of the newest train record
+	console console
 
 	mu     sync.Mutex // guards state and ladder
 	state  State
@@ -204,7 +206,7 @@ func Run[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, dir str
 	if err != nil {
 		return err
 	}
-	r := &run[S]{g: g, cfg: cfg, dir: dir, opt: opt, spec: spec, start: time.Now(), stop: cfg.Stop}
+	r := &run[S]{g: g, cfg: cfg, dir: dir, opt: opt, spec: spec, start: time.Now(), stop: cfg.Stop, console: console{out: opt.Out}}
 	if opt.Stop != nil {
 		r.stop = *opt.Stop
 		if r.stop.Steps < 0 || r.stop.Time < 0 {
@@ -481,7 +483,7 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 		}
 	}
 	watchDone := make(chan struct{})
-	go r.watch(work, watchDone)
+	go r.watch(work, ctx, watchDone)
 
 	trainErr := r.train(ctx, trainer, pcg, errs)
 	stopWork()
@@ -660,6 +662,7 @@ func (r *run[S]) train(ctx context.Context, t *nettrain.Trainer, pcg *rand.PCG, 
 			r.latest.Publish(net.NewModel(t.Weights()))
 			secs := time.Since(windowStart).Seconds()
 			n := float64(summed)
+			r.loss.Store(&nettrain.Loss{Total: sum.Total / n, Policy: sum.Policy / n, Value: sum.Value / n, L2: sum.L2 / n})
 			r.record("train", map[string]float64{
 				"loss": sum.Total / n, "policy_loss": sum.Policy / n, "value_loss": sum.Value / n, "l2": sum.L2 / n,
 				"target_entropy": entropy / n, "lr": r.cfg.Optimizer.LearningRateAt(step),
@@ -727,6 +730,8 @@ func (r *run[S]) checkpoint(t *nettrain.Trainer, pcg *rand.PCG) error {
 	if err != nil {
 		return err
 	}
+	r.logf("checkpoint %s: step %d, %s of training", filepath.Join(r.dir, entry.File), step,
+		roundDuration(time.Duration(entry.Elapsed*float64(time.Second))))
 	if r.cfg.Eval.Games > 0 {
 		// The newest checkpoint replaces one still waiting: evaluation never falls behind.
 		select {
@@ -809,8 +814,4 @@ func readJSON(path string, v any) error {
 	return nil
 }
 
-func (r *run[S]) logf(format string, a ...any) {
-	if r.opt.Out != nil {
-		fmt.Fprintf(r.opt.Out, format+"\n", a...)
-	}
-}
+func (r *run[S]) logf(format string, a ...any) { r.console.printf(format, a...) }
