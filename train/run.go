@@ -11,13 +11,16 @@
 //	checkpoints/      step-NNNNNNNN.zck files: weights and optimizer state (atomic)
 //	replay/           the replay buffer's shards (torn tails are cut off on opening)
 //	metrics.jsonl     one JSON record per line: train, selfplay, eval (zero report draws them)
+//	events.out.tfevents.*  the same values for TensorBoard, a file a session (tfevents)
 //	ratings.json      every evaluation game and the Elo ladder (written atomically)
+//	lock              held (an OS file lock) by the process training in the folder
 //
 // Invariants: state.json only names a checkpoint that was fully written; a checkpoint holds the
 // optimizer state of its step; the replay buffer only grows by whole games. A process killed at
 // any moment (SIGKILL included) therefore resumes from its last checkpoint with every finished
 // game it had recorded, losing only the games in progress and the training steps since that
-// checkpoint. An interruption (context cancelled: Ctrl-C) writes a last checkpoint first.
+// checkpoint. An interruption (context cancelled: Ctrl-C) writes a last checkpoint first. One
+// process trains in a folder at a time: a second is refused at once, naming the first.
 package train
 
 import (
@@ -43,6 +46,7 @@ import (
 	"github.com/zerogames/zero/net/nettrain"
 	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train/metrics"
+	"github.com/zerogames/zero/train/metrics/tfevents"
 	"github.com/zerogames/zero/train/replay"
 	"github.com/zerogames/zero/train/worker"
 )
@@ -166,10 +170,13 @@ type run[S env.State[S]] struct {
 
 	buffer  *replay.Buffer
 	metrics *metrics.Log
+	events  *tfevents.Writer // the same records for TensorBoard
 	batcher *worker.Batcher
 	latest  *worker.Latest // the batcher's weights: the trainer publishes here
 	stats   worker.Stats
 	step    atomic.Int64
+	loss    atomic.Pointer[nettrain.Loss] // the mean loss of the newest train record
+	console console
 
 	mu     sync.Mutex // guards state and ladder
 	state  State
@@ -199,14 +206,25 @@ func Run[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, dir str
 	if err != nil {
 		return err
 	}
-	r := &run[S]{g: g, cfg: cfg, dir: dir, opt: opt, spec: spec, start: time.Now(), stop: cfg.Stop}
+	r := &run[S]{g: g, cfg: cfg, dir: dir, opt: opt, spec: spec, start: time.Now(), stop: cfg.Stop, console: console{out: opt.Out}}
 	if opt.Stop != nil {
 		r.stop = *opt.Stop
 		if r.stop.Steps < 0 || r.stop.Time < 0 {
 			return fmt.Errorf("stop: steps %d and time %v must be ≥ 0", r.stop.Steps, time.Duration(r.stop.Time))
 		}
 	}
+	// The folder is this process's until it returns: a second trainer is refused before it
+	// reads anything. A folder made here for a run refused by open is removed again.
+	_, statErr := os.Stat(dir)
+	lock, err := lockFolder(dir)
+	if err != nil {
+		return err
+	}
+	defer lock.unlock()
 	if err := r.open(); err != nil {
+		if errors.Is(statErr, os.ErrNotExist) {
+			os.RemoveAll(dir)
+		}
 		return err
 	}
 	return r.loop(ctx)
@@ -272,12 +290,20 @@ func (r *run[S]) open() error {
 	if err != nil {
 		return err
 	}
+	for _, c := range r.buffer.Cuts() {
+		r.logf("replay: %v", c)
+	}
 	data, err := r.cfg.Marshal()
 	if err == nil {
 		err = atomicfile.WriteBytes(filepath.Join(r.dir, configFile), data)
 	}
 	if err == nil {
 		r.metrics, err = metrics.Create(filepath.Join(r.dir, metricsFile))
+	}
+	if err == nil {
+		if r.events, err = tfevents.Create(r.dir, time.Now()); err != nil {
+			r.metrics.Close()
+		}
 	}
 	if err != nil {
 		r.buffer.Close()
@@ -298,6 +324,7 @@ func (r *run[S]) open() error {
 	if err != nil {
 		r.buffer.Close()
 		r.metrics.Close()
+		r.events.Close()
 	}
 	return err
 }
@@ -314,6 +341,13 @@ func (r *run[S]) recordAt(kind string, step int64, elapsed float64, values map[s
 	rec := metrics.Record{Kind: kind, Step: step, Time: time.Now(), Elapsed: elapsed, Values: values}
 	if err := r.metrics.Write(rec); err != nil {
 		r.logf("metrics: %v", err)
+	}
+	tagged := make(map[string]float64, len(values))
+	for name, v := range values {
+		tagged[kind+"/"+name] = v
+	}
+	if err := r.events.Scalars(rec.Time, step, tagged); err != nil {
+		r.logf("tensorboard events: %v", err)
 	}
 }
 
@@ -332,18 +366,64 @@ func (r *run[S]) weights() (*net.Weights, *net.Optimizer, *rand.PCG, error) {
 		}
 		return w, net.NewOptimizer(w), pcg, nil
 	}
-	path := filepath.Join(r.dir, r.state.Checkpoint)
-	ck, err := net.Load(path, r.spec)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("resuming from %s: %w", path, err)
-	}
-	if ck.Header.Step != r.state.Step || ck.Optimizer == nil {
-		return nil, nil, nil, fmt.Errorf("resuming from %s: it holds step %d (state.json says %d) and optimizer state %v", path, ck.Header.Step, r.state.Step, ck.Optimizer != nil)
-	}
 	if err := pcg.UnmarshalBinary(r.state.RNG); err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: rng: %w", filepath.Join(r.dir, stateFile), err)
 	}
-	return ck.Weights, ck.Optimizer, pcg, nil
+	// The newest checkpoint, or if it is damaged (a disk's fault: checkpoints are written
+	// atomically) the newest good one before it, whose steps since are trained again.
+	newest := CheckpointEntry{File: r.state.Checkpoint, Step: r.state.Step, Elapsed: r.state.Elapsed}
+	candidates := []CheckpointEntry{newest}
+	for _, c := range slices.Backward(r.state.Checkpoints) {
+		if c.File != newest.File && c.Step < newest.Step {
+			candidates = append(candidates, c)
+		}
+	}
+	var first error
+	var damaged []string
+	for _, c := range candidates {
+		path := filepath.Join(r.dir, c.File)
+		ck, err := net.Load(path, r.spec)
+		if err == nil && (ck.Header.Step != c.Step || ck.Optimizer == nil) {
+			err = fmt.Errorf("it holds step %d (state.json says %d) and optimizer state %v", ck.Header.Step, c.Step, ck.Optimizer != nil)
+		}
+		if err != nil {
+			if first == nil {
+				first = fmt.Errorf("resuming from %s: %w", path, err)
+			}
+			r.logf("resuming: %s is damaged: %v", path, err)
+			damaged = append(damaged, c.File)
+			continue
+		}
+		if c != newest {
+			if err := r.fallBack(c, damaged); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		return ck.Weights, ck.Optimizer, pcg, nil
+	}
+	return nil, nil, nil, fmt.Errorf("%w (and no checkpoint before it is whole)", first)
+}
+
+// fallBack makes c, an older checkpoint than the state's newest, the run's newest, the damaged
+// ones after it renamed to FILE.damaged (kept for a look, out of the run's way).
+func (r *run[S]) fallBack(c CheckpointEntry, damaged []string) error {
+	r.logf("resuming from %s (step %d) instead, the newest whole checkpoint: its %d steps since are trained again",
+		filepath.Join(r.dir, c.File), c.Step, r.state.Step-c.Step)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.state.Step, r.state.Checkpoint, r.state.Elapsed = c.Step, c.File, c.Elapsed
+	r.state.Checkpoints = slices.DeleteFunc(r.state.Checkpoints, func(e CheckpointEntry) bool { return slices.Contains(damaged, e.File) })
+	r.before = c.Elapsed
+	if err := r.saveStateLocked(); err != nil {
+		return err
+	}
+	for _, f := range damaged {
+		path := filepath.Join(r.dir, f)
+		if err := os.Rename(path, path+".damaged"); err != nil && !errors.Is(err, os.ErrNotExist) {
+			r.logf("checkpoints: %v", err)
+		}
+	}
+	return nil
 }
 
 // loop runs the session: self-play workers, the trainer here, evaluation beside them.
@@ -353,6 +433,9 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 			err = cerr
 		}
 		if cerr := r.metrics.Close(); err == nil {
+			err = cerr
+		}
+		if cerr := r.events.Close(); err == nil {
 			err = cerr
 		}
 	}()
@@ -400,7 +483,7 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 		}
 	}
 	watchDone := make(chan struct{})
-	go r.watch(work, watchDone)
+	go r.watch(work, ctx, watchDone)
 
 	trainErr := r.train(ctx, trainer, pcg, errs)
 	stopWork()
@@ -579,6 +662,7 @@ func (r *run[S]) train(ctx context.Context, t *nettrain.Trainer, pcg *rand.PCG, 
 			r.latest.Publish(net.NewModel(t.Weights()))
 			secs := time.Since(windowStart).Seconds()
 			n := float64(summed)
+			r.loss.Store(&nettrain.Loss{Total: sum.Total / n, Policy: sum.Policy / n, Value: sum.Value / n, L2: sum.L2 / n})
 			r.record("train", map[string]float64{
 				"loss": sum.Total / n, "policy_loss": sum.Policy / n, "value_loss": sum.Value / n, "l2": sum.L2 / n,
 				"target_entropy": entropy / n, "lr": r.cfg.Optimizer.LearningRateAt(step),
@@ -646,6 +730,8 @@ func (r *run[S]) checkpoint(t *nettrain.Trainer, pcg *rand.PCG) error {
 	if err != nil {
 		return err
 	}
+	r.logf("checkpoint %s: step %d, %s of training", filepath.Join(r.dir, entry.File), step,
+		roundDuration(time.Duration(entry.Elapsed*float64(time.Second))))
 	if r.cfg.Eval.Games > 0 {
 		// The newest checkpoint replaces one still waiting: evaluation never falls behind.
 		select {
@@ -728,8 +814,4 @@ func readJSON(path string, v any) error {
 	return nil
 }
 
-func (r *run[S]) logf(format string, a ...any) {
-	if r.opt.Out != nil {
-		fmt.Fprintf(r.opt.Out, format+"\n", a...)
-	}
-}
+func (r *run[S]) logf(format string, a ...any) { r.console.printf(format, a...) }

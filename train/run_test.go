@@ -1,12 +1,16 @@
 package train_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +20,7 @@ import (
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train"
 	"github.com/zerogames/zero/train/metrics"
+	"github.com/zerogames/zero/train/metrics/tfevents"
 	"github.com/zerogames/zero/train/replay"
 )
 
@@ -114,6 +119,14 @@ func TestKillAndResume(t *testing.T) {
 			t.Fatalf("no game recorded after a checkpoint at step 30 within a minute: %s", stderr.String())
 		}
 	}
+	// A second trainer in the folder is refused at once, naming the first, and changes nothing.
+	err = train.Run(context.Background(), yinsh.Blitz, tiny(t), dir, train.Options{})
+	if !errors.Is(err, train.ErrBusy) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d ", cmd.Process.Pid)) {
+		t.Errorf("a second trainer in the folder: %v, want it refused naming pid %d", err, cmd.Process.Pid)
+	}
+	if n := readState(t, dir).Sessions; n != 1 {
+		t.Errorf("the refused trainer counted a session: %d sessions", n)
+	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -146,6 +159,7 @@ func TestKillAndResume(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "state.json.tmp123"), []byte(`{"game": "yin`), 0o644)
 
 	cfg.Stop.Steps = before.Step + 20
+	resumed := time.Now()
 	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
 		t.Fatalf("resuming: %v", err)
 	}
@@ -187,6 +201,46 @@ func TestKillAndResume(t *testing.T) {
 	}
 	if last != after.Step || skipped > 1 {
 		t.Errorf("metrics: last train record at step %d (want %d), %d torn lines skipped", last, after.Step, skipped)
+	}
+	// TensorBoard's files: one a session (the refused trainer wrote none), the resumed
+	// session's whole, its train scalars those of metrics.jsonl.
+	files, _ := filepath.Glob(filepath.Join(dir, "events.out.tfevents.*"))
+	if len(files) != 2 {
+		t.Fatalf("event files %v, want the killed session's and the resumed one's", files)
+	}
+	ours := slices.IndexFunc(files, func(f string) bool { return strings.HasSuffix(f, fmt.Sprintf(".%d", os.Getpid())) })
+	if ours < 0 {
+		t.Fatalf("no event file of this process (pid %d) in %v", os.Getpid(), files)
+	}
+	data, err := os.ReadFile(files[ours])
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := tfevents.Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", files[ours], err)
+	}
+	var want []metrics.Record
+	for _, r := range records {
+		if r.Kind == "train" && r.Time.After(resumed) {
+			want = append(want, r)
+		}
+	}
+	var got []tfevents.Event
+	for _, ev := range events {
+		if _, ok := ev.Scalars["train/loss"]; ok {
+			got = append(got, ev)
+		}
+	}
+	if len(got) == 0 || len(got) != len(want) {
+		t.Fatalf("%d train events in the resumed session's event file, %d train records", len(got), len(want))
+	}
+	for i, r := range want {
+		for name, v := range r.Values {
+			if x, ok := got[i].Scalars["train/"+name]; got[i].Step != r.Step || !ok || x != float32(v) && !math.IsNaN(v) {
+				t.Errorf("train event %d: step %d, %s = %v; metrics.jsonl: step %d, %v", i, got[i].Step, name, x, r.Step, v)
+			}
+		}
 	}
 }
 
@@ -307,5 +361,64 @@ func TestInit(t *testing.T) {
 		if _, err := os.Stat(dir); err == nil {
 			t.Errorf("%s: the refused run made its folder", tc.name)
 		}
+	}
+}
+
+// TestDamagedCheckpoint: a run whose newest checkpoint is damaged resumes from the newest whole
+// one before it, says so, and trains the steps since again; with none whole, it is refused.
+func TestDamagedCheckpoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains for a few seconds")
+	}
+	dir := t.TempDir()
+	cfg := tiny(t)
+	cfg.Eval.Games = 0 // keep_last checkpoints, none kept for its rating
+	cfg.Stop.Steps = 30
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	before := readState(t, dir)
+	if before.Step != 30 || len(before.Checkpoints) != 2 {
+		t.Fatalf("state: step %d, checkpoints %+v; want step 30 and two kept", before.Step, before.Checkpoints)
+	}
+	prev := before.Checkpoints[0]
+	damage := func(file string) {
+		path := filepath.Join(dir, file)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)/2] ^= 0x40
+		os.WriteFile(path, data, 0o644)
+	}
+	damage(before.Checkpoint)
+	cfg.Stop.Steps = 25 // stops at once: resumed from step 20, it goes to 25
+	var out strings.Builder
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{Out: &out}); err != nil {
+		t.Fatalf("resuming past a damaged checkpoint: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{"resuming: " + filepath.Join(dir, before.Checkpoint) + " is damaged",
+		"resuming from " + filepath.Join(dir, prev.File) + " (step 20) instead", "stopped at step 25"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, before.Checkpoint+".damaged")); err != nil {
+		t.Errorf("the damaged checkpoint is not kept aside: %v", err)
+	}
+	after := readState(t, dir)
+	if after.Step != 25 || slices.ContainsFunc(after.Checkpoints, func(c train.CheckpointEntry) bool { return c.Step == 30 }) {
+		t.Errorf("state after the fallback: step %d, checkpoints %+v", after.Step, after.Checkpoints)
+	}
+
+	// Every checkpoint damaged: refused, naming the newest.
+	for _, c := range after.Checkpoints {
+		damage(c.File)
+	}
+	cfg.Stop.Steps = 100
+	err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{})
+	if err == nil || !strings.Contains(err.Error(), "resuming from "+filepath.Join(dir, after.Checkpoint)) ||
+		!strings.Contains(err.Error(), "no checkpoint before it is whole") {
+		t.Errorf("every checkpoint damaged: %v", err)
 	}
 }

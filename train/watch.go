@@ -3,52 +3,199 @@ package train
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
+
+	"github.com/zerogames/zero/net/nettrain"
 )
 
-// watch shows the run's progress until ctx ends, then closes done: on a terminal a progress bar
-// of training steps (towards stop.steps when set) described with self-play's rates; elsewhere a
-// log line every LogEvery. Every LogEvery it also records self-play's throughput in metrics.
-func (r *run[S]) watch(ctx context.Context, done chan<- struct{}) {
+// console is where a run's lines go: plain lines, or on a terminal lines above a progress bar
+// that they never break (the bar is cleared, the line written, and the bar drawn again at the
+// next tick). It is safe for concurrent use; a nil writer drops everything.
+type console struct {
+	mu  sync.Mutex
+	out io.Writer
+	bar *progressbar.ProgressBar
+}
+
+func (c *console) printf(format string, a ...any) {
+	if c.out == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.bar != nil {
+		c.bar.Clear()
+	}
+	fmt.Fprintf(c.out, format+"\n", a...)
+}
+
+// withBar calls f with the bar, if there is one, while no line is written.
+func (c *console) withBar(f func(*progressbar.ProgressBar)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.bar != nil {
+		f(c.bar)
+	}
+}
+
+// progress is what the status line says of a run at one moment.
+type progress struct {
+	step       int64
+	firstStep  bool          // no step yet in this run: the buffer is filling
+	samples    int64         // samples ever recorded
+	minSamples int64         // before the first step
+	window     int           // samples in the buffer's window
+	sampleRate float64       // samples/s of the last period
+	elapsed    time.Duration // the run's working time over its sessions
+	left       time.Duration // until the session stops (--for, stop.time or stop.steps), -1: unknown
+	loss       *nettrain.Loss
+	rates      string  // self-play's and the trainer's rates
+	steps      float64 // steps/s
+}
+
+// line is the status line: the buffer's filling before the first step, then the step, the
+// time with what is left, the newest losses, the buffer and the rates.
+func (p progress) line() string {
+	if p.firstStep && p.samples < p.minSamples {
+		s := fmt.Sprintf("filling the replay buffer: %s / %s samples before the first step", thousands(p.samples), thousands(p.minSamples))
+		if p.sampleRate > 0 {
+			eta := time.Duration(float64(p.minSamples-p.samples) / p.sampleRate * float64(time.Second))
+			s += fmt.Sprintf(", %.0f samples/s, about %s", p.sampleRate, roundDuration(eta))
+		}
+		return s
+	}
+	parts := []string{fmt.Sprintf("step %s", thousands(p.step)), roundDuration(p.elapsed).String()}
+	if p.left >= 0 {
+		parts[1] += fmt.Sprintf(" (%s left)", roundDuration(p.left))
+	}
+	if p.loss != nil {
+		parts = append(parts, fmt.Sprintf("loss %.3f (policy %.3f, value %.3f)", p.loss.Total, p.loss.Policy, p.loss.Value))
+	}
+	parts = append(parts, fmt.Sprintf("buffer %s of %s samples", thousands(int64(p.window)), thousands(p.samples)))
+	if p.rates != "" {
+		parts = append(parts, p.rates)
+	}
+	return strings.Join(parts, " | ")
+}
+
+// short is the bar's description: the bar shows the step and the times itself.
+func (p progress) short() string {
+	if p.firstStep && p.samples < p.minSamples {
+		return fmt.Sprintf("filling the buffer: %s / %s samples", thousands(p.samples), thousands(p.minSamples))
+	}
+	var parts []string
+	if p.left >= 0 {
+		parts = append(parts, fmt.Sprintf("%s left", roundDuration(p.left)))
+	}
+	if p.loss != nil {
+		parts = append(parts, fmt.Sprintf("loss %.3f (policy %.3f, value %.3f)", p.loss.Total, p.loss.Policy, p.loss.Value))
+	}
+	if p.steps > 0 {
+		parts = append(parts, fmt.Sprintf("%.2f steps/s", p.steps))
+	}
+	if len(parts) == 0 {
+		return "training"
+	}
+	return strings.Join(parts, " | ")
+}
+
+// roundDuration rounds to the second, to the minute from an hour.
+func roundDuration(d time.Duration) time.Duration {
+	if d >= time.Hour {
+		return d.Round(time.Minute)
+	}
+	return d.Round(time.Second)
+}
+
+// thousands writes n with commas between thousands.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// left is the time until the session stops: its context's deadline (zero train --for), the
+// run's stop.time, or stop.steps at the present rate of steps, whichever comes first; -1 if
+// none is known.
+func (r *run[S]) left(ctx context.Context, step int64, stepsPerSecond float64) time.Duration {
+	left := time.Duration(-1)
+	earlier := func(d time.Duration) {
+		if left < 0 || d < left {
+			left = max(d, 0)
+		}
+	}
+	if d, ok := ctx.Deadline(); ok {
+		earlier(time.Until(d))
+	}
+	if r.stop.Time > 0 {
+		earlier(time.Duration(r.stop.Time) - time.Duration(r.elapsed()*float64(time.Second)))
+	}
+	if r.stop.Steps > 0 && stepsPerSecond > 0 {
+		earlier(time.Duration(float64(r.stop.Steps-step) / stepsPerSecond * float64(time.Second)))
+	}
+	return left
+}
+
+// watch shows the run's progress until work ends, then closes done: on a terminal a progress
+// bar of training steps (towards stop.steps when set) described by the short status; elsewhere
+// the status line every LogEvery. Every LogEvery it also records self-play's throughput in
+// metrics. session is the session's context, whose deadline is --for's.
+func (r *run[S]) watch(work, session context.Context, done chan<- struct{}) {
 	defer close(done)
-	var bar *progressbar.ProgressBar
+	hasBar := false
 	if f, ok := r.opt.Out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		hasBar = true
 		total := int64(-1)
 		if r.stop.Steps > 0 {
 			total = r.stop.Steps
 		}
-		bar = progressbar.NewOptions64(total,
+		bar := progressbar.NewOptions64(total,
 			progressbar.OptionSetWriter(f),
 			progressbar.OptionSetDescription("training"),
 			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("steps"),
-			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetPredictTime(r.stop.Steps > 0),
 			progressbar.OptionThrottle(500*time.Millisecond),
 			progressbar.OptionFullWidth(),
 			progressbar.OptionClearOnFinish(),
 		)
 		bar.Set64(r.step.Load())
-		defer bar.Finish()
+		r.console.mu.Lock()
+		r.console.bar = bar
+		r.console.mu.Unlock()
+		defer func() {
+			r.console.mu.Lock()
+			bar.Finish()
+			r.console.bar = nil
+			r.console.mu.Unlock()
+		}()
 	}
 	last, lastStep := readMark(&r.stats, r.batcher), r.step.Load()
+	lastSamples := r.buffer.Total()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	logAt := time.Now().Add(r.opt.LogEvery)
-	rates := ""
+	var p progress
 	for {
 		select {
-		case <-ctx.Done():
+		case <-work.Done():
 			return
 		case now := <-tick.C:
 			if now.Before(logAt) {
-				if bar != nil {
-					bar.Set64(r.step.Load())
-				}
+				r.console.withBar(func(bar *progressbar.ProgressBar) { bar.Set64(r.step.Load()) })
 				continue
 			}
 			logAt = now.Add(r.opt.LogEvery)
@@ -68,16 +215,24 @@ func (r *run[S]) watch(ctx context.Context, done chan<- struct{}) {
 				"steps_per_s":       sp.Rate(step - lastStep),
 			}
 			r.record("selfplay", v)
-			rates = fmt.Sprintf("%.2f games/s, %.0f samples/s, %.0f sims/s, batch %.0f%% full, net %.2f cores, %.2f steps/s",
-				v["games_per_s"], v["samples_per_s"], v["simulations_per_s"], 100*v["batch_fill"], v["net_cores"], v["steps_per_s"])
-			if bar != nil {
-				bar.Describe(fmt.Sprintf("%s | buffer %d", rates, r.buffer.Len()))
-				bar.Set64(step)
-			} else {
-				r.logf("step %d | %s | buffer %d of %d samples | %s",
-					step, time.Duration(r.elapsed()*float64(time.Second)).Round(time.Second), r.buffer.Len(), r.buffer.Total(), rates)
+			samples := r.buffer.Total()
+			p = progress{
+				step: step, firstStep: step == 0, samples: samples, minSamples: int64(r.cfg.Replay.MinSamples),
+				window: r.buffer.Len(), sampleRate: float64(samples-lastSamples) / sp.Seconds,
+				elapsed: time.Duration(r.elapsed() * float64(time.Second)), left: r.left(session, step, v["steps_per_s"]),
+				loss: r.loss.Load(), steps: v["steps_per_s"],
+				rates: fmt.Sprintf("%.2f games/s, %.0f samples/s, %.0f sims/s, batch %.0f%% full, net %.2f cores, %.2f steps/s",
+					v["games_per_s"], v["samples_per_s"], v["simulations_per_s"], 100*v["batch_fill"], v["net_cores"], v["steps_per_s"]),
 			}
-			last, lastStep = c, step
+			if hasBar {
+				r.console.withBar(func(bar *progressbar.ProgressBar) {
+					bar.Describe(p.short())
+					bar.Set64(step)
+				})
+			} else {
+				r.logf("%s", p.line())
+			}
+			last, lastStep, lastSamples = c, step, samples
 		}
 	}
 }

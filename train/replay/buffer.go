@@ -103,6 +103,37 @@ type Buffer struct {
 	file    shardFile
 	buf     []byte
 	broken  error // set when a failed write could not be undone
+	cut     []Cut // what Open cut off
+}
+
+// Cut is a torn record that Open cut off the end of the newest shard: a game that the process
+// before was writing when it died.
+type Cut struct {
+	Shard   string // the shard's path
+	Offset  int64  // where the record started
+	Bytes   int64  // the bytes cut off
+	Samples int    // the samples of the game lost, -1 if the part written does not say
+}
+
+func (c Cut) String() string {
+	samples := "an unknown number of samples"
+	if c.Samples >= 0 {
+		samples = fmt.Sprintf("%d samples", c.Samples)
+	}
+	return fmt.Sprintf("%s: cut off a game the last process was writing when it stopped (%d bytes from byte %d, %s lost)",
+		c.Shard, c.Bytes, c.Offset, samples)
+}
+
+// Cuts are the torn records Open cut off (none after a clean stop).
+func (b *Buffer) Cuts() []Cut { return b.cut }
+
+func allZero(b []byte) bool {
+	for _, x := range b {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 type sample struct {
@@ -217,11 +248,15 @@ func (b *Buffer) readShard(n int, last bool) ([]*Game, uint16, error) {
 	var games []*Game
 	for off < len(data) {
 		g, size, err := readRecord(data[off:], version)
-		if errors.Is(err, errTorn) && last {
-			// A write cut short: keep what came before it.
+		// A write cut short by a crash leaves a part of the last record of the newest shard:
+		// a record running past the end, a whole last one whose checksum fails (its pages not
+		// all written), or zeros. It is cut off and reported; damage before the end is an error.
+		tail := err != nil && (errors.Is(err, errTorn) || allZero(data[off:]) || errors.Is(err, errChecksum) && off+size == len(data))
+		if tail && last {
 			if err := os.Truncate(path, int64(off)); err != nil {
 				return nil, 0, fmt.Errorf("%s: cutting off a torn record: %w", path, err)
 			}
+			b.cut = append(b.cut, Cut{Shard: path, Offset: int64(off), Bytes: int64(len(data) - off), Samples: tornSamples(data[off:])})
 			break
 		}
 		if err != nil {

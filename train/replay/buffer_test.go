@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,14 +123,34 @@ func TestTornTailIsCutOff(t *testing.T) {
 	b.Close()
 	path := filepath.Join(dir, "000001.zrp")
 	data, _ := os.ReadFile(path)
-	for _, cut := range []int{1, 7, 50} { // cut the last record at different places
-		os.WriteFile(path, data[:len(data)-cut], 0o644)
+	last, _ := appendRecord(nil, randomGame(2))
+	start := len(data) - len(last)
+	samples := len(randomGame(2).Targets)
+	// What a crash leaves at the end of the newest shard, and what Open must report of it.
+	tails := []struct {
+		name    string
+		data    []byte
+		samples int // of the game lost, -1: the part written does not say
+	}{
+		{"1 byte short", data[:len(data)-1], samples},
+		{"7 bytes short", data[:len(data)-7], samples},
+		{"50 bytes short", data[:len(data)-50], samples},
+		{"only the length", data[:start+4], -1},
+		{"whole, a page not written", append(bytes.Clone(data[:len(data)-20]), make([]byte, 20)...), samples},
+		{"zeros for the whole record", append(bytes.Clone(data[:start]), make([]byte, len(last))...), -1},
+	}
+	for _, tail := range tails {
+		os.WriteFile(path, tail.data, 0o644)
 		b2, err := Open(dir, "yinsh-blitz", small)
 		if err != nil {
-			t.Fatalf("cut %d bytes: %v", cut, err)
+			t.Fatalf("%s: %v", tail.name, err)
 		}
 		if len(b2.games) != 2 {
-			t.Fatalf("cut %d bytes: %d games kept, want the 2 whole ones", cut, len(b2.games))
+			t.Fatalf("%s: %d games kept, want the 2 whole ones", tail.name, len(b2.games))
+		}
+		want := []Cut{{Shard: path, Offset: int64(start), Bytes: int64(len(tail.data) - start), Samples: tail.samples}}
+		if !slices.Equal(b2.Cuts(), want) {
+			t.Errorf("%s: Cuts() = %v, want %v", tail.name, b2.Cuts(), want)
 		}
 		// The file was cut back to its good part, and the buffer goes on from there.
 		if err := b2.Add(randomGame(9)); err != nil {
@@ -157,6 +178,12 @@ func TestDamageIsRefused(t *testing.T) {
 			data[40] ^= 0xff
 			os.WriteFile(path, data, 0o644)
 		}, "000001.zrp: at byte"},
+		{"a flipped byte in the newest shard, games after it", func(dir string) {
+			path := filepath.Join(dir, "000002.zrp")
+			data, _ := os.ReadFile(path)
+			data[40] ^= 0xff
+			os.WriteFile(path, data, 0o644)
+		}, "000002.zrp: at byte"},
 		{"another game's shard", func(dir string) {
 			os.WriteFile(filepath.Join(dir, "000003.zrp"), shardHeader("yinsh", shardVersion), 0o644)
 		}, `a replay of "yinsh", not "yinsh-blitz"`},

@@ -107,8 +107,12 @@ func appendRecord(dst []byte, g *Game) ([]byte, error) {
 	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start+4:], castagnoli)), nil
 }
 
-// errTorn marks a record cut short or damaged: the end of the good part of a shard.
-var errTorn = errors.New("torn or damaged record")
+// errTorn marks a record cut short: it runs past the end of the data.
+var errTorn = errors.New("record cut short")
+
+// errChecksum marks a whole record whose checksum does not match, or whose length is beyond
+// any record's.
+var errChecksum = errors.New("record damaged (its checksum does not match)")
 
 // flagProven is Target.Proven in a record's flags.
 const flagProven = 1
@@ -120,12 +124,15 @@ func readRecord(b []byte, version uint16) (*Game, int, error) {
 		return nil, 0, errTorn
 	}
 	n := int(binary.LittleEndian.Uint32(b))
-	if n > maxRecord || len(b) < 4+n+4 {
+	if n > maxRecord {
+		return nil, 0, errChecksum
+	}
+	if len(b) < 4+n+4 {
 		return nil, 0, errTorn
 	}
 	payload := b[4 : 4+n]
 	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(b[4+n:]) {
-		return nil, 0, errTorn
+		return nil, 4 + n + 4, errChecksum
 	}
 	r := reader{b: payload}
 	g := &Game{Result: env.Result(r.u8()), Step: int64(r.u64())}
@@ -161,6 +168,22 @@ func readRecord(b []byte, version uint16) (*Game, int, error) {
 		return nil, 0, fmt.Errorf("bad record: %w", r.err)
 	}
 	return g, 4 + n + 4, nil
+}
+
+// tornSamples is the number of samples of a record cut short, if the part written holds it:
+// the record starts with its length, then result (1 byte), step (8), the actions (a count of 2
+// bytes and 2 bytes each) and the targets' count (2); -1 if the part ends before that or is
+// zeros.
+func tornSamples(b []byte) int {
+	if len(b) < 4+1+8+2 || binary.LittleEndian.Uint32(b) == 0 { // zeros: nothing was written
+		return -1
+	}
+	actions := int(binary.LittleEndian.Uint16(b[4+1+8:]))
+	at := 4 + 1 + 8 + 2 + 2*actions
+	if len(b) < at+2 {
+		return -1
+	}
+	return int(binary.LittleEndian.Uint16(b[at:]))
 }
 
 type reader struct {
