@@ -20,7 +20,7 @@ func TestSearchCommands(t *testing.T) {
 		{"a small round robin", []string{"arena", "--game", "yinsh-blitz", "--players", "random, uct:20", "--games", "2", "--out", filepath.Join(dir, "a")},
 			[]string{"game 2/2", "yinsh-blitz: 2 games, 2 per pair", "random = 0", "uct:20", "random vs uct:20", "written to " + filepath.Join(dir, "a")}, ""},
 		{"a random opening", []string{"arena", "--players", "random,uct:5", "--games", "2", "--opening", "4", "--out", filepath.Join(dir, "b")},
-			[]string{"yinsh-blitz: 2 games"}, ""},
+			[]string{"yinsh: 2 games"}, ""}, // the default game
 		{"a negative opening", []string{"arena", "--players", "random,uct:5", "--opening", "-1", "--out", filepath.Join(dir, "c")}, nil, "opening = -1"},
 		{"no players", []string{"arena"}, nil, "--players: give at least two players"},
 		{"one player", []string{"arena", "--players", "random"}, nil, "at least two players"},

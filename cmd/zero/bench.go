@@ -25,7 +25,8 @@ import (
 func benchCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if len(args) == 0 {
-			return errors.New("bench: say what to measure: net, selfplay")
+			fs.Usage()
+			return errors.New("bench: say what to measure: net or selfplay")
 		}
 		switch args[0] {
 		case "net":
@@ -40,8 +41,8 @@ func benchCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 // benchNet measures the inference engine against the machine's GEMM speed, and optionally
 // a training step.
 func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("zero bench net", flag.ContinueOnError)
-	game := fs.String("game", "yinsh", "the game whose default net to measure: "+joinNames())
+	fs := newFlagSet("bench net", "[flags]", "measure the inference engine (positions/s by batch size and workers) against the machine's GEMM peak, and optionally a training step")
+	game := fs.String("game", defaultGame, "the game whose default net to measure: "+joinNames())
 	shape := fs.String("shape", "", "measure a synthetic game instead: PLANESxHEIGHTxWIDTH:ACTIONS (dense policy head), e.g. 7x6x6:300")
 	config := fs.String("config", "", "take the net from this configuration file instead of the game's default")
 	batches := fs.String("batch", "1,2,4,8,16,32,64,128,256", "batch sizes, comma-separated")
@@ -145,8 +146,8 @@ func syntheticSpec(s string) (*net.Spec, error) {
 // positions per second, how full the inference batches are, and the share of the CPU time
 // spent in the network (the rest is search, rules and batching: the overhead).
 func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("zero bench selfplay", flag.ContinueOnError)
-	game := fs.String("game", "yinsh-blitz", "the game whose preset (configs/GAME.yaml) to measure: "+joinNames())
+	fs := newFlagSet("bench selfplay", "[flags]", "measure self-play as a training run plays it: games, simulations and positions a second, batch fill, the network's share of the CPU")
+	game := fs.String("game", defaultGame, "the game whose preset (configs/GAME.yaml) to measure: "+joinNames())
 	config := fs.String("config", "", "measure this configuration file instead of the game's preset")
 	checkpoint := fs.String("checkpoint", "", "play with this checkpoint's network (default: random weights)")
 	warm := fs.Duration("warmup", 5*time.Second, "time played before measuring")

@@ -12,7 +12,7 @@ import (
 )
 
 func engineCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
-	game := fs.String("game", "yinsh", "the game to start with: "+joinNames())
+	game := fs.String("game", defaultGame, "the game to start with: "+joinNames())
 	player := fs.String("player", engine.DefaultPlayer, "the player of genmove and go: random, uct:N, ab:D, mcts:N:CHECKPOINT")
 	seed := fs.Uint64("seed", 1, "the seed of the player")
 	return func(ctx context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
@@ -44,3 +44,6 @@ func gamesCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 }
 
 func joinNames() string { return strings.Join(games.Names(), ", ") }
+
+// defaultGame is every command's --game when none is given (zero train has none: it asks).
+const defaultGame = "yinsh"

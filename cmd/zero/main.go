@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -51,8 +52,9 @@ var errUsage = errors.New("usage")
 
 // subcommand is one of zero's commands; its work is done in run, from parsed flags.
 type subcommand struct {
-	name    string
-	summary string
+	name     string
+	synopsis string // what follows the name in its usage line
+	summary  string
 	// flags declares the subcommand's flags on fs and returns the function that does the work
 	// once they are parsed, with the arguments left over.
 	flags func(fs *flag.FlagSet) func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
@@ -60,25 +62,29 @@ type subcommand struct {
 
 func subcommands() []subcommand {
 	return []subcommand{
-		{"train", "learn a game by self-play: start or resume a run (train --game G, or --config FILE --run DIR)", trainCmd},
-		{"perft", "count the positions reached at each depth (a move-generator check and speed test)", perftCmd},
-		{"engine", "speak the engine protocol on stdin/stdout (docs/ENGINE.md)", engineCmd},
-		{"games", "list the games", gamesCmd},
-		{"arena", "play a round robin between players and rate them (Elo with 95% intervals)", arenaCmd},
-		{"play", "play a game against the agent in the terminal", playCmd},
-		{"serve", "play against the agent in a browser (a local web server)", serveCmd},
-		{"report", "draw a training run's charts (losses, Elo, throughput) as PNG files", reportCmd},
-		{"net", "inspect or create a network checkpoint: net info CHECKPOINT, net init --config C --out F", netCmd},
-		{"bench", "measure speed: bench net [--game G] (the inference engine against the GEMM peak)", benchCmd},
+		{"train", "[flags]", "learn a game by self-play: start or resume a run (train --game G, or --config FILE --run DIR)", trainCmd},
+		{"perft", "[flags]", "count the positions reached at each depth (a move-generator check and speed test)", perftCmd},
+		{"engine", "[flags]", "speak the engine protocol on stdin/stdout (docs/ENGINE.md)", engineCmd},
+		{"games", "", "list the games", gamesCmd},
+		{"arena", "[flags]", "play a round robin between players and rate them (Elo with 95% intervals)", arenaCmd},
+		{"play", "[flags]", "play a game against the agent in the terminal", playCmd},
+		{"serve", "[flags]", "play against the agent in a browser (a local web server)", serveCmd},
+		{"report", "[flags]", "draw a training run's charts (losses, Elo, throughput) as PNG files", reportCmd},
+		{"net", "info CHECKPOINT | init [flags]", "inspect a network checkpoint (net info), or create one with random weights (net init)", netCmd},
+		{"bench", "net [flags] | selfplay [flags]", "measure speed: the inference engine against the GEMM peak (bench net), self-play as training plays it (bench selfplay)", benchCmd},
 	}
 }
 
 // run is the whole program, from its arguments to its exit status, so tests can drive it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	all.Register() // the games, in the play and the training registries
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+	if len(args) == 0 {
+		usage(stderr)
+		return errUsage
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		if len(args) > 1 {
-			return run(ctx, []string{args[1], "-h"}, stdin, stdout, stderr)
+			return run(ctx, append(slices.Clone(args[1:]), "-h"), stdin, stdout, stderr)
 		}
 		usage(stdout)
 		return nil
@@ -87,12 +93,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if c.name != args[0] {
 			continue
 		}
-		fs := flag.NewFlagSet("zero "+c.name, flag.ContinueOnError)
+		fs := newFlagSet(c.name, c.synopsis, c.summary)
 		work := c.flags(fs)
-		fs.Usage = func() {
-			fmt.Fprintf(fs.Output(), "zero %s: %s\n\nflags:\n", c.name, c.summary)
-			fs.PrintDefaults()
-		}
 		if help, err := parseFlags(fs, args[1:], stdout, stderr); help || err != nil {
 			return err
 		}
@@ -109,7 +111,28 @@ func usage(w io.Writer) {
 	for _, c := range cmds {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\n`zero help COMMAND` shows a command's flags.")
+	fmt.Fprintln(w, "\n`zero help COMMAND` (or `zero COMMAND -h`) shows a command's flags; `zero help bench selfplay` an action's.")
+}
+
+// newFlagSet is the flag set of a command or of a command's action (name "bench selfplay"),
+// with zero's one usage format: the usage line, the summary, and the flags if it has any.
+func newFlagSet(name, synopsis, summary string) *flag.FlagSet {
+	fs := flag.NewFlagSet("zero "+name, flag.ContinueOnError)
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: %s", fs.Name())
+		if synopsis != "" {
+			fmt.Fprintf(w, " %s", synopsis)
+		}
+		fmt.Fprintf(w, "\n\n%s\n", summary)
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprintln(w, "\nflags:")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
 }
 
 // parseFlags parses args into fs. Parse prints the usage itself, on -h as on a bad flag: held

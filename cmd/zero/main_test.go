@@ -14,9 +14,14 @@ func TestRun(t *testing.T) {
 		wantOut []string // parts of stdout
 		wantErr string   // part of the error, "" for success
 	}{
-		{"no arguments prints usage", nil, "", []string{"usage: zero COMMAND", "perft", "engine"}, ""},
-		{"help", []string{"help"}, "", []string{"usage: zero COMMAND"}, ""},
-		{"help for a command", []string{"help", "perft"}, "", []string{"zero perft:", "-depth"}, ""},
+		{"no arguments: the usage, and an error", nil, "", nil, "usage"},
+		{"help", []string{"help"}, "", []string{"usage: zero COMMAND", "perft", "engine", "bench selfplay"}, ""},
+		{"help for a command", []string{"help", "perft"}, "", []string{"usage: zero perft [flags]\n\ncount the positions", "\nflags:\n", "-depth"}, ""},
+		{"help for an action", []string{"help", "bench", "selfplay"}, "", []string{"usage: zero bench selfplay [flags]", "-checkpoint"}, ""},
+		{"net info -h", []string{"net", "info", "-h"}, "", []string{"usage: zero net info CHECKPOINT\n\ncheck a checkpoint"}, ""},
+		{"net without an action", []string{"net"}, "", nil, "net: give an action"},
+		{"train's optional flags show no sentinel", []string{"help", "train"}, "", []string{"-steps N\n", "-time duration\n"}, ""},
+		{"a bad optional flag", []string{"train", "--time", "soon"}, "", nil, "usage"},
 		{"unknown command", []string{"frobnicate"}, "", nil, `unknown command "frobnicate"`},
 		{"games", []string{"games"}, "", []string{"yinsh\twhite vs black", "yinsh-blitz"}, ""},
 		{"perft from the start", []string{"perft", "--depth", "3"}, "",
@@ -49,6 +54,9 @@ func TestRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr strings.Builder
 			err := run(context.Background(), tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			if strings.Contains(stdout.String()+stderr.String(), "(default -1") {
+				t.Errorf("a sentinel default shows:\n%s%s", stdout.String(), stderr.String())
+			}
 			switch {
 			case tt.wantErr == "" && err != nil:
 				t.Fatalf("error %v\nstderr: %s", err, stderr.String())
@@ -78,9 +86,9 @@ func TestUsageOnce(t *testing.T) {
 	} {
 		var stdout, stderr strings.Builder
 		run(context.Background(), tc.args, strings.NewReader(""), &stdout, &stderr)
-		// Nested actions (bench selfplay, net init) print flag's own usage, once.
+		// Nested actions (bench selfplay, net init) print their usage, in the same format, once.
 		if tc.args[0] != "play" {
-			usage := "Usage of zero " + tc.args[0] + " " + tc.args[1] + ":"
+			usage := "usage: zero " + tc.args[0] + " " + tc.args[1] + " [flags]"
 			where, other := &stdout, &stderr
 			if tc.wantErrWritten != "" {
 				where, other = &stderr, &stdout
@@ -90,11 +98,34 @@ func TestUsageOnce(t *testing.T) {
 			}
 			continue
 		}
-		if n := strings.Count(stdout.String(), "zero play:"); n != tc.onOut {
+		if n := strings.Count(stdout.String(), "usage: zero play"); n != tc.onOut {
 			t.Errorf("%v: usage %d times on stdout, want %d", tc.args, n, tc.onOut)
 		}
-		if n := strings.Count(stderr.String(), "zero play:"); n != tc.onErr || !strings.Contains(stderr.String(), tc.wantErrWritten) {
+		if n := strings.Count(stderr.String(), "usage: zero play"); n != tc.onErr || !strings.Contains(stderr.String(), tc.wantErrWritten) {
 			t.Errorf("%v: usage %d times on stderr, want %d:\n%s", tc.args, n, tc.onErr, stderr.String())
+		}
+	}
+}
+
+// TestHelpFormat: every command's usage has the one format, a "flags:" section only when it has
+// flags, and the same default game wherever it has one.
+func TestHelpFormat(t *testing.T) {
+	for _, c := range append(subcommands(), subcommand{name: "bench net"}, subcommand{name: "bench selfplay"}, subcommand{name: "net init"}) {
+		var stdout, stderr strings.Builder
+		if err := run(context.Background(), append(strings.Fields(c.name), "-h"), strings.NewReader(""), &stdout, &stderr); err != nil {
+			t.Errorf("%s -h: %v", c.name, err)
+		}
+		help := stdout.String()
+		if !strings.HasPrefix(help, "usage: zero "+c.name) || stderr.Len() != 0 {
+			t.Errorf("%s -h: stdout %q, stderr %q", c.name, help, stderr.String())
+		}
+		if strings.HasSuffix(help, "flags:\n") {
+			t.Errorf("%s -h: an empty flags section:\n%s", c.name, help)
+		}
+		if i := strings.Index(help, "  -game string\n"); i >= 0 && c.name != "train" {
+			if line, _, _ := strings.Cut(help[i:], ")\n"); !strings.HasSuffix(line, `(default "`+defaultGame+`"`) {
+				t.Errorf("%s: --game's default is not %s: %s", c.name, defaultGame, line)
+			}
 		}
 	}
 }

@@ -20,16 +20,21 @@ import (
 func netCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if len(args) == 0 {
+			fs.Usage()
 			return errors.New("net: give an action: info CHECKPOINT, or init --config C --out F")
 		}
 		switch args[0] {
 		case "info":
-			if len(args) != 2 {
+			sub := newFlagSet("net info", "CHECKPOINT", "check a checkpoint file whole and print its header: game, encoding, net, step, parameters")
+			if help, err := parseFlags(sub, args[1:], stdout, stderr); help || err != nil {
+				return err
+			}
+			if sub.NArg() != 1 {
 				return errors.New("net info: give one checkpoint file")
 			}
-			return netInfo(stdout, args[1])
+			return netInfo(stdout, sub.Arg(0))
 		case "init":
-			sub := flag.NewFlagSet("zero net init", flag.ContinueOnError)
+			sub := newFlagSet("net init", "[flags]", "write a checkpoint of random weights for a configuration's game and net")
 			config := sub.String("config", "", "the configuration file (game, net, optimizer)")
 			out := sub.String("out", "", "the checkpoint file to write")
 			seed := sub.Uint64("seed", 1, "the seed of the random initial weights")

@@ -11,7 +11,7 @@ import (
 )
 
 func perftCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
-	game := fs.String("game", "yinsh", "the game: "+joinNames())
+	game := fs.String("game", defaultGame, "the game: "+joinNames())
 	moves := fs.String("moves", "", "the position, as the moves from the start (or from --position) separated by ';'")
 	position := fs.String("position", "", "start from this position, in the game's position notation (gyges: 321123/000000/000000/000000/000000/321123 s)")
 	depth := fs.Int("depth", 4, "the number of plies (every decision, chance included, is a ply)")

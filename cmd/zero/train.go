@@ -21,8 +21,10 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 	game := fs.String("game", "", "start from this game's preset (configs/GAME.yaml): "+joinNames())
 	config := fs.String("config", "", "start from this configuration file instead")
 	runDir := fs.String("run", "", "the run folder (default runs/GAME); a folder holding a run resumes it")
-	steps := fs.Int64("steps", -1, "stop at this training step (this session, instead of the configuration's stop.steps; 0: never)")
-	total := fs.Duration("time", -1, "stop when the run has worked this long over all its sessions (this session, instead of stop.time; 0: never)")
+	var steps optInt64
+	var total optDuration
+	fs.Var(&steps, "steps", "stop at training step `N` (this session, instead of the configuration's stop.steps; 0: never)")
+	fs.Var(&total, "time", "stop when the run has worked this `duration` over all its sessions (this session, instead of stop.time; 0: never)")
 	session := fs.Duration("for", 0, "stop this session after this long (0: when the run stops)")
 	logEvery := fs.Duration("log", 30*time.Second, "period of the log lines and self-play metrics")
 	initFrom := fs.String("init", "", "start the new run from this checkpoint's weights (of the game, or of another variant with the same net: yinsh-blitz's for yinsh)")
@@ -42,13 +44,13 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		}
 		// --steps and --time hold for this session; the run keeps its configured stop.
 		opts := train.Options{Out: stdout, LogEvery: *logEvery}
-		if *steps >= 0 || *total >= 0 {
+		if steps.set || total.set {
 			stop := cfg.Stop
-			if *steps >= 0 {
-				stop.Steps = *steps
+			if steps.set {
+				stop.Steps = steps.v
 			}
-			if *total >= 0 {
-				stop.Time = train.Duration(*total)
+			if total.set {
+				stop.Time = train.Duration(total.v)
 			}
 			opts.Stop = &stop
 		}
