@@ -93,8 +93,8 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	m := net.NewModel(w)
-	fmt.Fprintf(stdout, "net %s: observation %v, %d actions; %d blocks × %d channels, global pooling %v; %.1f MFLOP a position\n",
-		spec.Game, spec.Observation, spec.NumActions, cfg.Blocks, cfg.Channels, cfg.GlobalPool, m.FLOPs()/1e6)
+	fmt.Fprintf(stdout, "net %s: observation %v, %d actions; %s × %s, global pooling %v; %.1f MFLOP a position\n",
+		spec.Game, spec.Observation, spec.NumActions, nouns(cfg.Blocks, "block"), nouns(cfg.Channels, "channel"), cfg.GlobalPool, m.FLOPs()/1e6)
 	fmt.Fprintf(stdout, "BLAS %s (%s kernels, OPENBLAS_CORETYPE=%q)\n", linalg.Name, linalg.Kernels(), linalg.CoreType())
 	// The machine may be shared: the yardstick is GEMMs interleaved with the engine's batches in
 	// the same workers (see net.MeasureEngine).
@@ -190,8 +190,8 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	cfg.Cores()
 	sp := cfg.SelfPlay
-	fmt.Fprintf(stdout, "%s: net %d blocks × %d channels, BLAS %s; %d workers × %d games, %d inference workers, batch ≤ %d, %d simulations (cheap %d, full share %.2f), gumbel %v, solver %v (scan depth %d), cache %d MB a worker\n",
-		cfg.Game, cfg.Net.Blocks, cfg.Net.Channels, linalg.Kernels(), sp.Workers, sp.GamesPerWorker, sp.InferenceWorkers, sp.BatchSize,
+	fmt.Fprintf(stdout, "%s: net %s × %s, BLAS %s; %s × %s, %s, batch ≤ %d, %d simulations (cheap %d, full share %.2f), gumbel %v, solver %v (scan depth %d), cache %d MB a worker\n",
+		cfg.Game, nouns(cfg.Net.Blocks, "block"), nouns(cfg.Net.Channels, "channel"), linalg.Kernels(), nouns(sp.Workers, "worker"), nouns(sp.GamesPerWorker, "game"), nouns(sp.InferenceWorkers, "inference worker"), sp.BatchSize,
 		sp.Simulations, sp.CheapSimulations, sp.FullShare, sp.Gumbel, sp.Solver, sp.ScanDepth, sp.CacheMB)
 	s, err := g.BenchSelfPlay(ctx, cfg, w, *warm, *per)
 	if err != nil {

@@ -64,7 +64,7 @@ func netInfo(w io.Writer, path string) error {
 	}
 	policy := "dense"
 	if h.PolicyPlanes > 0 {
-		policy = fmt.Sprintf("spatial, %d planes + %d off the grid", h.PolicyPlanes, h.OffGrid)
+		policy = fmt.Sprintf("spatial, %s + %d off the grid", nouns(h.PolicyPlanes, "plane"), h.OffGrid)
 	}
 	var stats, trained int64
 	for _, t := range h.Tensors {
@@ -84,8 +84,8 @@ func netInfo(w io.Writer, path string) error {
 	fmt.Fprintf(w, "format       %d\n", h.Format)
 	fmt.Fprintf(w, "game         %s (%s)\n", h.Game, versions(h))
 	fmt.Fprintf(w, "shape        observation %v, %d actions, policy %s\n", h.Observation, h.NumActions, policy)
-	fmt.Fprintf(w, "net          %d blocks × %d channels; policy head %d planes; value head %d planes → %d; global pooling %s\n",
-		c.Blocks, c.Channels, c.PolicyChannels, c.ValueChannels, c.ValueHidden, pool)
+	fmt.Fprintf(w, "net          %s × %s; policy head %s; value head %s → %d; global pooling %s\n",
+		nouns(c.Blocks, "block"), nouns(c.Channels, "channel"), nouns(c.PolicyChannels, "plane"), nouns(c.ValueChannels, "plane"), c.ValueHidden, pool)
 	fmt.Fprintf(w, "parameters   %d trained, %d batchnorm statistics\n", trained, stats)
 	fmt.Fprintf(w, "step         %d\n", h.Step)
 	fmt.Fprintf(w, "created      %s\n", h.Created.Format(time.RFC3339))
@@ -159,4 +159,12 @@ func versions(h net.Header) string {
 		s += "; " + strings.Join(notes, "; ")
 	}
 	return s
+}
+
+// nouns is n and the noun, plural unless n is 1: "1 block", "6 blocks".
+func nouns(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

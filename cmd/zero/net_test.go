@@ -35,7 +35,7 @@ func TestNetCommands(t *testing.T) {
 		{"init", []string{"net", "init", "--config", good, "--out", ckpt}, []string{"wrote " + ckpt, "fresh yinsh-blitz net"}, ""},
 		{"init refuses to overwrite", []string{"net", "init", "--config", good, "--out", ckpt}, nil, "the file exists"},
 		{"init overwrites with --force", []string{"net", "init", "--config", good, "--out", ckpt, "--force"}, []string{"wrote"}, ""},
-		{"info", []string{"net", "info", ckpt}, []string{"game         yinsh-blitz (rules revision 2, encoding 1)", "checksum ok", "1 blocks × 8 channels", "spatial, 59 planes + 1 off the grid", "optimizer    sgd"}, ""},
+		{"info", []string{"net", "info", ckpt}, []string{"game         yinsh-blitz (rules revision 2, encoding 1)", "checksum ok", "1 block × 8 channels", "spatial, 59 planes + 1 off the grid", "optimizer    sgd"}, ""},
 		{"info of a bad file", []string{"net", "info", garbage}, nil, "garbage.ckpt: truncated"},
 		{"info without a file", []string{"net", "info"}, nil, "give one checkpoint file"},
 		{"init with an unknown key", []string{"net", "init", "--config", unknown, "--out", ckpt + "2"}, nil, "unknown.yaml: line 3: field blockz not found"},

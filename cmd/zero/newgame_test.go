@@ -104,7 +104,7 @@ func TestNewGame(t *testing.T) {
 		}
 		out = zeroTicTacToe(t, dir, "", "net", "info", checkpoint)
 		for _, want := range []string{"game         tictactoe (rules revision 1, encoding 1)",
-			"policy spatial, 1 planes + 0 off the grid", "net          2 blocks × 32 channels", "step         20"} {
+			"policy spatial, 1 plane + 0 off the grid", "net          2 blocks × 32 channels", "step         20"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("zero net info's output lacks %q:\n%s", want, out)
 			}

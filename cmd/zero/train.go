@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/zerogames/zero/configs"
@@ -71,7 +72,7 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			err = nil // --for elapsed: a clean stop
 		}
 		if err == nil || errors.Is(err, context.Canceled) {
-			fmt.Fprintf(stderr, "resume with: zero train --run %s\n", dir)
+			fmt.Fprintf(stderr, "resume with: %s train --run %s\n", self(), dir)
 		}
 		return err
 	}
@@ -124,4 +125,14 @@ func trainConfig(game, config, dir string) (train.Config, string, error) {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// self is the command that runs this binary again from the current folder: as it was invoked
+// when that was a path (bin/zero, ./zero), else zero (found on the PATH).
+func self() string {
+	if len(os.Args) > 0 && strings.ContainsRune(os.Args[0], filepath.Separator) && !strings.Contains(os.Args[0], "go-build") &&
+		!strings.HasSuffix(os.Args[0], ".test") {
+		return os.Args[0]
+	}
+	return "zero"
 }

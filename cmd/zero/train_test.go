@@ -45,7 +45,7 @@ func TestTrainCommand(t *testing.T) {
 		{"bad value", []string{"train", "--config", invalid, "--run", filepath.Join(dir, "x")}, nil, "invalid.yaml: replay.train_ratio: must be in [0.01, 1000], is 0"},
 		{"unknown game", []string{"train", "--game", "chess"}, nil, `--game: unknown game "chess"`},
 		{"nothing to train", []string{"train"}, nil, "give --game GAME, --config FILE, or --run DIR"},
-		{"bench selfplay", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms"}, []string{"yinsh-blitz: net 1 blocks × 8 channels", "simulations/s", "overhead"}, ""},
+		{"bench selfplay", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms"}, []string{"yinsh-blitz: net 1 block × 8 channels", "simulations/s", "overhead"}, ""},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
@@ -72,5 +72,22 @@ func TestTrainCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
 		t.Error("a refused configuration made its run folder")
+	}
+}
+
+func TestSelf(t *testing.T) {
+	saved := os.Args
+	defer func() { os.Args = saved }()
+	for _, tc := range []struct{ argv0, want string }{
+		{"bin/zero", "bin/zero"},
+		{"./zero", "./zero"},
+		{"zero", "zero"},                           // from the PATH
+		{"/tmp/go-build123/b001/exe/zero", "zero"}, // go run
+		{"/tmp/go-build1/b001/zero.test", "zero"},  // a test
+	} {
+		os.Args = []string{tc.argv0}
+		if got := self(); got != tc.want {
+			t.Errorf("invoked as %s: resume with %s, want %s", tc.argv0, got, tc.want)
+		}
 	}
 }
