@@ -312,7 +312,7 @@ func noNegativeZero(v float64) float64 {
 }
 
 // WriteFiles writes ratings.json (the result without the games) and games.jsonl (one Record
-// per line) into dir, creating it if needed. Each file is written to a temporary name and
+// per line, Record.MarshalLine) into dir, creating it if needed. Each file is written to a temporary name and
 // renamed, so a reader never sees half a file.
 func (r *ArenaResult) WriteFiles(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -329,9 +329,8 @@ func (r *ArenaResult) WriteFiles(dir string) error {
 		return err
 	}
 	return atomicfile.Write(filepath.Join(dir, "games.jsonl"), func(w io.Writer) error {
-		enc := json.NewEncoder(w)
 		for i := range r.Records {
-			if err := enc.Encode(&r.Records[i]); err != nil {
+			if _, err := w.Write(r.Records[i].MarshalLine()); err != nil {
 				return err
 			}
 		}

@@ -4,8 +4,10 @@
 // gorgonia, so that the engine, zero play, zero serve and zero arena do not.
 //
 // A Player makes one side's decisions; players are made from spec strings (random, uct:N,
-// mcts:N:CHECKPOINT; see Spec). PlayGame plays one game and returns its Record, whose move
-// list replays it with env.Replay. Arena plays a round robin on all cores and rates the
+// mcts:N:CHECKPOINT; see Spec). PlayGame plays one game and returns its Record. Record is the
+// one game record of zero: arenas write it (games.jsonl), `zero play` and the browser save it
+// and `zero play --load` reads it, in the two JSON layouts zero has always written (see
+// Record). Arena plays a round robin on all cores and rates the
 // players with Rate (maximum likelihood Elo with a first-side advantage and BayesElo's prior
 // of virtual draws, with 95% confidence intervals).
 //

@@ -3,6 +3,7 @@ package selfplay
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -124,15 +125,15 @@ func TestPlayGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	end, actions, err := env.Replay(g, rec.Moves)
+	end, actions, err := env.Replay(g, rec.MoveList())
 	if err != nil {
 		t.Fatalf("the record %q does not replay: %v", rec.Moves, err)
 	}
-	if len(actions) != rec.Decisions || g.Info().ResultName(end.Result()) != rec.Result || end.ToMove() != env.Terminal {
+	if len(actions) != len(rec.Moves) || g.Info().ResultName(end.Result()) != rec.Result || end.ToMove() != env.Terminal {
 		t.Errorf("record %+v: replays to %d decisions and %s", rec, len(actions), g.Info().ResultName(end.Result()))
 	}
 	again, err := PlayGame(context.Background(), g, setup)
-	if err != nil || again.Moves != rec.Moves {
+	if err != nil || !slices.Equal(again.Moves, rec.Moves) {
 		t.Errorf("the same seeds played %q then %q (%v)", rec.Moves, again.Moves, err)
 	}
 	// Cheating: x takes a1, then o tries a1 again.
@@ -171,7 +172,7 @@ func TestAlphaBetaPlayer(t *testing.T) {
 			t.Errorf("seed %d: ab:8 lost %s", seed, rec.Moves)
 		}
 		again, _ := PlayGame(context.Background(), g, setup)
-		if again.Moves != rec.Moves {
+		if !slices.Equal(again.Moves, rec.Moves) {
 			t.Errorf("seed %d: %q then %q", seed, rec.Moves, again.Moves)
 		}
 	}
@@ -200,7 +201,7 @@ func TestOpening(t *testing.T) {
 		if rec.Opening != 3 {
 			t.Errorf("record's opening %d", rec.Opening)
 		}
-		openings = append(openings, strings.Join(env.SplitMoves(rec.Moves)[:3], ";"))
+		openings = append(openings, strings.Join(rec.Moves[:3], ";"))
 	}
 	if openings[0] != openings[1] {
 		t.Errorf("openings %q and %q differ with the same chance seed", openings[0], openings[1])

@@ -3,8 +3,8 @@
 //
 //   - A Match is a game between a person and an agent: the position, who plays which side,
 //     the chance draws, resignation, and the undo that takes back to the person's last decision.
-//   - A Record is a finished or unfinished game as a JSON file (game, players, moves, result),
-//     read back strictly and replayed through the rules, each move checked.
+//   - Match.Record is the game as a selfplay.Record (game, players, moves, result), which
+//     games.LoadRecord reads back strictly and replays through the rules, each move checked.
 //   - A Board draws one game's positions: as text for the terminal, as a JSON view for the
 //     browser's SVG, and groups its legal moves for listing. Boards are looked up by game name
 //     in a small table (BoardFor); a game without one gets a plain board built from its text
@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/selfplay"
 )
 
 // DefaultOpponent is the agent people play unless they choose another, where no model is
@@ -316,23 +317,22 @@ func (m *Match) chanceDecisions() int {
 }
 
 // Record is the game so far as a record.
-func (m *Match) Record() Record {
-	r := Record{Format: RecordFormat, Game: m.Game.Info().Name, Moves: m.Pos.Moves(), Result: m.Result()}
-	names := m.Game.Info().PlayerNames
-	r.Players = map[string]string{names[0]: m.Players[0], names[1]: m.Players[1]}
+func (m *Match) Record() selfplay.Record {
+	r := selfplay.Record{Game: m.Game.Info().Name, Sides: m.Game.Info().PlayerNames, Players: m.Players,
+		Moves: m.Pos.Moves(), Result: m.Result()}
 	if m.Resigned >= 0 {
-		r.Resigned = names[m.Resigned]
+		r.Resigned = r.Sides[m.Resigned]
 	}
 	return r
 }
 
 // Load replaces the game by the record's (checked move by move), keeping the person's side
 // and the agent. The record's game must be the match's.
-func (m *Match) Load(r Record) error {
+func (m *Match) Load(r selfplay.Record) error {
 	if r.Game != m.Game.Info().Name {
 		return fmt.Errorf("the record is a game of %s, not %s", r.Game, m.Game.Info().Name)
 	}
-	pos, resigned, err := r.Replay()
+	pos, resigned, err := games.Replay(&r)
 	if err != nil {
 		return err
 	}

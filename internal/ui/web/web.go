@@ -526,7 +526,7 @@ func (s *Server) handleRecord(w http.ResponseWriter, _ *http.Request, sess *sess
 	name := fmt.Sprintf("zero-%s-%s.json", rec.Game, time.Now().Format("20060102-150405"))
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	w.Write(rec.Marshal())
+	w.Write(rec.MarshalFile())
 	return nil
 }
 
@@ -565,7 +565,8 @@ func stateOf(sess *session) *state {
 		Result: m.Result(), Moves: m.Pos.Moves(), Legal: []string{}, Groups: []ui.MoveGroup{},
 		View: board.View(m.Pos), Text: m.Pos.Show()}
 	rec := m.Record()
-	st.Players, st.Resigned = rec.Players, rec.Resigned
+	st.Players = map[string]string{names[0]: rec.Players[0], names[1]: rec.Players[1]}
+	st.Resigned = rec.Resigned
 	if st.YourTurn {
 		st.Legal = m.Pos.Legal()
 		st.Groups = board.Group(m.Pos)

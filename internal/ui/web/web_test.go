@@ -100,8 +100,8 @@ func TestWholeGame(t *testing.T) {
 	if cd := resp.Header.Get("Content-Disposition"); !strings.HasPrefix(cd, `attachment; filename="zero-yinsh-blitz-`) {
 		t.Errorf("Content-Disposition %q", cd)
 	}
-	rec, err := ui.ReadRecord(resp.Body)
-	if err != nil || rec.Result != st.Result || !slices.Equal(rec.Moves, st.Moves) || rec.Players["black"] != ui.Human {
+	rec, err := games.ReadRecord(resp.Body)
+	if err != nil || rec.Result != st.Result || !slices.Equal(rec.Moves, st.Moves) || rec.PlayerOf("black") != ui.Human {
 		t.Fatalf("record %+v, %v", rec, err)
 	}
 }
@@ -206,8 +206,8 @@ func TestWholeGameOtherKinds(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer resp.Body.Close()
-			rec, err := ui.ReadRecord(resp.Body)
-			if err != nil || rec.Result != st.Result || !slices.Equal(rec.Moves, st.Moves) || rec.Players[tt.side] != ui.Human {
+			rec, err := games.ReadRecord(resp.Body)
+			if err != nil || rec.Result != st.Result || !slices.Equal(rec.Moves, st.Moves) || rec.PlayerOf(tt.side) != ui.Human {
 				t.Fatalf("record %+v, %v", rec, err)
 			}
 		})
