@@ -38,8 +38,6 @@ type ArenaConfig struct {
 	// Prior is the number of virtual draws of the ratings' prior (default 2, as BayesElo;
 	// negative for none).
 	Prior float64
-	// Networks loads the networks of mcts players (nil if there are none).
-	Networks Networks
 	// Progress, if set, is called after each game, from one goroutine at a time, with the
 	// number of games done, the total, and the game's record.
 	Progress func(done, total int, r *Record)
@@ -104,7 +102,7 @@ func Arena[S env.State[S]](ctx context.Context, g env.Game[S], cfg ArenaConfig) 
 	}
 	// Make one player of each spec first, so a bad spec or checkpoint fails before any game.
 	for _, sp := range specs {
-		if _, err := NewPlayer(g, sp, cfg.Networks); err != nil {
+		if _, err := NewPlayer(g, sp); err != nil {
 			return nil, err
 		}
 	}
@@ -157,7 +155,7 @@ func Arena[S env.State[S]](ctx context.Context, g env.Game[S], cfg ArenaConfig) 
 				var names [2]string
 				for side, who := range seats {
 					if players[who] == nil {
-						p, err := NewPlayer(g, specs[who], cfg.Networks)
+						p, err := NewPlayer(g, specs[who])
 						if err != nil {
 							cancel(err)
 							return

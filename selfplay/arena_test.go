@@ -133,7 +133,7 @@ func TestArenaErrors(t *testing.T) {
 		{ArenaConfig{Players: []string{"random", "uct:x"}, Games: 2}, `"uct:x"`},
 		{ArenaConfig{Players: []string{"random", "random"}, Games: 2}, "twice"},
 		{ArenaConfig{Players: []string{"random", "uct:5"}, Games: 2, Anchor: "uct:6"}, "anchor"},
-		{ArenaConfig{Players: []string{"random", "mcts:5:a.zero"}, Games: 2}, "networks"},
+		{ArenaConfig{Players: []string{"random", "mcts:5:a.zero"}, Games: 2}, `player "mcts:5:a.zero": checkpoint a.zero`},
 	}
 	for _, tc := range bad {
 		if _, err := Arena(context.Background(), g, tc.cfg); err == nil || !strings.Contains(err.Error(), tc.says) {

@@ -2,7 +2,8 @@ package selfplay
 
 import (
 	"context"
-	"errors"
+	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/testgames"
+	"github.com/zerogames/zero/net"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -83,16 +85,50 @@ func FuzzParseSpec(f *testing.F) {
 		if sp.Text != text || (sp.Kind != "random" && sp.Kind != "ab" && sp.Simulations < 1) || sp.Kind == "ab" && sp.Depth < 1 {
 			t.Fatalf("ParseSpec(%q) = %+v", text, sp)
 		}
-		if _, err := NewPlayer(testgames.TicTacToe, sp, nil); err != nil && !errors.Is(err, ErrNoNetworks) {
+		if _, err := NewPlayer(testgames.TicTacToe, sp); err != nil && sp.Kind != "mcts" {
 			t.Fatalf("NewPlayer(%+v): %v", sp, err)
 		}
 	})
 }
 
-func TestNoNetworks(t *testing.T) {
-	sp, _ := ParseSpec("mcts:10:a.zero")
-	if _, err := NewPlayer(testgames.TicTacToe, sp, nil); !errors.Is(err, ErrNoNetworks) {
-		t.Errorf("mcts player without networks: err = %v", err)
+// An mcts:N:CHECKPOINT player loads its checkpoint and plays; a missing one is refused with
+// the spec and the file named, and so is another game's.
+func TestMCTSPlayer(t *testing.T) {
+	g := testgames.TicTacToe
+	dir := t.TempDir()
+	save := func(name string, info *env.Info, game any) string {
+		spec, err := net.SpecOf(info, game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := net.NewWeights(spec, net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4},
+			rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := net.Save(path, w, nil, 0, time.Unix(0, 0)); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	ttt := save("ttt.zck", g.Info(), g)
+	sp, _ := ParseSpec("mcts:20:" + ttt)
+	p, err := NewPlayer(g, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := PlayGame(context.Background(), g, Setup[testgames.Board]{Players: [2]Player[testgames.Board]{p, &Random[testgames.Board]{}},
+		Names: [2]string{sp.Text, "random"}})
+	if err != nil || rec.Result == "none" {
+		t.Fatalf("a game of the mcts player: %+v, %v", rec, err)
+	}
+	gamble := save("gamble.zck", testgames.Gamble.Info(), testgames.Gamble)
+	for _, text := range []string{"mcts:10:" + filepath.Join(dir, "a.zck"), "mcts:10:" + gamble} {
+		sp, _ := ParseSpec(text)
+		if _, err := NewPlayer(g, sp); err == nil || !strings.Contains(err.Error(), `player "`+text+`": checkpoint `+text[len("mcts:10:"):]) {
+			t.Errorf("%s: err = %v", text, err)
+		}
 	}
 }
 
@@ -104,6 +140,9 @@ func (cheat) Choose(context.Context, testgames.Board, int) (env.Action, error) {
 	return 0, nil
 }
 func (cheat) Played(testgames.Board, env.Action) error { return nil }
+func (cheat) Analyze(context.Context, testgames.Board, Limits, func(int, int)) (Analysis, error) {
+	return Analysis{}, nil
+}
 
 func TestPlayGame(t *testing.T) {
 	g := testgames.TicTacToe
@@ -112,7 +151,7 @@ func TestPlayGame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := NewPlayer(g, sp, nil)
+		p, err := NewPlayer(g, sp)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +192,7 @@ func TestAlphaBetaPlayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := uint64(0); seed < 10; seed++ {
-		ab, err := NewPlayer(g, sp, nil)
+		ab, err := NewPlayer(g, sp)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +223,7 @@ func TestOpening(t *testing.T) {
 	g := testgames.TicTacToe
 	sp, _ := ParseSpec("uct:30")
 	mk := func() Player[testgames.Board] {
-		p, err := NewPlayer(g, sp, nil)
+		p, err := NewPlayer(g, sp)
 		if err != nil {
 			t.Fatal(err)
 		}

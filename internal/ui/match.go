@@ -216,11 +216,11 @@ func (m *Match) Expand(move string) string {
 // (a YINSH turn may be a move, a row and a ring). It returns the moves played and the analysis
 // behind the first. progress reports the agent's work (see games.Agent). On error or
 // cancellation the decisions already made stay played.
-func (m *Match) AgentTurn(ctx context.Context, progress func(done, total int)) ([]string, games.Analysis, error) {
+func (m *Match) AgentTurn(ctx context.Context, progress func(done, total int)) ([]string, selfplay.Analysis, error) {
 	var played []string
-	var first games.Analysis
+	var first selfplay.Analysis
 	for m.AgentToMove() {
-		an, err := m.agent.Analyze(ctx, m.Pos, progress)
+		an, err := m.agent.Analyze(ctx, m.Pos, selfplay.Limits{}, progress)
 		if err != nil {
 			return played, first, err
 		}
@@ -240,11 +240,11 @@ func (m *Match) AgentTurn(ctx context.Context, progress func(done, total int)) (
 }
 
 // Hint is the agent's analysis of the current position, for the side to decide.
-func (m *Match) Hint(ctx context.Context, progress func(done, total int)) (games.Analysis, error) {
+func (m *Match) Hint(ctx context.Context, progress func(done, total int)) (selfplay.Analysis, error) {
 	if m.Over() {
-		return games.Analysis{}, ErrGameOver
+		return selfplay.Analysis{}, ErrGameOver
 	}
-	return m.agent.Analyze(ctx, m.Pos, progress)
+	return m.agent.Analyze(ctx, m.Pos, selfplay.Limits{}, progress)
 }
 
 // Undo takes back decisions up to and including the person's last one, so that it is the

@@ -40,7 +40,7 @@ func TestNewMatch(t *testing.T) {
 		{"gyges", "random", "white", `unknown side "white" (want south, north or random)`},
 		{"chess", "random", "white", `unknown game "chess"`},
 		{"yinsh", "random", "red", `unknown side "red" (want white, black or random)`},
-		{"yinsh", "alphabeta:3", "white", `unknown agent "alphabeta:3"`},
+		{"yinsh", "alphabeta:3", "white", `player "alphabeta:3": unknown kind "alphabeta"`},
 	}
 	for _, tt := range tests {
 		m, err := NewMatch(tt.game, tt.opponent, tt.side, 1)

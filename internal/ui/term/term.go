@@ -381,7 +381,7 @@ func (s *session) hint(ctx context.Context, _ string) (bool, error) {
 }
 
 // think runs f (an agent's search) with a spinner showing its progress.
-func (s *session) think(ctx context.Context, what string, f func(context.Context, func(int, int)) (games.Analysis, error)) (games.Analysis, error) {
+func (s *session) think(ctx context.Context, what string, f func(context.Context, func(int, int)) (selfplay.Analysis, error)) (selfplay.Analysis, error) {
 	if s.cfg.Spinner == nil {
 		return f(ctx, nil)
 	}
@@ -407,8 +407,8 @@ func (s *session) think(ctx context.Context, what string, f func(context.Context
 func (s *session) agentTurn(ctx context.Context) error {
 	who := s.m.Pos.ToMove()
 	var played []string
-	_, err := s.think(ctx, who+" thinks", func(ctx context.Context, progress func(int, int)) (games.Analysis, error) {
-		var an games.Analysis
+	_, err := s.think(ctx, who+" thinks", func(ctx context.Context, progress func(int, int)) (selfplay.Analysis, error) {
+		var an selfplay.Analysis
 		var err error
 		played, an, err = s.m.AgentTurn(ctx, progress)
 		return an, err

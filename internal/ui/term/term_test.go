@@ -19,15 +19,15 @@ type scripted struct{ pause time.Duration }
 
 func (scripted) Spec() string { return "scripted" }
 
-func (s scripted) Analyze(_ context.Context, pos *games.Position, progress func(done, total int)) (games.Analysis, error) {
+func (s scripted) Analyze(_ context.Context, pos *games.Position, _ selfplay.Limits, progress func(done, total int)) (selfplay.Analysis, error) {
 	for i := 0; progress != nil && i <= 100; i += 25 {
 		progress(i, 100)
 		time.Sleep(s.pause)
 	}
 	legal := pos.Legal()
-	an := games.Analysis{Value: 0.5, Work: 100}
+	an := selfplay.Analysis{Value: 0.5, Work: 100}
 	for i, m := range legal[:min(3, len(legal))] {
-		an.Moves = append(an.Moves, games.MoveStat{Move: m, Share: 0.5 / float64(i+1), WinProb: 0.75})
+		an.Moves = append(an.Moves, selfplay.MoveStat{Move: m, Share: 0.5 / float64(i+1), WinProb: 0.75})
 	}
 	return an, nil
 }
