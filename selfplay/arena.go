@@ -38,8 +38,6 @@ type ArenaConfig struct {
 	// Prior is the number of virtual draws of the ratings' prior (default 2, as BayesElo;
 	// negative for none).
 	Prior float64
-	// Networks loads the networks of mcts players (nil if there are none).
-	Networks Networks
 	// Progress, if set, is called after each game, from one goroutine at a time, with the
 	// number of games done, the total, and the game's record.
 	Progress func(done, total int, r *Record)
@@ -104,7 +102,7 @@ func Arena[S env.State[S]](ctx context.Context, g env.Game[S], cfg ArenaConfig) 
 	}
 	// Make one player of each spec first, so a bad spec or checkpoint fails before any game.
 	for _, sp := range specs {
-		if _, err := NewPlayer(g, sp, cfg.Networks); err != nil {
+		if _, err := NewPlayer(g, sp); err != nil {
 			return nil, err
 		}
 	}
@@ -157,7 +155,7 @@ func Arena[S env.State[S]](ctx context.Context, g env.Game[S], cfg ArenaConfig) 
 				var names [2]string
 				for side, who := range seats {
 					if players[who] == nil {
-						p, err := NewPlayer(g, specs[who], cfg.Networks)
+						p, err := NewPlayer(g, specs[who])
 						if err != nil {
 							cancel(err)
 							return
@@ -312,7 +310,7 @@ func noNegativeZero(v float64) float64 {
 }
 
 // WriteFiles writes ratings.json (the result without the games) and games.jsonl (one Record
-// per line) into dir, creating it if needed. Each file is written to a temporary name and
+// per line, Record.MarshalLine) into dir, creating it if needed. Each file is written to a temporary name and
 // renamed, so a reader never sees half a file.
 func (r *ArenaResult) WriteFiles(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -329,9 +327,8 @@ func (r *ArenaResult) WriteFiles(dir string) error {
 		return err
 	}
 	return atomicfile.Write(filepath.Join(dir, "games.jsonl"), func(w io.Writer) error {
-		enc := json.NewEncoder(w)
 		for i := range r.Records {
-			if err := enc.Encode(&r.Records[i]); err != nil {
+			if _, err := w.Write(r.Records[i].MarshalLine()); err != nil {
 				return err
 			}
 		}

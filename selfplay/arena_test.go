@@ -1,7 +1,6 @@
 package selfplay
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"os"
@@ -22,7 +21,7 @@ func TestArena(t *testing.T) {
 	calls := 0
 	cfg.Progress = func(done, total int, r *Record) {
 		calls++
-		if done != calls || total != 30 || r.Moves == "" {
+		if done != calls || total != 30 || len(r.Moves) == 0 {
 			t.Errorf("Progress(%d, %d, %q) at call %d", done, total, r.Moves, calls)
 		}
 	}
@@ -43,7 +42,7 @@ func TestArena(t *testing.T) {
 	}
 	sides := map[string]int{}
 	for i, r := range one.Records {
-		if _, _, err := env.Replay(g, r.Moves); err != nil {
+		if _, _, err := env.Replay(g, r.MoveList()); err != nil {
 			t.Fatalf("record %d: %v", i, err)
 		}
 		sides[r.Players[0]]++
@@ -82,18 +81,12 @@ func TestArena(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	n := 0
-	for sc := bufio.NewScanner(f); sc.Scan(); n++ {
-		var r Record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		if r.Moves != one.Records[n].Moves || r.Result != one.Records[n].Result || r.Players != one.Records[n].Players {
-			t.Errorf("games.jsonl line %d: %+v", n+1, r)
-		}
+	recs, err := ReadRecords(f, func(string) (*env.Info, error) { return g.Info(), nil })
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n != 30 {
-		t.Errorf("games.jsonl has %d lines", n)
+	if !reflect.DeepEqual(recs, one.Records) {
+		t.Errorf("games.jsonl reads back as %+v", recs)
 	}
 	var table strings.Builder
 	if err := one.WriteTable(&table); err != nil {
@@ -116,7 +109,7 @@ func TestArenaMirrorsChance(t *testing.T) {
 	}
 	compared, differ := 0, 0
 	for i := 0; i+1 < len(res.Records); i += 2 {
-		a, b := env.SplitMoves(res.Records[i].Moves), env.SplitMoves(res.Records[i+1].Moves)
+		a, b := res.Records[i].Moves, res.Records[i+1].Moves
 		if a[0] == b[0] && len(a) > 1 && len(b) > 1 && (a[0] == "risky" || a[1] == b[1]) {
 			compared++
 			if a[0] == "risky" && a[1] != b[1] || a[0] == "safe" && a[2] != b[2] {
@@ -140,7 +133,7 @@ func TestArenaErrors(t *testing.T) {
 		{ArenaConfig{Players: []string{"random", "uct:x"}, Games: 2}, `"uct:x"`},
 		{ArenaConfig{Players: []string{"random", "random"}, Games: 2}, "twice"},
 		{ArenaConfig{Players: []string{"random", "uct:5"}, Games: 2, Anchor: "uct:6"}, "anchor"},
-		{ArenaConfig{Players: []string{"random", "mcts:5:a.zero"}, Games: 2}, "networks"},
+		{ArenaConfig{Players: []string{"random", "mcts:5:a.zero"}, Games: 2}, `player "mcts:5:a.zero": checkpoint a.zero`},
 	}
 	for _, tc := range bad {
 		if _, err := Arena(context.Background(), g, tc.cfg); err == nil || !strings.Contains(err.Error(), tc.says) {

@@ -3,11 +3,17 @@
 // self-play workers and the batcher of training are package train/worker) and links no
 // gorgonia, so that the engine, zero play, zero serve and zero arena do not.
 //
-// A Player makes one side's decisions; players are made from spec strings (random, uct:N,
-// mcts:N:CHECKPOINT; see Spec). PlayGame plays one game and returns its Record, whose move
-// list replays it with env.Replay. Arena plays a round robin on all cores and rates the
-// players with Rate (maximum likelihood Elo with a first-side advantage and BayesElo's prior
-// of virtual draws, with 95% confidence intervals).
+// Player is the one abstraction of whatever chooses moves: arenas, the engine protocol and the
+// agent people play (internal/games.Agent) all use it. Players are made from spec strings by
+// one parser and one maker (ParseSpec, NewPlayer: random, uct:N, ucb1:N, ab:D, ab:D:TIME,
+// mcts:N:CHECKPOINT, whose checkpoint NewPlayer loads). A player chooses a game's decisions
+// (Choose) or analyzes a position for people (Analyze: the moves ranked, within Limits).
+//
+// PlayGame plays one game and returns its Record. Record is the one game record of zero:
+// arenas write it (games.jsonl), `zero play` and the browser save it and `zero play --load`
+// reads it, in the two JSON layouts zero has always written (see Record). Arena plays a round
+// robin on all cores and rates the players with Rate (maximum likelihood Elo with a first-side
+// advantage and BayesElo's prior of virtual draws, with 95% confidence intervals).
 //
 // Invariants:
 //   - every seed of an arena derives from its Seed, the pair and the game's number, so the

@@ -8,34 +8,6 @@ import (
 	"github.com/zerogames/zero/env"
 )
 
-// Record is a finished game: who played which side and the decisions made, in the game's
-// notation. It is one line of an arena's games.jsonl.
-type Record struct {
-	// Game is the game's registry name ("yinsh-blitz").
-	Game string `json:"game"`
-	// Players are the specs of the players of side 0 and side 1 (Sides names the sides).
-	Players [2]string `json:"players"`
-	// Sides are the game's names of sides 0 and 1 ("white", "black").
-	Sides [2]string `json:"sides"`
-	// Moves is every decision from the start, chance's included, separated by ';': a move list
-	// that env.Replay and `zero engine` accept.
-	Moves string `json:"moves"`
-	// Decisions is the number of decisions in Moves.
-	Decisions int `json:"decisions"`
-	// Result is the winner's side name, or "draw".
-	Result string `json:"result"`
-	// Opening is the number of decisions at the start that were drawn at random.
-	Opening int `json:"opening,omitempty"`
-	// Seeds are the seeds of the game's chance and of the players of sides 0 and 1: with the
-	// same players they replay the game exactly.
-	Seeds [3]uint64 `json:"seeds"`
-
-	result env.Result
-}
-
-// Winner is the side that won, or env.Terminal for a draw.
-func (r *Record) Winner() env.Player { return r.result.Winner() }
-
 // Setup is what one game needs: the players of sides 0 and 1, their names (specs), and seeds.
 type Setup[S env.State[S]] struct {
 	Players [2]Player[S]
@@ -58,14 +30,13 @@ func PlayGame[S env.State[S]](ctx context.Context, g env.Game[S], setup Setup[S]
 	info := g.Info()
 	players, names := setup.Players, setup.Names
 	rec := Record{Game: info.Name, Players: names, Sides: info.PlayerNames, Opening: setup.Opening,
-		Seeds: [3]uint64{setup.ChanceSeed, setup.Seeds[0], setup.Seeds[1]}}
+		Seeds: [3]uint64{setup.ChanceSeed, setup.Seeds[0], setup.Seeds[1]}, Result: "none"}
 	chance := rand.New(rand.NewPCG(setup.ChanceSeed, 0xc4a9ce))
 	s := g.New()
 	for i, p := range players {
 		p.NewGame(s, setup.Seeds[i])
 	}
 	var (
-		moves    []byte
 		actions  = make([]env.Action, 0, info.NumActions)
 		outcomes = make([]env.Outcome, 0, info.NumActions)
 	)
@@ -93,7 +64,7 @@ func PlayGame[S env.State[S]](ctx context.Context, g env.Game[S], setup Setup[S]
 			}
 			if !legal {
 				return rec, fmt.Errorf("%s (%s) at decision %d chose the illegal %s, after %s", names[who],
-					info.PlayerNames[who], n+1, env.ActionString(s, a), moves)
+					info.PlayerNames[who], n+1, env.ActionString(s, a), rec.MoveList())
 			}
 		}
 		for i, p := range players {
@@ -101,15 +72,9 @@ func PlayGame[S env.State[S]](ctx context.Context, g env.Game[S], setup Setup[S]
 				return rec, fmt.Errorf("%s told of %s: %w", names[i], env.ActionString(s, a), err)
 			}
 		}
-		if n > 0 {
-			moves = append(moves, ';')
-		}
-		moves = s.AppendAction(moves, a)
+		rec.Moves = append(rec.Moves, env.ActionString(s, a))
 		s = s.Play(a)
-		rec.Decisions++
 	}
-	rec.Moves = string(moves)
-	rec.result = s.Result()
-	rec.Result = info.ResultName(rec.result)
+	rec.Result = info.ResultName(s.Result())
 	return rec, nil
 }

@@ -1,20 +1,27 @@
 package selfplay
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/mcts"
+	"github.com/zerogames/zero/net"
 )
 
-// Player makes the decisions of one side of a game. A player serves one game at a time; a
-// match makes one per side and reuses it from game to game.
+// Player is anything that chooses moves: the one abstraction of zero for it, behind arenas
+// (PlayGame), the engine protocol's genmove and go, and the agent people play in `zero play`
+// and `zero serve` (internal/games.Agent is a Player seen through positions in notation). The
+// players are made from spec strings (Spec, NewPlayer): random, uct:N, ucb1:N, ab:D and
+// mcts:N:CHECKPOINT. A player serves one game at a time; a match makes one per side and reuses
+// it from game to game.
 type Player[S env.State[S]] interface {
 	// NewGame gets the player ready for a game starting at s, with its generators seeded by
 	// seed (a game played twice with the same seeds is played alike).
@@ -24,7 +31,45 @@ type Player[S env.State[S]] interface {
 	Choose(ctx context.Context, s S, move int) (env.Action, error)
 	// Played tells the player that a was decided at s, by either side or by chance.
 	Played(s S, a env.Action) error
+	// Analyze thinks about s, which is a player's decision, as Choose would but for people and
+	// the engine protocol: it returns the moves considered, ranked, the player's choice first,
+	// within lim where lim sets the work (else the spec's). progress, if not nil, is called from
+	// time to time with the work done and planned. A cancelled ctx stops a search early with
+	// what it has.
+	Analyze(ctx context.Context, s S, lim Limits, progress func(done, total int)) (Analysis, error)
 }
+
+// Limits sets the work of an analysis; a zero field leaves the spec's.
+type Limits struct {
+	// Simulations replaces the spec's N (searches that count simulations: uct, ucb1, mcts).
+	Simulations int
+	// Time caps the analysis (the searches; alpha-beta keeps its last complete depth).
+	Time time.Duration
+}
+
+// Analysis is what a player thinks of a position.
+type Analysis struct {
+	// Moves are the moves considered, in the game's notation, the chosen one first.
+	Moves []MoveStat
+	// Value is the expected result for the player to decide, in [-1, 1] (0 where the player
+	// has no opinion, as random).
+	Value float64
+	// Work is the simulations (alpha-beta: the nodes) spent.
+	Work int
+}
+
+// MoveStat is one move of an analysis.
+type MoveStat struct {
+	Move string
+	// Share is the share of the search spent on it (the policy), in [0, 1].
+	Share float64
+	// WinProb is the chance of winning after it for the player to decide, (value+1)/2, or -1
+	// when unknown.
+	WinProb float64
+}
+
+// Best is the move chosen.
+func (a Analysis) Best() string { return a.Moves[0].Move }
 
 // Spec is a player described by a spec string:
 //
@@ -36,7 +81,7 @@ type Player[S env.State[S]] interface {
 //	                    takes every win in one, ab:2 never allows a loss in one
 //	ab:D:TIME           the same, iterative deepening stopped after TIME a move (1s, 250ms)
 //	mcts:N:CHECKPOINT   AlphaZero search: N simulations of PUCT guided by the network of a
-//	                    checkpoint file, one leaf evaluated at a time (needs Networks), with
+//	                    checkpoint file, one leaf evaluated at a time, with
 //	                    the solver (mcts.Params.Solver); no noise and the most visited move,
 //	                    so arenas of such players want an ArenaConfig.Opening
 type Spec struct {
@@ -110,19 +155,10 @@ func ParseSpec(text string) (Spec, error) {
 // PlayerCacheBytes bounds an mcts:N player's cache of its network's answers (mcts.Cache).
 const PlayerCacheBytes = 32 << 20
 
-// Networks gives mcts:N:CHECKPOINT players their network (internal/games.Checkpoints loads
-// checkpoint files with package net). Without one, such players are refused.
-type Networks interface {
-	// Evaluator loads (or shares) the network of checkpoint for the game info and returns an
-	// evaluator for the exclusive use of one player. It refuses a checkpoint of another game.
-	Evaluator(checkpoint string, info *env.Info) (mcts.Evaluator, error)
-}
-
-// ErrNoNetworks is the error for an mcts player when no Networks were given.
-var ErrNoNetworks = errors.New("mcts:N:CHECKPOINT players need a loader of networks (selfplay.Networks)")
-
-// NewPlayer makes the player of spec for game g. nets may be nil if no spec is mcts.
-func NewPlayer[S env.State[S]](g env.Game[S], sp Spec, nets Networks) (Player[S], error) {
+// NewPlayer makes the player of spec for game g. An mcts:N:CHECKPOINT player loads its
+// checkpoint (net.Load refuses one of another game or shape, or a damaged one) and runs it on
+// an inference engine of its own (a net.Engine is for one goroutine).
+func NewPlayer[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
 	switch sp.Kind {
 	case "random":
 		return &Random[S]{actions: make([]env.Action, 0, g.Info().NumActions)}, nil
@@ -142,12 +178,13 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec, nets Networks) (Player[S]
 		if err != nil {
 			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 		}
-		return &AlphaBetaPlayer[S]{AB: ab}, nil
+		return &AlphaBetaPlayer[S]{ab: ab, timeCap: sp.Time}, nil
 	case "mcts":
-		if nets == nil {
-			return nil, fmt.Errorf("player %q: %w", sp.Text, ErrNoNetworks)
+		spec, err := net.SpecOf(g.Info(), g)
+		if err != nil {
+			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 		}
-		e, err := nets.Evaluator(sp.Checkpoint, g.Info())
+		e, err := net.LoadEngine(sp.Checkpoint, spec)
 		if err != nil {
 			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 		}
@@ -165,17 +202,24 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec, nets Networks) (Player[S]
 // Random plays uniformly among the legal actions.
 type Random[S env.State[S]] struct {
 	rng     *rand.Rand
-	pcg     *rand.PCG
+	pcg     *rand.PCG // rng's source, when the player owns it
 	actions []env.Action
 }
 
-// NewGame reseeds the player.
+// NewRandom returns a random player that draws from rng, which its owner seeds: NewGame
+// leaves it alone. (internal/games shares one generator between the player and chance's
+// draws.)
+func NewRandom[S env.State[S]](rng *rand.Rand) *Random[S] { return &Random[S]{rng: rng} }
+
+// NewGame reseeds the player's own generator.
 func (r *Random[S]) NewGame(_ S, seed uint64) {
-	if r.pcg == nil {
+	switch {
+	case r.pcg != nil:
+		r.pcg.Seed(seed, 0)
+	case r.rng == nil:
 		r.pcg = rand.NewPCG(seed, 0)
 		r.rng = rand.New(r.pcg)
 	}
-	r.pcg.Seed(seed, 0)
 }
 
 // Choose draws a legal action.
@@ -193,12 +237,21 @@ func (r *Random[S]) Choose(_ context.Context, s S, _ int) (env.Action, error) {
 // Played does nothing: a random player remembers nothing.
 func (r *Random[S]) Played(S, env.Action) error { return nil }
 
+// Analyze draws a legal action: all of the player's (random) thought.
+func (r *Random[S]) Analyze(ctx context.Context, s S, _ Limits, _ func(int, int)) (Analysis, error) {
+	a, err := r.Choose(ctx, s, 0)
+	if err != nil {
+		return Analysis{}, err
+	}
+	return Analysis{Moves: []MoveStat{{Move: env.ActionString(s, a), Share: 1, WinProb: -1}}}, nil
+}
+
 // Searcher plays the choice of a tree search, keeping the tree from move to move.
 type Searcher[S env.State[S]] struct {
 	search *mcts.Search[S]
-	// Budget bounds each search; the engine's go visits / go time change it.
-	Budget mcts.Budget
+	budget mcts.Budget  // the spec's
 	seed   func(uint64) // reseeds the oracle, if it draws numbers
+	policy []float32    // Analyze's buffer, over the action space
 }
 
 func newSearchPlayer[S env.State[S]](g env.Game[S], o mcts.Oracle[S], p mcts.Params, b mcts.Budget, seed func(uint64)) (*Searcher[S], error) {
@@ -206,11 +259,8 @@ func newSearchPlayer[S env.State[S]](g env.Game[S], o mcts.Oracle[S], p mcts.Par
 	if err != nil {
 		return nil, err
 	}
-	return &Searcher[S]{search: s, Budget: b, seed: seed}, nil
+	return &Searcher[S]{search: s, budget: b, seed: seed, policy: make([]float32, g.Info().NumActions)}, nil
 }
-
-// Search is the player's search, for analysis (its statistics after Choose).
-func (p *Searcher[S]) Search() *mcts.Search[S] { return p.search }
 
 // NewGame starts a new tree at s and reseeds the search and its oracle.
 func (p *Searcher[S]) NewGame(s S, seed uint64) {
@@ -224,7 +274,7 @@ func (p *Searcher[S]) NewGame(s S, seed uint64) {
 // Choose searches s within the budget and returns the search's choice.
 func (p *Searcher[S]) Choose(ctx context.Context, s S, move int) (env.Action, error) {
 	p.search.SetRoot(s)
-	if err := p.search.Run(ctx, p.Budget); err != nil {
+	if err := p.search.Run(ctx, p.budget); err != nil {
 		return 0, err
 	}
 	return p.search.Choose(move)
@@ -239,26 +289,99 @@ func (p *Searcher[S]) Played(s S, a env.Action) error {
 	return p.search.Advance(a)
 }
 
+// Analyze searches s and ranks the root's moves: the choice first, then by visits (and prior),
+// each with its share of the search (the visits' shares, or the solver's proven choice) and,
+// where visited or proven, its chance of winning. The tree is kept for the next search when s
+// lies a few decisions below the last root. A search cancelled after some simulations answers
+// with what it has.
+func (p *Searcher[S]) Analyze(ctx context.Context, s S, lim Limits, progress func(done, total int)) (Analysis, error) {
+	b := p.budget
+	if lim.Simulations > 0 {
+		b.Simulations = lim.Simulations
+	}
+	b.Time = lim.Time
+	if progress != nil {
+		total := b.Simulations
+		b.Progress = func(done int) { progress(done, total) }
+	}
+	search := p.search
+	search.SetRoot(s)
+	if err := search.Run(ctx, b); err != nil && (ctx.Err() == nil || search.Visits() == 0) {
+		return Analysis{}, err
+	}
+	best, err := search.Choose(0)
+	if err != nil {
+		return Analysis{}, err
+	}
+	children := search.Children(nil)
+	search.Policy(p.policy)
+	total := 0.0
+	for _, c := range children {
+		total += float64(p.policy[c.Action])
+	}
+	slices.SortStableFunc(children, func(x, y mcts.Child) int {
+		switch {
+		case x.Action == best:
+			return -1
+		case y.Action == best:
+			return 1
+		}
+		return cmp.Or(cmp.Compare(y.Visits, x.Visits), cmp.Compare(y.Prior, x.Prior))
+	})
+	an := Analysis{Value: search.Value(), Work: search.Simulations()}
+	for _, c := range children {
+		m := MoveStat{Move: env.ActionString(s, c.Action), WinProb: -1}
+		if total > 0 {
+			m.Share = float64(p.policy[c.Action]) / total
+		}
+		if c.Visits > 0 || c.Proven {
+			m.WinProb = (c.Q + 1) / 2
+		}
+		an.Moves = append(an.Moves, m)
+	}
+	return an, nil
+}
+
 // AlphaBetaPlayer plays the choice of an alpha-beta search (mcts.AlphaBeta), the tactical
 // baseline: it keeps nothing from move to move.
 type AlphaBetaPlayer[S env.State[S]] struct {
-	AB *mcts.AlphaBeta[S]
-	// Last is the result of the last search.
-	Last mcts.ABResult
+	ab      *mcts.AlphaBeta[S]
+	timeCap time.Duration // the spec's
+	last    mcts.ABResult // the last search's
 }
 
 // NewGame reseeds the search's tie-breaks.
-func (p *AlphaBetaPlayer[S]) NewGame(_ S, seed uint64) { p.AB.Seed(seed) }
+func (p *AlphaBetaPlayer[S]) NewGame(_ S, seed uint64) { p.ab.Seed(seed) }
 
 // Choose searches s and returns the best move found.
 func (p *AlphaBetaPlayer[S]) Choose(ctx context.Context, s S, _ int) (env.Action, error) {
-	res, err := p.AB.Search(ctx, s)
+	res, err := p.ab.Search(ctx, s)
 	if err != nil {
 		return 0, err
 	}
-	p.Last = res
+	p.last = res
 	return res.Best, nil
 }
 
 // Played does nothing: each search starts afresh.
 func (p *AlphaBetaPlayer[S]) Played(S, env.Action) error { return nil }
+
+// Analyze searches s to the spec's depth, its time capped by lim.Time if set (else by the
+// spec's), and answers the best move with the search's value; progress is told the depth
+// completed out of the depth. An alpha-beta search is bounded by its depth, not by
+// simulations: lim.Simulations is ignored.
+func (p *AlphaBetaPlayer[S]) Analyze(ctx context.Context, s S, lim Limits, progress func(done, total int)) (Analysis, error) {
+	if lim.Time > 0 {
+		p.ab.Limit(0, lim.Time)
+		defer p.ab.Limit(0, p.timeCap)
+	}
+	if _, err := p.Choose(ctx, s, 0); err != nil {
+		return Analysis{}, err
+	}
+	res := p.last
+	if progress != nil {
+		progress(res.Depth, p.ab.Depth())
+	}
+	return Analysis{Value: res.Value, Work: int(res.Nodes),
+		Moves: []MoveStat{{Move: env.ActionString(s, res.Best), Share: 1, WinProb: (res.Value + 1) / 2}}}, nil
+}

@@ -2,13 +2,16 @@ package selfplay
 
 import (
 	"context"
-	"errors"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/testgames"
+	"github.com/zerogames/zero/net"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -82,16 +85,50 @@ func FuzzParseSpec(f *testing.F) {
 		if sp.Text != text || (sp.Kind != "random" && sp.Kind != "ab" && sp.Simulations < 1) || sp.Kind == "ab" && sp.Depth < 1 {
 			t.Fatalf("ParseSpec(%q) = %+v", text, sp)
 		}
-		if _, err := NewPlayer(testgames.TicTacToe, sp, nil); err != nil && !errors.Is(err, ErrNoNetworks) {
+		if _, err := NewPlayer(testgames.TicTacToe, sp); err != nil && sp.Kind != "mcts" {
 			t.Fatalf("NewPlayer(%+v): %v", sp, err)
 		}
 	})
 }
 
-func TestNoNetworks(t *testing.T) {
-	sp, _ := ParseSpec("mcts:10:a.zero")
-	if _, err := NewPlayer(testgames.TicTacToe, sp, nil); !errors.Is(err, ErrNoNetworks) {
-		t.Errorf("mcts player without networks: err = %v", err)
+// An mcts:N:CHECKPOINT player loads its checkpoint and plays; a missing one is refused with
+// the spec and the file named, and so is another game's.
+func TestMCTSPlayer(t *testing.T) {
+	g := testgames.TicTacToe
+	dir := t.TempDir()
+	save := func(name string, info *env.Info, game any) string {
+		spec, err := net.SpecOf(info, game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := net.NewWeights(spec, net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4},
+			rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := net.Save(path, w, nil, 0, time.Unix(0, 0)); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	ttt := save("ttt.zck", g.Info(), g)
+	sp, _ := ParseSpec("mcts:20:" + ttt)
+	p, err := NewPlayer(g, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := PlayGame(context.Background(), g, Setup[testgames.Board]{Players: [2]Player[testgames.Board]{p, &Random[testgames.Board]{}},
+		Names: [2]string{sp.Text, "random"}})
+	if err != nil || rec.Result == "none" {
+		t.Fatalf("a game of the mcts player: %+v, %v", rec, err)
+	}
+	gamble := save("gamble.zck", testgames.Gamble.Info(), testgames.Gamble)
+	for _, text := range []string{"mcts:10:" + filepath.Join(dir, "a.zck"), "mcts:10:" + gamble} {
+		sp, _ := ParseSpec(text)
+		if _, err := NewPlayer(g, sp); err == nil || !strings.Contains(err.Error(), `player "`+text+`": checkpoint `+text[len("mcts:10:"):]) {
+			t.Errorf("%s: err = %v", text, err)
+		}
 	}
 }
 
@@ -103,6 +140,9 @@ func (cheat) Choose(context.Context, testgames.Board, int) (env.Action, error) {
 	return 0, nil
 }
 func (cheat) Played(testgames.Board, env.Action) error { return nil }
+func (cheat) Analyze(context.Context, testgames.Board, Limits, func(int, int)) (Analysis, error) {
+	return Analysis{}, nil
+}
 
 func TestPlayGame(t *testing.T) {
 	g := testgames.TicTacToe
@@ -111,7 +151,7 @@ func TestPlayGame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := NewPlayer(g, sp, nil)
+		p, err := NewPlayer(g, sp)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,15 +164,15 @@ func TestPlayGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	end, actions, err := env.Replay(g, rec.Moves)
+	end, actions, err := env.Replay(g, rec.MoveList())
 	if err != nil {
 		t.Fatalf("the record %q does not replay: %v", rec.Moves, err)
 	}
-	if len(actions) != rec.Decisions || g.Info().ResultName(end.Result()) != rec.Result || end.ToMove() != env.Terminal {
+	if len(actions) != len(rec.Moves) || g.Info().ResultName(end.Result()) != rec.Result || end.ToMove() != env.Terminal {
 		t.Errorf("record %+v: replays to %d decisions and %s", rec, len(actions), g.Info().ResultName(end.Result()))
 	}
 	again, err := PlayGame(context.Background(), g, setup)
-	if err != nil || again.Moves != rec.Moves {
+	if err != nil || !slices.Equal(again.Moves, rec.Moves) {
 		t.Errorf("the same seeds played %q then %q (%v)", rec.Moves, again.Moves, err)
 	}
 	// Cheating: x takes a1, then o tries a1 again.
@@ -152,7 +192,7 @@ func TestAlphaBetaPlayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := uint64(0); seed < 10; seed++ {
-		ab, err := NewPlayer(g, sp, nil)
+		ab, err := NewPlayer(g, sp)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +211,7 @@ func TestAlphaBetaPlayer(t *testing.T) {
 			t.Errorf("seed %d: ab:8 lost %s", seed, rec.Moves)
 		}
 		again, _ := PlayGame(context.Background(), g, setup)
-		if again.Moves != rec.Moves {
+		if !slices.Equal(again.Moves, rec.Moves) {
 			t.Errorf("seed %d: %q then %q", seed, rec.Moves, again.Moves)
 		}
 	}
@@ -183,7 +223,7 @@ func TestOpening(t *testing.T) {
 	g := testgames.TicTacToe
 	sp, _ := ParseSpec("uct:30")
 	mk := func() Player[testgames.Board] {
-		p, err := NewPlayer(g, sp, nil)
+		p, err := NewPlayer(g, sp)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,7 +240,7 @@ func TestOpening(t *testing.T) {
 		if rec.Opening != 3 {
 			t.Errorf("record's opening %d", rec.Opening)
 		}
-		openings = append(openings, strings.Join(env.SplitMoves(rec.Moves)[:3], ";"))
+		openings = append(openings, strings.Join(rec.Moves[:3], ";"))
 	}
 	if openings[0] != openings[1] {
 		t.Errorf("openings %q and %q differ with the same chance seed", openings[0], openings[1])

@@ -46,7 +46,7 @@ func (p *Progress) Game(done, total int, r *Record) {
 	}
 	fmt.Fprintf(p.w, "game %d/%d (%s): %s (%s) vs %s (%s): %s in %d decisions\n", done, total,
 		time.Since(p.start).Round(time.Second), r.Players[0], r.Sides[0], r.Players[1], r.Sides[1],
-		describe(r), r.Decisions)
+		describe(r), len(r.Moves))
 }
 
 func describe(r *Record) string {

@@ -8,30 +8,15 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/atomicfile"
-	"github.com/zerogames/zero/mcts"
-	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/selfplay"
 )
-
-// runNets loads the checkpoints of evaluation games for a run's game.
-type runNets struct{ spec *net.Spec }
-
-// Evaluator loads path and runs it on an engine of its own (one per player).
-func (n runNets) Evaluator(path string, info *env.Info) (mcts.Evaluator, error) {
-	if info.Name != n.spec.Game {
-		return nil, fmt.Errorf("checkpoint %s: a %s player in a %s game", path, n.spec.Game, info.Name)
-	}
-	return net.LoadEngine(path, n.spec)
-}
 
 // evaluate rates each checkpoint handed to it: Eval.Games games against each of the Previous
 // checkpoints before it and each baseline, added to the ladder of all the run's games, which is
 // rated again (anchored at "random" when it is a baseline) and written to ratings.json.
 func (r *run[S]) evaluate(ctx context.Context) error {
 	cfg := r.cfg.Eval
-	nets := runNets{r.spec}
 	for {
 		var e CheckpointEntry
 		select {
@@ -69,7 +54,7 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 			res, err := selfplay.Arena(ctx, r.g, selfplay.ArenaConfig{
 				Players: []string{player(e), o.spec}, Games: cfg.Games,
 				Seed:    r.cfg.Seed ^ uint64(e.Step)<<16 ^ uint64(k),
-				Opening: cfg.Opening, Workers: cfg.Workers, Networks: nets,
+				Opening: cfg.Opening, Workers: cfg.Workers,
 			})
 			if ctx.Err() != nil {
 				return nil // the checkpoint is rated by the next session

@@ -45,7 +45,7 @@ func TestRun(t *testing.T) {
 			"place f6\nplace f6\n?\nquit\n", []string{"yinsh-blitz: you play white against random", "black (random) plays place ",
 				"? place f6: the point is taken", "83 legal moves:"}, ""},
 		{"play as a side the game does not have", []string{"play", "--as", "red"}, "", nil, `unknown side "red"`},
-		{"play against an unknown agent", []string{"play", "--opponent", "alphabeta"}, "", nil, `unknown agent "alphabeta"`},
+		{"play against an unknown agent", []string{"play", "--opponent", "alphabeta"}, "", nil, `player "alphabeta": unknown kind "alphabeta"`},
 		{"play a missing record", []string{"play", "--load", "/nonexistent/game.json"}, "", nil, "/nonexistent/game.json"},
 		{"engine", []string{"engine", "--game", "yinsh-blitz"}, "game\nplay place f6\ntomove\nquit\n",
 			[]string{"= yinsh-blitz\n\n=\n\n= black\n\n=\n\n"}, ""},

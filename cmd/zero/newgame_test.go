@@ -17,6 +17,7 @@ import (
 	"github.com/zerogames/zero/internal/games/all"
 	"github.com/zerogames/zero/internal/testgames"
 	"github.com/zerogames/zero/internal/ui"
+	"github.com/zerogames/zero/selfplay"
 )
 
 // The proof of docs/NEW_GAME.md: tic-tac-toe (internal/testgames), added to the registries
@@ -160,8 +161,12 @@ func TestNewGame(t *testing.T) {
 		if err != nil {
 			t.Fatalf("the finished game was not saved: %v\n%s", err, out)
 		}
-		var r ui.Record
-		if err := json.Unmarshal(data, &r); err != nil {
+		var r struct { // the game-file layout (selfplay.Record.MarshalFile)
+			Format, Game, Result string
+			Players              map[string]string
+			Moves                []string
+		}
+		if err := json.Unmarshal(data, &r); err != nil || r.Format != selfplay.RecordFormat {
 			t.Fatal(err)
 		}
 		end, _, err := env.Replay(testgames.TicTacToe, strings.Join(r.Moves, ";"))

@@ -21,7 +21,7 @@ func playCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wri
 	fs.StringVar(&cfg.Game, "game", defaultGame, "the game: "+joinNames())
 	fs.StringVar(&cfg.Opponent, "opponent", "", "the agent to play: random, uct:N, ab:D, mcts:N:CHECKPOINT (default: the shipped model "+ui.ModelsDir+"/GAME.zck at "+fmt.Sprint(ui.ModelSimulations)+" simulations, else "+ui.DefaultOpponent+")")
 	fs.StringVar(&cfg.Side, "as", "", "your side: one of the game's players ("+joinSides()+") or random (default the first player, or your side in --load's record)")
-	fs.StringVar(&cfg.Load, "load", "", "a game record (JSON) to replay and go on from; its game replaces --game")
+	fs.StringVar(&cfg.Load, "load", "", "a game record to replay and go on from: a saved game (JSON), or game N of an arena's games.jsonl as FILE#N; its game replaces --game")
 	fs.StringVar(&cfg.Record, "record", "", "where to save the finished game (default zero-GAME-DATE-TIME.json in the current folder; - not to save)")
 	var seed optUint64
 	fs.Var(&seed, "seed", "the seed `N` of the agent, the random side and chance draws (default: from the clock)")

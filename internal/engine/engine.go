@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/selfplay"
 )
 
 // Version is what the `version` command answers.
@@ -183,24 +184,20 @@ func cmdPlayer(s *Session, arg string) (reply, error) {
 	return ok(), s.SetPlayer(arg, s.seed)
 }
 
-// analyze runs the player on the current position, with limits (0, 0 for the spec's).
-func (s *Session) analyze(simulations int, cap time.Duration) (games.Analysis, error) {
+// analyze runs the player on the current position, within lim (zero: the spec's).
+func (s *Session) analyze(lim selfplay.Limits) (selfplay.Analysis, error) {
 	if s.pos.Over() {
-		return games.Analysis{}, fmt.Errorf("the game is over (%s)", s.pos.Result())
+		return selfplay.Analysis{}, fmt.Errorf("the game is over (%s)", s.pos.Result())
 	}
 	a, err := s.player()
 	if err != nil {
-		return games.Analysis{}, err
+		return selfplay.Analysis{}, err
 	}
-	if l, ok := a.(games.Limiter); ok {
-		l.Limit(simulations, cap)
-		defer l.Limit(0, 0)
-	}
-	return a.Analyze(s.ctx, s.pos, nil)
+	return a.Analyze(s.ctx, s.pos, lim, nil)
 }
 
 func cmdGenmove(s *Session, _ string) (reply, error) {
-	an, err := s.analyze(0, 0)
+	an, err := s.analyze(selfplay.Limits{})
 	if err != nil {
 		return reply{}, err
 	}
@@ -213,17 +210,17 @@ func cmdGenmove(s *Session, _ string) (reply, error) {
 func cmdGo(s *Session, arg string) (reply, error) {
 	kind, num, _ := strings.Cut(arg, " ")
 	n, err := strconv.Atoi(strings.TrimSpace(num))
-	var an games.Analysis
+	var an selfplay.Analysis
 	switch {
 	case kind != "visits" && kind != "time":
 		return fail("go %q: want go visits N or go time MS", arg)
 	case err != nil || n < 1 || n > 1_000_000_000:
 		return fail("go %s %q: want a whole number from 1 to 1000000000", kind, strings.TrimSpace(num))
 	case kind == "visits":
-		an, err = s.analyze(n, 0)
+		an, err = s.analyze(selfplay.Limits{Simulations: n})
 	default:
 		// A time budget only: as many simulations as fit.
-		an, err = s.analyze(math.MaxInt, time.Duration(n)*time.Millisecond)
+		an, err = s.analyze(selfplay.Limits{Simulations: math.MaxInt, Time: time.Duration(n) * time.Millisecond})
 	}
 	if err != nil {
 		return reply{}, err

@@ -5,7 +5,9 @@
 // The hot code (perft, search) is generic over the state type; the subcommands only have a
 // name. A Game bridges the two: it is implemented once, generically, by Of[S], and each of its
 // methods calls generic code with S known, so no state is ever boxed on a hot path. The
-// text-level Position (engine protocol, terminal, browser) is off the hot path.
+// text-level Position (engine protocol, terminal, browser) is off the hot path, and so are the
+// Agent (a selfplay.Player seen through positions) and the game records' check against the
+// rules (ReadRecords, LoadRecord, Replay).
 //
 // This is the play side of the registry: it imports no training code and links no gorgonia.
 // Training's per-game operations are package gamestrain's; package all holds the list of games
@@ -36,7 +38,8 @@ type Game interface {
 	Perft(ctx context.Context, pos *Position, depth int, bulk bool, report func(depth int, leaves uint64)) error
 	// Divide counts the leaves at depth below each legal action of pos.
 	Divide(ctx context.Context, pos *Position, depth int, bulk bool) ([]DivideLine, error)
-	// NewAgent builds a player from its spec string ("random", "uct:1000", …) and a seed.
+	// NewAgent builds a player from its spec string ("random", "uct:1000", …; selfplay.Spec)
+	// and a seed.
 	NewAgent(spec string, seed uint64) (Agent, error)
 	// Arena plays a round robin between players given by spec strings (selfplay.Arena).
 	Arena(ctx context.Context, cfg selfplay.ArenaConfig) (*selfplay.ArenaResult, error)
@@ -129,12 +132,7 @@ type generic[S env.State[S]] struct{ g env.Game[S] }
 
 func (e generic[S]) Info() *env.Info { return e.g.Info() }
 
-// Arena plays the round robin; mcts players load their checkpoints with Checkpoints unless
-// cfg says otherwise.
 func (e generic[S]) Arena(ctx context.Context, cfg selfplay.ArenaConfig) (*selfplay.ArenaResult, error) {
-	if cfg.Networks == nil {
-		cfg.Networks = Checkpoints{}
-	}
 	return selfplay.Arena(ctx, e.g, cfg)
 }
 

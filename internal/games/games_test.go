@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zerogames/zero/selfplay"
 )
 
 func TestLookup(t *testing.T) {
@@ -72,7 +74,7 @@ func TestRandomAgent(t *testing.T) {
 	}
 	p := g.NewPosition()
 	for !p.Over() {
-		an, err := a.Analyze(context.Background(), p, nil)
+		an, err := a.Analyze(context.Background(), p, selfplay.Limits{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +82,7 @@ func TestRandomAgent(t *testing.T) {
 			t.Fatalf("the random agent chose an illegal move: %v", err)
 		}
 	}
-	if _, err := a.Analyze(context.Background(), p, nil); err == nil {
+	if _, err := a.Analyze(context.Background(), p, selfplay.Limits{}, nil); err == nil {
 		t.Fatal("an agent analyzed a finished game")
 	}
 	for _, bad := range []string{"random:3", "alphabeta:4", ""} {
@@ -152,7 +154,7 @@ func TestImbriqua(t *testing.T) {
 		t.Fatal(err)
 	}
 	for !p.Over() {
-		an, err := a.Analyze(context.Background(), p, nil)
+		an, err := a.Analyze(context.Background(), p, selfplay.Limits{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

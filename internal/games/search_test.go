@@ -26,7 +26,7 @@ func TestSearchAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	var calls, last int
-	an, err := a.Analyze(context.Background(), p, func(done, total int) {
+	an, err := a.Analyze(context.Background(), p, selfplay.Limits{}, func(done, total int) {
 		calls++
 		if total != 300 || done < last {
 			t.Errorf("progress(%d, %d) after %d", done, total, last)
@@ -53,13 +53,12 @@ func TestSearchAgent(t *testing.T) {
 		t.Errorf("shares sum to %v", sum)
 	}
 	for !p.Over() {
-		a.(games.Limiter).Limit(50, 0)
-		an, err := a.Analyze(context.Background(), p, nil)
+		an, err := a.Analyze(context.Background(), p, selfplay.Limits{Simulations: 50}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if an.Work != 50 {
-			t.Errorf("Limit(50): %d simulations", an.Work)
+			t.Errorf("Limits{Simulations: 50}: %d simulations", an.Work)
 		}
 		if err := p.Play(an.Best()); err != nil {
 			t.Fatal(err)
@@ -113,7 +112,7 @@ func TestAlphaBetaAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for !p.Over() {
-		an, err := a.Analyze(context.Background(), p, nil)
+		an, err := a.Analyze(context.Background(), p, selfplay.Limits{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,8 +3,8 @@
 //
 //   - A Match is a game between a person and an agent: the position, who plays which side,
 //     the chance draws, resignation, and the undo that takes back to the person's last decision.
-//   - A Record is a finished or unfinished game as a JSON file (game, players, moves, result),
-//     read back strictly and replayed through the rules, each move checked.
+//   - Match.Record is the game as a selfplay.Record (game, players, moves, result), which
+//     games.LoadRecord reads back strictly and replays through the rules, each move checked.
 //   - A Board draws one game's positions: as text for the terminal, as a JSON view for the
 //     browser's SVG, and groups its legal moves for listing. Boards are looked up by game name
 //     in a small table (BoardFor); a game without one gets a plain board built from its text
@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/selfplay"
 )
 
 // DefaultOpponent is the agent people play unless they choose another, where no model is
@@ -215,11 +216,11 @@ func (m *Match) Expand(move string) string {
 // (a YINSH turn may be a move, a row and a ring). It returns the moves played and the analysis
 // behind the first. progress reports the agent's work (see games.Agent). On error or
 // cancellation the decisions already made stay played.
-func (m *Match) AgentTurn(ctx context.Context, progress func(done, total int)) ([]string, games.Analysis, error) {
+func (m *Match) AgentTurn(ctx context.Context, progress func(done, total int)) ([]string, selfplay.Analysis, error) {
 	var played []string
-	var first games.Analysis
+	var first selfplay.Analysis
 	for m.AgentToMove() {
-		an, err := m.agent.Analyze(ctx, m.Pos, progress)
+		an, err := m.agent.Analyze(ctx, m.Pos, selfplay.Limits{}, progress)
 		if err != nil {
 			return played, first, err
 		}
@@ -239,11 +240,11 @@ func (m *Match) AgentTurn(ctx context.Context, progress func(done, total int)) (
 }
 
 // Hint is the agent's analysis of the current position, for the side to decide.
-func (m *Match) Hint(ctx context.Context, progress func(done, total int)) (games.Analysis, error) {
+func (m *Match) Hint(ctx context.Context, progress func(done, total int)) (selfplay.Analysis, error) {
 	if m.Over() {
-		return games.Analysis{}, ErrGameOver
+		return selfplay.Analysis{}, ErrGameOver
 	}
-	return m.agent.Analyze(ctx, m.Pos, progress)
+	return m.agent.Analyze(ctx, m.Pos, selfplay.Limits{}, progress)
 }
 
 // Undo takes back decisions up to and including the person's last one, so that it is the
@@ -316,23 +317,22 @@ func (m *Match) chanceDecisions() int {
 }
 
 // Record is the game so far as a record.
-func (m *Match) Record() Record {
-	r := Record{Format: RecordFormat, Game: m.Game.Info().Name, Moves: m.Pos.Moves(), Result: m.Result()}
-	names := m.Game.Info().PlayerNames
-	r.Players = map[string]string{names[0]: m.Players[0], names[1]: m.Players[1]}
+func (m *Match) Record() selfplay.Record {
+	r := selfplay.Record{Game: m.Game.Info().Name, Sides: m.Game.Info().PlayerNames, Players: m.Players,
+		Moves: m.Pos.Moves(), Result: m.Result()}
 	if m.Resigned >= 0 {
-		r.Resigned = names[m.Resigned]
+		r.Resigned = r.Sides[m.Resigned]
 	}
 	return r
 }
 
 // Load replaces the game by the record's (checked move by move), keeping the person's side
 // and the agent. The record's game must be the match's.
-func (m *Match) Load(r Record) error {
+func (m *Match) Load(r selfplay.Record) error {
 	if r.Game != m.Game.Info().Name {
 		return fmt.Errorf("the record is a game of %s, not %s", r.Game, m.Game.Info().Name)
 	}
-	pos, resigned, err := r.Replay()
+	pos, resigned, err := games.Replay(&r)
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func TestNewMatch(t *testing.T) {
 		{"gyges", "random", "white", `unknown side "white" (want south, north or random)`},
 		{"chess", "random", "white", `unknown game "chess"`},
 		{"yinsh", "random", "red", `unknown side "red" (want white, black or random)`},
-		{"yinsh", "alphabeta:3", "white", `unknown agent "alphabeta:3"`},
+		{"yinsh", "alphabeta:3", "white", `player "alphabeta:3": unknown kind "alphabeta"`},
 	}
 	for _, tt := range tests {
 		m, err := NewMatch(tt.game, tt.opponent, tt.side, 1)
@@ -118,7 +118,7 @@ func TestMatchPlayUndoResign(t *testing.T) {
 		t.Fatalf("a move after resigning: %v", err)
 	}
 	r := m.Record()
-	if r.Resigned != "black" || r.Result != "white" || r.Players["black"] != Human || r.Players["white"] != "random" {
+	if r.Resigned != "black" || r.Result != "white" || r.PlayerOf("black") != Human || r.PlayerOf("white") != "random" {
 		t.Fatalf("record %+v", r)
 	}
 	if err := m.Undo(); err != nil || m.Over() {
@@ -164,10 +164,10 @@ func TestRecordRoundTrip(t *testing.T) {
 				}
 			}
 			path := filepath.Join(t.TempDir(), "game.json")
-			if err := m.Record().Save(path); err != nil {
+			if err := m.Record().SaveFile(path); err != nil {
 				t.Fatal(err)
 			}
-			r, err := LoadRecord(path)
+			r, err := games.LoadRecord(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -263,43 +263,6 @@ func TestMatchUndoKeepsTheDeck(t *testing.T) {
 	}
 }
 
-func TestReadRecordRefuses(t *testing.T) {
-	good := Record{Format: RecordFormat, Game: "yinsh", Players: map[string]string{"white": Human, "black": "random"},
-		Moves: []string{"place f6", "place e5"}, Result: "none"}
-	edit := func(f func(r *Record)) string {
-		r := good
-		r.Players = map[string]string{"white": Human, "black": "random"}
-		r.Moves = slices.Clone(good.Moves)
-		f(&r)
-		return string(r.Marshal())
-	}
-	tests := []struct{ name, text, wantErr string }{
-		{"good", edit(func(*Record) {}), ""},
-		{"not JSON", "place f6", "not a game record"},
-		{"unknown field", `{"format":"zero-game/1","game":"yinsh","elo":3}`, `unknown field "elo"`},
-		{"two objects", edit(func(*Record) {}) + "{}", "data after the JSON object"},
-		{"other format", edit(func(r *Record) { r.Format = "pgn" }), `format: "pgn"`},
-		{"unknown game", edit(func(r *Record) { r.Game = "go" }), `game: unknown game "go"`},
-		{"players", edit(func(r *Record) { r.Players = map[string]string{"red": "x", "blue": "y"} }), "players: want who played white and black"},
-		{"illegal move", edit(func(r *Record) { r.Moves[1] = "place f6" }), `moves: move 2: place f6: the point is taken`},
-		{"wrong result", edit(func(r *Record) { r.Result = "white" }), `result: "white", but the moves give "none"`},
-		{"resigned by a stranger", edit(func(r *Record) { r.Resigned = "red" }), `resigned: "red" is not a player`},
-		{"resigned, result not the other", edit(func(r *Record) { r.Resigned = "white" }), `result: "none", but the moves give "black"`},
-		{"resigned", edit(func(r *Record) { r.Resigned, r.Result = "white", "black" }), ""},
-		{"too large", strings.Repeat(" ", MaxRecordSize+1), "larger than"},
-	}
-	for _, tt := range tests {
-		_, err := ReadRecord(strings.NewReader(tt.text))
-		if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
-			t.Errorf("%s: error %v, want %q", tt.name, err, tt.wantErr)
-		}
-	}
-	if _, err := LoadRecord("/nonexistent/game.json"); err == nil {
-		t.Error("a missing file loaded")
-	}
-}
-
-// The drawing puts every piece where its point is, and each row's number at its ends.
 func TestYinshText(t *testing.T) {
 	m := newMatch(t, "yinsh", "white")
 	if err := m.Pos.PlayMoves(midgame); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/selfplay"
 )
 
 // Checkpoint writes a small untrained network of game g (1 block × 8 channels) to path.
@@ -31,14 +32,14 @@ func Checkpoint(t testing.TB, g games.Game, path string) {
 
 // MoveFromStart builds the agent spec for g, has it analyze g's start and checks that its
 // choice is legal there; it returns the analysis.
-func MoveFromStart(t testing.TB, g games.Game, spec string) games.Analysis {
+func MoveFromStart(t testing.TB, g games.Game, spec string) selfplay.Analysis {
 	t.Helper()
 	a, err := g.NewAgent(spec, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := g.NewPosition()
-	an, err := a.Analyze(context.Background(), p, nil)
+	an, err := a.Analyze(context.Background(), p, selfplay.Limits{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,8 @@
 // game's notation (or shortened, see ui.Match.Expand) and commands. A mistyped or illegal
 // move gets a message saying why and a new prompt; nothing a person types ends the program
 // but quit, the end of input, or an interrupt. While the agent thinks, a spinner shows the
-// simulations done. A finished game is saved as a ui.Record, which --load replays.
+// simulations done. A finished game is saved as a game record (selfplay.Record), which --load replays; --load
+// also takes a game of an arena's games.jsonl (games.jsonl#N).
 package term
 
 import (
@@ -20,6 +21,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
+	"github.com/zerogames/zero/selfplay"
 )
 
 // Config is what `zero play` was asked for.
@@ -55,9 +57,9 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	if newMatch == nil {
 		newMatch = ui.NewMatch
 	}
-	var rec *ui.Record
+	var rec *selfplay.Record
 	if cfg.Load != "" {
-		r, err := ui.LoadRecord(cfg.Load)
+		r, err := games.LoadRecord(cfg.Load)
 		if err != nil {
 			return err
 		}
@@ -66,7 +68,7 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 		if cfg.Side == "" { // the side the person played in the record, if one did
 			for side, who := range r.Players {
 				if who == ui.Human {
-					cfg.Side = side
+					cfg.Side = r.Sides[side]
 				}
 			}
 		}
@@ -205,7 +207,7 @@ func (s *session) show() {
 		fmt.Fprintf(s.out, "%s wins.\n", r)
 	}
 	if s.cfg.Record != "" && !s.saved {
-		if err := s.m.Record().Save(s.cfg.Record); err != nil {
+		if err := s.m.Record().SaveFile(s.cfg.Record); err != nil {
 			fmt.Fprintln(s.out, "? saving the game:", err)
 		} else {
 			fmt.Fprintf(s.out, "The game is saved in %s (zero play --load %s replays it).\n", s.cfg.Record, s.cfg.Record)
@@ -234,7 +236,7 @@ var commands = []command{
 		if arg == "" {
 			return false, errors.New("load what? load FILE")
 		}
-		r, err := ui.LoadRecord(arg)
+		r, err := games.LoadRecord(arg)
 		if err != nil {
 			return false, err
 		}
@@ -379,7 +381,7 @@ func (s *session) hint(ctx context.Context, _ string) (bool, error) {
 }
 
 // think runs f (an agent's search) with a spinner showing its progress.
-func (s *session) think(ctx context.Context, what string, f func(context.Context, func(int, int)) (games.Analysis, error)) (games.Analysis, error) {
+func (s *session) think(ctx context.Context, what string, f func(context.Context, func(int, int)) (selfplay.Analysis, error)) (selfplay.Analysis, error) {
 	if s.cfg.Spinner == nil {
 		return f(ctx, nil)
 	}
@@ -405,8 +407,8 @@ func (s *session) think(ctx context.Context, what string, f func(context.Context
 func (s *session) agentTurn(ctx context.Context) error {
 	who := s.m.Pos.ToMove()
 	var played []string
-	_, err := s.think(ctx, who+" thinks", func(ctx context.Context, progress func(int, int)) (games.Analysis, error) {
-		var an games.Analysis
+	_, err := s.think(ctx, who+" thinks", func(ctx context.Context, progress func(int, int)) (selfplay.Analysis, error) {
+		var an selfplay.Analysis
 		var err error
 		played, an, err = s.m.AgentTurn(ctx, progress)
 		return an, err
@@ -421,7 +423,7 @@ func (s *session) save(_ context.Context, arg string) (bool, error) {
 	if arg == "" {
 		return false, errors.New("save where? save FILE")
 	}
-	if err := s.m.Record().Save(arg); err != nil {
+	if err := s.m.Record().SaveFile(arg); err != nil {
 		return false, err
 	}
 	fmt.Fprintf(s.out, "saved %d moves in %s\n", len(s.m.Pos.Moves()), arg)
@@ -429,7 +431,7 @@ func (s *session) save(_ context.Context, arg string) (bool, error) {
 }
 
 // load replays a record (already checked) and goes on from its last move.
-func (s *session) load(r ui.Record, path string) error {
+func (s *session) load(r selfplay.Record, path string) error {
 	if err := s.m.Load(r); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

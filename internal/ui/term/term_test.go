@@ -10,6 +10,7 @@ import (
 
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
+	"github.com/zerogames/zero/selfplay"
 )
 
 // scripted is an agent that plays the first legal move after reporting its work in steps,
@@ -18,15 +19,15 @@ type scripted struct{ pause time.Duration }
 
 func (scripted) Spec() string { return "scripted" }
 
-func (s scripted) Analyze(_ context.Context, pos *games.Position, progress func(done, total int)) (games.Analysis, error) {
+func (s scripted) Analyze(_ context.Context, pos *games.Position, _ selfplay.Limits, progress func(done, total int)) (selfplay.Analysis, error) {
 	for i := 0; progress != nil && i <= 100; i += 25 {
 		progress(i, 100)
 		time.Sleep(s.pause)
 	}
 	legal := pos.Legal()
-	an := games.Analysis{Value: 0.5, Work: 100}
+	an := selfplay.Analysis{Value: 0.5, Work: 100}
 	for i, m := range legal[:min(3, len(legal))] {
-		an.Moves = append(an.Moves, games.MoveStat{Move: m, Share: 0.5 / float64(i+1), WinProb: 0.75})
+		an.Moves = append(an.Moves, selfplay.MoveStat{Move: m, Share: 0.5 / float64(i+1), WinProb: 0.75})
 	}
 	return an, nil
 }
@@ -55,9 +56,9 @@ func TestPlay(t *testing.T) {
 	saved := filepath.Join(dir, "saved.json")
 	// A game of Gygès with the advanced rule after its set-up, the person north.
 	setup := filepath.Join(dir, "gyges-setup.json")
-	r := ui.Record{Format: ui.RecordFormat, Game: "gyges-advanced", Players: map[string]string{"south": "scripted", "north": ui.Human},
+	r := selfplay.Record{Game: "gyges-advanced", Sides: [2]string{"south", "north"}, Players: [2]string{"scripted", ui.Human},
 		Moves: strings.Split("3@b1;2@f6;3@c1;3@b6;1@a1;1@a6;1@f1;2@d6;2@e1;1@c6;2@d1;3@e6", ";"), Result: "none"}
-	if err := r.Save(setup); err != nil {
+	if err := r.SaveFile(setup); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -139,8 +140,8 @@ func TestPlay(t *testing.T) {
 			}
 		})
 	}
-	r, err := ui.LoadRecord(rec)
-	if err != nil || r.Resigned != "white" || r.Players["black"] != "scripted" || !slices.Equal(r.Moves, []string{"place f6", "place a2"}) {
+	r, err := games.LoadRecord(rec)
+	if err != nil || r.Resigned != "white" || r.PlayerOf("black") != "scripted" || !slices.Equal(r.Moves, []string{"place f6", "place a2"}) {
 		t.Fatalf("saved record %+v, %v", r, err)
 	}
 }
@@ -191,7 +192,7 @@ func TestWholeGameAndLoad(t *testing.T) {
 			if strings.Contains(out.String(), "> ? ") { // a refusal follows the prompt
 				t.Fatalf("a move was refused:\n%s", out.String())
 			}
-			r, err := ui.LoadRecord(rec)
+			r, err := games.LoadRecord(rec)
 			if err != nil || r.Result != result || !slices.Equal(r.Moves, m.Pos.Moves()) {
 				t.Fatalf("record %+v, %v; want result %s after %d moves", r, err, result, len(m.Pos.Moves()))
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/zerogames/zero/internal/games/gamestest"
 
 	"github.com/zerogames/zero/internal/ui"
+	"github.com/zerogames/zero/selfplay"
 )
 
 // browser starts headless Chromium (Debian's chromium package) for a test, or skips the test
@@ -187,21 +188,21 @@ func (d *driver) evaluate(agent string, work int) {
 }
 
 // checkRecord checks that the end the page shows is the one of the record it offers.
-func (d *driver) checkRecord(srv *httptest.Server) ui.Record {
+func (d *driver) checkRecord(srv *httptest.Server) selfplay.Record {
 	d.t.Helper()
 	resp, err := srv.Client().Get(srv.URL + d.attr("#download", "href"))
 	if err != nil {
 		d.t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	rec, err := ui.ReadRecord(resp.Body)
+	rec, err := games.ReadRecord(resp.Body)
 	if err != nil {
 		d.t.Fatal(err)
 	}
 	human := ""
 	for side, who := range rec.Players {
 		if who == ui.Human {
-			human = side
+			human = rec.Sides[side]
 		}
 	}
 	// The status says who won, then maybe how (" — a piece in the north goal.").

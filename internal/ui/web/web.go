@@ -36,7 +36,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -270,38 +269,34 @@ const (
 	maxWebABTime  = 10 * time.Second
 )
 
-// checkSpec checks an agent spec from a request and returns it as the registry takes it: its
-// budget (the number after the first ':') at most MaxWork, and a checkpoint (the rest after a
-// second ':') only a file inside the models folder, named relative to it.
+// checkSpec checks an agent spec from a request (selfplay.ParseSpec) and returns it as the
+// registry takes it: its simulations at most MaxWork, an alpha-beta search deeper than
+// maxWebABDepth only with a time cap, and a checkpoint only a file inside the models folder,
+// named relative to it.
 func (s *Server) checkSpec(spec string) (string, error) {
 	if len(spec) > 200 {
 		return "", badRequest("opponent: spec too long")
 	}
-	kind, rest, hasArg := strings.Cut(spec, ":")
-	if !hasArg {
-		return spec, nil
+	sp, err := selfplay.ParseSpec(spec)
+	if err != nil {
+		return "", badRequest("opponent: %v", err)
 	}
-	if kind == "ab" {
+	switch sp.Kind {
+	case "ab":
 		// Alpha-beta is bounded by its depth, which grows its time exponentially: deep
 		// searches only with a cap on their time.
-		sp, err := selfplay.ParseSpec(spec)
-		if err != nil {
-			return "", badRequest("opponent: %v", err)
-		}
 		if sp.Depth > maxWebABDepth && (sp.Time == 0 || sp.Time > maxWebABTime) {
 			return "", badRequest("opponent %q: alpha-beta deeper than %d turns needs a time a move of at most %v (ab:%d:5s)", spec, maxWebABDepth, maxWebABTime, sp.Depth)
 		}
+	case "uct", "ucb1", "mcts":
+		if sp.Simulations > s.opts.MaxWork {
+			return "", badRequest("opponent %q: the budget must be a number from 1 to %d", spec, s.opts.MaxWork)
+		}
+	}
+	if sp.Kind != "mcts" {
 		return spec, nil
 	}
-	budget, model, hasModel := strings.Cut(rest, ":")
-	n, err := strconv.Atoi(budget)
-	if err != nil || n < 1 || n > s.opts.MaxWork {
-		return "", badRequest("opponent %q: the budget must be a number from 1 to %d", spec, s.opts.MaxWork)
-	}
-	if !hasModel {
-		return spec, nil
-	}
-	name := strings.TrimPrefix(filepath.ToSlash(model), "models/")
+	name := strings.TrimPrefix(filepath.ToSlash(sp.Checkpoint), "models/")
 	if !filepath.IsLocal(name) || strings.ContainsAny(name, `/\`) {
 		return "", badRequest("opponent %q: a checkpoint must be a file of the models folder, named by its file name", spec)
 	}
@@ -310,7 +305,7 @@ func (s *Server) checkSpec(spec string) (string, error) {
 	if err != nil || !st.Mode().IsRegular() {
 		return "", badRequest("opponent %q: no checkpoint %s in the models folder", spec, name)
 	}
-	return kind + ":" + budget + ":" + path, nil
+	return fmt.Sprintf("mcts:%d:%s", sp.Simulations, path), nil
 }
 
 func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
@@ -471,7 +466,7 @@ func (s *Server) handleAgent(w http.ResponseWriter, r *http.Request, sess *sessi
 		return &httpError{http.StatusConflict, errors.New("it is not the agent's turn")}
 	}
 	var played []string
-	var an games.Analysis
+	var an selfplay.Analysis
 	side := sess.m.Pos.ToMove()
 	err := s.search(r.Context(), func() error {
 		var err error
@@ -492,7 +487,7 @@ func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request, sess *ses
 	if sess.m.Over() {
 		return &httpError{http.StatusConflict, ui.ErrGameOver}
 	}
-	var an games.Analysis
+	var an selfplay.Analysis
 	err := s.search(r.Context(), func() error {
 		var err error
 		an, err = sess.m.Hint(r.Context(), nil)
@@ -526,7 +521,7 @@ func (s *Server) handleRecord(w http.ResponseWriter, _ *http.Request, sess *sess
 	name := fmt.Sprintf("zero-%s-%s.json", rec.Game, time.Now().Format("20060102-150405"))
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	w.Write(rec.Marshal())
+	w.Write(rec.MarshalFile())
 	return nil
 }
 
@@ -565,7 +560,8 @@ func stateOf(sess *session) *state {
 		Result: m.Result(), Moves: m.Pos.Moves(), Legal: []string{}, Groups: []ui.MoveGroup{},
 		View: board.View(m.Pos), Text: m.Pos.Show()}
 	rec := m.Record()
-	st.Players, st.Resigned = rec.Players, rec.Resigned
+	st.Players = map[string]string{names[0]: rec.Players[0], names[1]: rec.Players[1]}
+	st.Resigned = rec.Resigned
 	if st.YourTurn {
 		st.Legal = m.Pos.Legal()
 		st.Groups = board.Group(m.Pos)
@@ -589,7 +585,7 @@ type moveStat struct {
 	WinProb float64 `json:"win_prob"`
 }
 
-func analysisOf(m *ui.Match, side string, an games.Analysis) *analysis {
+func analysisOf(m *ui.Match, side string, an selfplay.Analysis) *analysis {
 	out := &analysis{Agent: m.Agent().Spec(), For: side, Value: an.Value, Work: an.Work, Moves: []moveStat{}}
 	for _, ms := range an.Moves {
 		out.Moves = append(out.Moves, moveStat{ms.Move, ms.Share, ms.WinProb})

@@ -100,8 +100,8 @@ func TestWholeGame(t *testing.T) {
 	if cd := resp.Header.Get("Content-Disposition"); !strings.HasPrefix(cd, `attachment; filename="zero-yinsh-blitz-`) {
 		t.Errorf("Content-Disposition %q", cd)
 	}
-	rec, err := ui.ReadRecord(resp.Body)
-	if err != nil || rec.Result != st.Result || !slices.Equal(rec.Moves, st.Moves) || rec.Players["black"] != ui.Human {
+	rec, err := games.ReadRecord(resp.Body)
+	if err != nil || rec.Result != st.Result || !slices.Equal(rec.Moves, st.Moves) || rec.PlayerOf("black") != ui.Human {
 		t.Fatalf("record %+v, %v", rec, err)
 	}
 }
@@ -206,8 +206,8 @@ func TestWholeGameOtherKinds(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer resp.Body.Close()
-			rec, err := ui.ReadRecord(resp.Body)
-			if err != nil || rec.Result != st.Result || !slices.Equal(rec.Moves, st.Moves) || rec.Players[tt.side] != ui.Human {
+			rec, err := games.ReadRecord(resp.Body)
+			if err != nil || rec.Result != st.Result || !slices.Equal(rec.Moves, st.Moves) || rec.PlayerOf(tt.side) != ui.Human {
 				t.Fatalf("record %+v, %v", rec, err)
 			}
 		})
@@ -324,14 +324,14 @@ func TestInputIsChecked(t *testing.T) {
 		wantErr                  string
 	}{
 		{"unknown game", "POST", "/api/new", `{"game":"chess"}`, 400, `game: unknown game "chess"`},
-		{"unknown agent", "POST", "/api/new", `{"game":"yinsh","opponent":"alphabeta"}`, 400, `opponent: unknown agent "alphabeta"`},
+		{"unknown agent", "POST", "/api/new", `{"game":"yinsh","opponent":"alphabeta"}`, 400, `opponent: player "alphabeta": unknown kind "alphabeta"`},
 		{"unknown side", "POST", "/api/new", `{"game":"yinsh","side":"red","opponent":"random"}`, 400, `side: unknown side "red"`},
 		{"unknown field", "POST", "/api/new", `{"game":"yinsh","elo":3000}`, 400, `unknown field "elo"`},
 		{"two values", "POST", "/api/new", `{"game":"yinsh"}{}`, 400, "more than one JSON value"},
 		{"not JSON", "POST", "/api/new", `game=yinsh`, 400, "bad request body"},
 		{"too large", "POST", "/api/new", `{"game":"` + strings.Repeat("y", maxBody) + `"}`, 413, "request larger than 4096 bytes"},
 		{"budget too large", "POST", "/api/new", `{"game":"yinsh","opponent":"uct:5001"}`, 400, "the budget must be a number from 1 to 5000"},
-		{"budget not a number", "POST", "/api/new", `{"game":"yinsh","opponent":"uct:lots"}`, 400, "the budget must be"},
+		{"budget not a number", "POST", "/api/new", `{"game":"yinsh","opponent":"uct:lots"}`, 400, `the number of simulations "lots" is not a whole number`},
 		{"checkpoint outside models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:` + outside + `"}`, 400, "a checkpoint must be a file of the models folder"},
 		{"checkpoint escaping models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:../yinsh.ckpt"}`, 400, "a checkpoint must be a file of the models folder"},
 		{"checkpoint missing", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:gone.ckpt"}`, 400, "no checkpoint gone.ckpt in the models folder"},
@@ -354,8 +354,8 @@ func TestInputIsChecked(t *testing.T) {
 			t.Errorf("%s: status %d error %q, want %d %q", tt.name, code, e.Error, tt.status, tt.wantErr)
 		}
 	}
-	// A checkpoint inside the models folder passes the server's check and reaches the
-	// registry, which judges the spec (it knows no mcts agent until the search lands).
+	// A checkpoint inside the models folder passes the server's check and is named by its
+	// path for the registry, which loads it.
 	s := New(Options{ModelsDir: models})
 	for _, spec := range []string{"ab:4", "ab:8:2s"} {
 		if got, err := s.checkSpec(spec); err != nil || got != spec {

@@ -1,0 +1,120 @@
+package games
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/selfplay"
+)
+
+// ReadRecords reads the game records of r (a game file or an arena's games.jsonl; see
+// selfplay.ReadRecords) and checks each against the rules of its game: every move legal in
+// turn, a resignation only in a game that had not ended, and the result the one the moves (and
+// resignation) give.
+func ReadRecords(r io.Reader) ([]selfplay.Record, error) {
+	recs, err := selfplay.ReadRecords(r, info)
+	if err != nil {
+		return nil, err
+	}
+	for i := range recs {
+		if _, _, err := Replay(&recs[i]); err != nil {
+			if len(recs) > 1 {
+				return nil, fmt.Errorf("game %d: %w", i+1, err)
+			}
+			return nil, err
+		}
+	}
+	return recs, nil
+}
+
+// ReadRecord reads and checks one game record (see ReadRecords); a file of several is refused.
+func ReadRecord(r io.Reader) (selfplay.Record, error) {
+	recs, err := ReadRecords(r)
+	switch {
+	case err != nil:
+		return selfplay.Record{}, err
+	case len(recs) > 1:
+		return selfplay.Record{}, fmt.Errorf("%d games: want one", len(recs))
+	}
+	return recs[0], nil
+}
+
+func info(game string) (*env.Info, error) {
+	g, err := Lookup(game)
+	if err != nil {
+		return nil, err
+	}
+	return g.Info(), nil
+}
+
+// LoadRecord reads and checks one game of a file: path, or path#N for the N-th game (from 1)
+// of a file of several (an arena's games.jsonl). Errors name the file.
+func LoadRecord(path string) (selfplay.Record, error) {
+	n := 0
+	if i := strings.LastIndexByte(path, '#'); i >= 0 {
+		if _, err := os.Stat(path); err != nil {
+			k, err := strconv.Atoi(path[i+1:])
+			if err != nil || k < 1 {
+				return selfplay.Record{}, fmt.Errorf("%s: want FILE#N, N the number of a game from 1", path)
+			}
+			path, n = path[:i], k
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return selfplay.Record{}, err
+	}
+	defer f.Close()
+	recs, err := ReadRecords(f)
+	switch {
+	case err != nil:
+		return selfplay.Record{}, fmt.Errorf("%s: %w", path, err)
+	case n == 0 && len(recs) > 1:
+		return selfplay.Record{}, fmt.Errorf("%s holds %d games: load one as %s#N", path, len(recs), path)
+	case n > len(recs):
+		return selfplay.Record{}, fmt.Errorf("%s holds %d games, not %d", path, len(recs), n)
+	}
+	return recs[max(n-1, 0)], nil
+}
+
+// Replay plays the record's moves through the rules and returns the position and the side
+// that resigned (-1 for none). It checks everything ReadRecords promises.
+func Replay(r *selfplay.Record) (*Position, int, error) {
+	g, err := Lookup(r.Game)
+	if err != nil {
+		return nil, -1, fmt.Errorf("game: %w", err)
+	}
+	names := g.Info().PlayerNames
+	if r.Sides != names || r.Players[0] == "" || r.Players[1] == "" {
+		return nil, -1, fmt.Errorf("players: want who played %s and %s", names[0], names[1])
+	}
+	pos := g.NewPosition()
+	for i, m := range r.Moves {
+		if err := pos.Play(m); err != nil {
+			return nil, -1, fmt.Errorf("moves: move %d: %w", i+1, err)
+		}
+	}
+	resigned := -1
+	if r.Resigned != "" {
+		resigned = slices.Index(names[:], r.Resigned)
+		if resigned < 0 {
+			return nil, -1, fmt.Errorf("resigned: %q is not a player of %s", r.Resigned, r.Game)
+		}
+		if pos.Over() {
+			return nil, -1, fmt.Errorf("resigned: %s resigned a game that had ended", r.Resigned)
+		}
+	}
+	want := pos.Result()
+	if resigned >= 0 {
+		want = names[1-resigned]
+	}
+	if r.Result != want {
+		return nil, -1, fmt.Errorf("result: %q, but the moves give %q", r.Result, want)
+	}
+	return pos, resigned, nil
+}
