@@ -1,38 +1,51 @@
 // Package report draws a training run's plots (`zero report`): from the run's metrics.jsonl,
 // PNG charts of the losses, the Elo ladder and the throughput, against training steps and
-// against the run's elapsed hours.
+// against the run's working time (minutes for runs under two hours, else hours), and a text
+// summary of the run.
+//
+// Noisy series (losses, rates) are drawn as their raw points, faint, under an exponential
+// moving average; the Elo of each checkpoint as points with its 95% interval as a shaded band.
+// Legends sit beside the plot, never on the curves.
 package report
 
 import (
 	"errors"
 	"fmt"
 	"image/color"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/zerogames/zero/train/metrics"
 )
 
-// chart is one PNG: the series of a kind of record whose names it lists (all, if none).
+// chart is one PNG: the series of a kind of record whose names it lists.
 type chart struct {
 	file, title, kind, ylabel string
 	names                     []string
+	band                      bool // the series are a value with its _low and _high interval
 }
 
 var charts = []chart{
-	{"loss", "Training losses", "train", "loss", []string{"loss", "policy_loss", "value_loss"}},
-	{"elo", "Elo of the checkpoints (95% interval)", "eval", "Elo", []string{"elo", "elo_low", "elo_high"}},
-	{"selfplay", "Self-play throughput", "selfplay", "per second", []string{"games_per_s", "samples_per_s"}},
+	{"loss", "Training losses", "train", "loss", []string{"loss", "policy_loss", "value_loss"}, false},
+	{"elo", "Elo of the checkpoints (95% interval)", "eval", "Elo", []string{"elo"}, true},
+	{"selfplay", "Self-play and training rates", "selfplay", "per second", []string{"games_per_s", "samples_per_s", "steps_per_s"}, false},
+	{"simulations", "Search rate", "selfplay", "simulations per second", []string{"simulations_per_s"}, false},
 }
 
-// Write reads runDir/metrics.jsonl and writes the charts into outDir, returning the files
-// written. Charts with no data are skipped.
+// Write reads runDir/metrics.jsonl and writes the charts and summary.txt into outDir,
+// returning the files written. Charts with no data are skipped.
 func Write(runDir, outDir string) ([]string, error) {
 	records, _, err := metrics.Read(filepath.Join(runDir, "metrics.jsonl"))
 	if err != nil {
@@ -43,18 +56,23 @@ func Write(runDir, outDir string) ([]string, error) {
 		return nil, err
 	}
 	var files []string
+	hours := 0.0
+	for _, r := range records {
+		hours = max(hours, r.Elapsed/3600)
+	}
 	for _, c := range charts {
-		series := pick(metrics.Collect(records, c.kind), c.names)
+		all := metrics.Collect(records, c.kind)
+		series := pick(all, c.names)
 		if len(series) == 0 {
 			continue
 		}
 		for _, byTime := range []bool{false, true} {
 			name := c.file + "-by-step.png"
 			if byTime {
-				name = c.file + "-by-hour.png"
+				name = c.file + "-by-time.png"
 			}
 			path := filepath.Join(outDir, name)
-			if err := draw(path, c, series, byTime); err != nil {
+			if err := draw1(path, c, series, all, byTime, hours); err != nil {
 				return files, fmt.Errorf("%s: %w", path, err)
 			}
 			files = append(files, path)
@@ -63,7 +81,16 @@ func Write(runDir, outDir string) ([]string, error) {
 	if len(files) == 0 {
 		return nil, errors.New("the run has no metrics to plot yet")
 	}
-	return files, nil
+	path := filepath.Join(outDir, "summary.txt")
+	f, err := os.Create(path)
+	if err != nil {
+		return files, err
+	}
+	Summary(f, records)
+	if err := f.Close(); err != nil {
+		return files, err
+	}
+	return append(files, path), nil
 }
 
 func pick(all []metrics.Series, names []string) []metrics.Series {
@@ -78,40 +105,213 @@ func pick(all []metrics.Series, names []string) []metrics.Series {
 	return out
 }
 
-func draw(path string, c chart, series []metrics.Series, byTime bool) error {
+func find(all []metrics.Series, name string) (metrics.Series, bool) {
+	i := slices.IndexFunc(all, func(s metrics.Series) bool { return s.Name == name })
+	if i < 0 {
+		return metrics.Series{}, false
+	}
+	return all[i], true
+}
+
+// smooth is the exponential moving average of v with a span of about a twentieth of the series
+// (at least 1 point: no smoothing for short series), started at the first value.
+func smooth(v []float64) []float64 {
+	span := max(1, float64(len(v))/20)
+	alpha := 2 / (span + 1)
+	out := make([]float64, len(v))
+	ema := math.NaN()
+	for i, x := range v {
+		switch {
+		case math.IsNaN(x) || math.IsInf(x, 0):
+		case math.IsNaN(ema):
+			ema = x
+		default:
+			ema += alpha * (x - ema)
+		}
+		out[i] = ema
+	}
+	return out
+}
+
+// xAxis is the x of point j of s: its step, or its time in the unit chosen for the run.
+func xAxis(s metrics.Series, j int, byTime bool, hours float64) float64 {
+	switch {
+	case !byTime:
+		return s.Step[j]
+	case hours < 2:
+		return s.Elapsed[j] / 60
+	default:
+		return s.Elapsed[j] / 3600
+	}
+}
+
+func points(s metrics.Series, v []float64, byTime bool, hours float64) plotter.XYs {
+	xys := make(plotter.XYs, 0, len(v))
+	for j := range v {
+		if math.IsNaN(v[j]) || math.IsInf(v[j], 0) {
+			continue
+		}
+		xys = append(xys, plotter.XY{X: xAxis(s, j, byTime, hours), Y: v[j]})
+	}
+	return xys
+}
+
+func faint(c color.Color) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 70}
+}
+
+func draw1(path string, c chart, series, all []metrics.Series, byTime bool, hours float64) error {
 	p := plot.New()
 	p.Title.Text = c.title
 	p.Y.Label.Text = c.ylabel
-	p.X.Label.Text = "training step"
-	if byTime {
+	switch {
+	case !byTime:
+		p.X.Label.Text = "training step"
+	case hours < 2:
+		p.X.Label.Text = "minutes of training"
+	default:
 		p.X.Label.Text = "hours of training"
 	}
 	p.Add(plotter.NewGrid())
+	legend := plot.NewLegend()
 	for i, s := range series {
-		xys := make(plotter.XYs, len(s.Value))
-		for j := range s.Value {
-			xys[j].X = s.Step[j]
-			if byTime {
-				xys[j].X = s.Elapsed[j] / 3600
+		col := plotutil.Color(i)
+		if c.band {
+			low, okLow := find(all, s.Name+"_low")
+			high, okHigh := find(all, s.Name+"_high")
+			if okLow && okHigh && len(low.Value) == len(s.Value) && len(high.Value) == len(s.Value) {
+				band := append(points(low, low.Value, byTime, hours), reverse(points(high, high.Value, byTime, hours))...)
+				poly, err := plotter.NewPolygon(band)
+				if err != nil {
+					return err
+				}
+				poly.Color = faint(col)
+				poly.LineStyle.Width = 0
+				p.Add(poly)
+				legend.Add("95% interval", poly)
 			}
-			xys[j].Y = s.Value[j]
+			line, pts, err := plotter.NewLinePoints(points(s, s.Value, byTime, hours))
+			if err != nil {
+				return err
+			}
+			line.Color, pts.Color, pts.Radius = col, col, vg.Points(2)
+			p.Add(line, pts)
+			legend.Add(strings.ReplaceAll(s.Name, "_", " "), line, pts)
+			continue
 		}
-		line, points, err := plotter.NewLinePoints(xys)
+		raw, err := plotter.NewScatter(points(s, s.Value, byTime, hours))
 		if err != nil {
 			return err
 		}
-		line.Color = plotutil.Color(i)
-		points.Color = plotutil.Color(i)
-		points.Radius = vg.Points(1.5)
-		if strings.HasSuffix(s.Name, "_low") || strings.HasSuffix(s.Name, "_high") {
-			line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-			line.Color = color.Gray{Y: 150}
-			points.Color = color.Gray{Y: 150}
+		raw.Color, raw.Radius = faint(col), vg.Points(1.2)
+		line, err := plotter.NewLine(points(s, smooth(s.Value), byTime, hours))
+		if err != nil {
+			return err
 		}
-		p.Add(line, points)
-		p.Legend.Add(strings.ReplaceAll(s.Name, "_", " "), line)
+		line.Color, line.Width = col, vg.Points(1.5)
+		p.Add(raw, line)
+		legend.Add(strings.ReplaceAll(s.Name, "_", " ")+" (smoothed)", line)
 	}
-	p.Legend.Top = true
-	p.Legend.Left = true
-	return p.Save(8*vg.Inch, 5*vg.Inch, path)
+	return save(p, legend, path)
+}
+
+func reverse(xys plotter.XYs) plotter.XYs {
+	slices.Reverse(xys)
+	return xys
+}
+
+// save draws the plot with its legend to the right of it, outside the data area.
+func save(p *plot.Plot, legend plot.Legend, path string) error {
+	const width, height = 9 * vg.Inch, 5 * vg.Inch
+	img := vgimg.New(width, height)
+	dc := draw.New(img)
+	r := legend.Rectangle(dc)
+	pad := vg.Points(8)
+	plotArea := dc
+	plotArea.Max.X -= r.Max.X - r.Min.X + 2*pad
+	p.Draw(plotArea)
+	legendArea := dc
+	legendArea.Min.X = plotArea.Max.X + pad
+	legendArea.Max.Y -= p.Title.TextStyle.Height(p.Title.Text) + 2*pad
+	legend.Top = true
+	legend.Draw(legendArea)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	_, err = vgimg.PngCanvas{Canvas: img}.WriteTo(f)
+	return errors.Join(err, f.Close())
+}
+
+// Summary writes the run in a few lines: its length, the losses at the end, the best rated
+// checkpoint and the last one, and self-play's rates over the run.
+func Summary(w io.Writer, records []metrics.Record) {
+	var last, first *metrics.Record
+	var steps int64
+	for i := range records {
+		r := &records[i]
+		if first == nil {
+			first = r
+		}
+		last = r
+		steps = max(steps, r.Step)
+	}
+	if last == nil {
+		fmt.Fprintln(w, "no records")
+		return
+	}
+	elapsed := 0.0
+	for _, r := range records {
+		elapsed = max(elapsed, r.Elapsed)
+	}
+	fmt.Fprintf(w, "run        %d steps, %s of training (records from %s to %s)\n", steps,
+		(time.Duration(elapsed) * time.Second).Round(time.Second), first.Time.Format("2006-01-02 15:04"), last.Time.Format("2006-01-02 15:04"))
+	train := metrics.Collect(records, "train")
+	var losses []string
+	for _, name := range []string{"loss", "policy_loss", "value_loss"} {
+		if s, ok := find(train, name); ok && len(s.Value) > 0 {
+			sm := smooth(s.Value)
+			losses = append(losses, fmt.Sprintf("%s %.3f", strings.ReplaceAll(name, "_", " "), sm[len(sm)-1]))
+		}
+	}
+	if len(losses) > 0 {
+		fmt.Fprintf(w, "losses     %s (smoothed, at the end)\n", strings.Join(losses, ", "))
+	}
+	eval := metrics.Collect(records, "eval")
+	if elo, ok := find(eval, "elo"); ok && len(elo.Value) > 0 {
+		best := 0
+		for j := range elo.Value {
+			if elo.Value[j] > elo.Value[best] {
+				best = j
+			}
+		}
+		ci := func(j int) string {
+			if low, ok := find(eval, "elo_low"); ok && len(low.Value) == len(elo.Value) {
+				return fmt.Sprintf(" ± %.0f", elo.Value[j]-low.Value[j])
+			}
+			return ""
+		}
+		n := len(elo.Value) - 1
+		fmt.Fprintf(w, "elo        best %+.0f%s at step %.0f; last %+.0f%s at step %.0f (%d checkpoints rated)\n",
+			elo.Value[best], ci(best), elo.Step[best], elo.Value[n], ci(n), elo.Step[n], len(elo.Value))
+	}
+	sp := metrics.Collect(records, "selfplay")
+	var rates []string
+	for _, name := range []string{"games_per_s", "samples_per_s", "simulations_per_s", "steps_per_s"} {
+		if s, ok := find(sp, name); ok && len(s.Value) > 0 {
+			sum, n := 0.0, 0
+			for _, v := range s.Value {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+					sum, n = sum+v, n+1
+				}
+			}
+			if n > 0 {
+				rates = append(rates, fmt.Sprintf("%.3g %s", sum/float64(n), strings.ReplaceAll(strings.TrimSuffix(name, "_per_s"), "_", " ")+"/s"))
+			}
+		}
+	}
+	if len(rates) > 0 {
+		fmt.Fprintf(w, "rates      %s (mean of the periods)\n", strings.Join(rates, ", "))
+	}
 }
