@@ -2,14 +2,16 @@ package configs
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/zerogames/zero/mcts"
+	"github.com/zerogames/zero/train"
 	"github.com/zerogames/zero/train/worker"
 )
 
-// TestPresetSearch pins what each preset makes self-play search with: the full mcts.Params and
-// the worker's budgets, written out as the code computed them when self-play's configuration
+// TestPresetSearch pins what each preset, and a run folder's config.yaml written before the
+// configuration history, makes self-play search with: the full mcts.Params and the worker's budgets, written out as the code computed them when self-play's configuration
 // still copied its search settings into mcts.Params by hand. A change to the presets, to
 // mcts.DefaultParams or to how a configuration becomes a search shows here.
 func TestPresetSearch(t *testing.T) {
@@ -45,8 +47,16 @@ func TestPresetSearch(t *testing.T) {
 			worker.Config{Games: 32, Simulations: 64, CheapSimulations: 16, FullShare: 0.25, CacheBytes: cache}},
 		{"tiny", with(func(p *mcts.Params) { p.GumbelActions = 4 }),
 			worker.Config{Games: 4, Simulations: 8, CheapSimulations: 4, FullShare: 0.5, CacheBytes: cache}},
+		{"testdata/run-config-6f32f0e.yaml", with(func(p *mcts.Params) { p.ScanDepth = 2 }),
+			worker.Config{Games: 32, Simulations: 64, CheapSimulations: 16, FullShare: 0.25, CacheBytes: cache}},
 	} {
-		c, err := Load(tc.preset)
+		var c train.Config
+		var err error
+		if strings.HasSuffix(tc.preset, ".yaml") {
+			c, err = train.LoadConfig(tc.preset)
+		} else {
+			c, err = Load(tc.preset)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
