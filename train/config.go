@@ -191,7 +191,7 @@ func DefaultConfig(game string) Config {
 	return Config{
 		Game:      game,
 		Seed:      1,
-		Net:       net.DefaultConfig(game),
+		Net:       net.DefaultConfig(),
 		Optimizer: net.DefaultOptimizer(),
 		SelfPlay: SelfPlayConfig{
 			GamesPerWorker: 32, BatchSize: 128, MaxWait: Duration(2 * time.Millisecond), InFlight: 4,
