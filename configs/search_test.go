@@ -47,6 +47,8 @@ func TestPresetSearch(t *testing.T) {
 			worker.Config{Games: 32, Simulations: 64, CheapSimulations: 16, FullShare: 0.25, CacheBytes: cache}},
 		{"tiny", with(func(p *mcts.Params) { p.GumbelActions = 4 }),
 			worker.Config{Games: 4, Simulations: 8, CheapSimulations: 4, FullShare: 0.5, CacheBytes: cache}},
+		{"tictactoe", with(func(p *mcts.Params) { p.GumbelActions = 9 }),
+			worker.Config{Games: 16, Simulations: 32, CheapSimulations: 0, FullShare: 1, CacheBytes: cache}},
 		{"testdata/run-config-6f32f0e.yaml", with(func(p *mcts.Params) { p.ScanDepth = 2 }),
 			worker.Config{Games: 32, Simulations: 64, CheapSimulations: 16, FullShare: 0.25, CacheBytes: cache}},
 	} {
