@@ -273,7 +273,7 @@ func TestErrors(t *testing.T) {
 	}
 	bad := DefaultParams()
 	bad.NoiseFraction = 2
-	if _, err := New(g, Uniform[testgames.Board]{}, bad, 1); err == nil || !strings.Contains(err.Error(), "NoiseFraction") {
+	if _, err := New(g, Uniform[testgames.Board]{}, bad, 1); err == nil || !strings.Contains(err.Error(), "noise_fraction") {
 		t.Errorf("NoiseFraction 2: err = %v", err)
 	}
 	bad = DefaultParams()

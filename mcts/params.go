@@ -1,7 +1,6 @@
 package mcts
 
 import (
-	"errors"
 	"fmt"
 	"math"
 )
@@ -26,6 +25,27 @@ func (r Rule) String() string {
 		return "ucb1"
 	}
 	return fmt.Sprintf("Rule(%d)", r)
+}
+
+// MarshalText writes the rule's name, "puct" or "ucb1" (YAML and JSON).
+func (r Rule) MarshalText() ([]byte, error) {
+	if r != PUCT && r != UCB1 {
+		return nil, fmt.Errorf("mcts: no rule %d", uint8(r))
+	}
+	return []byte(r.String()), nil
+}
+
+// UnmarshalText reads a rule's name.
+func (r *Rule) UnmarshalText(text []byte) error {
+	switch string(text) {
+	case "puct":
+		*r = PUCT
+	case "ucb1":
+		*r = UCB1
+	default:
+		return fmt.Errorf("mcts: rule %q: want puct or ucb1", text)
+	}
+	return nil
 }
 
 // Params are the search's parameters. DefaultParams gives values for strong, deterministic play;
@@ -56,81 +76,87 @@ func (r Rule) String() string {
 //
 // AlphaZero.jl uses cpuct 1.0 and a Dirichlet α between 0.1 and 1 for its small games; a common
 // rule of thumb is α ≈ 10 / (the number of legal actions in a typical position).
+//
+// Params is also a section of a configuration file, decoded as it is: each field's yaml tag is
+// its key (c_puct for CPuct, in_flight for InFlight, rule: puct or ucb1, temperature: a list of
+// {from, value}), and these comments are the keys' only documentation. zero train's self-play
+// reads them from its selfplay section (train.SelfPlayConfig), over its own defaults.
 type Params struct {
 	// Rule selects PUCT (priors from the oracle) or UCB1 (classic UCT).
-	Rule Rule
+	Rule Rule `yaml:"rule" json:"rule"`
 	// CPuct is PUCT's exploration constant c (c_init when CPuctBase > 0).
-	CPuct float64
+	CPuct float64 `yaml:"c_puct" json:"c_puct"`
 	// CPuctBase makes c grow slowly with the parent's visits N:
 	// c = CPuct + ln((1 + N + CPuctBase) / CPuctBase). 0 keeps c constant.
-	CPuctBase float64
+	CPuctBase float64 `yaml:"c_puct_base" json:"c_puct_base"`
 	// FPUReduction is first-play urgency: an unvisited child is valued at the parent's Q minus
 	// FPUReduction·√(sum of the priors of the visited children) (Leela Zero, KataGo). 0 values
 	// it at the parent's Q.
-	FPUReduction float64
+	FPUReduction float64 `yaml:"fpu_reduction" json:"fpu_reduction"`
 	// UCBC is UCB1's exploration constant c, for values in [-1, 1] (√2 on [0, 1] is 2√2 here).
-	UCBC float64
+	UCBC float64 `yaml:"ucb_c" json:"ucb_c"`
 
 	// DirichletAlpha is the concentration of the Dirichlet noise mixed into the root's priors
 	// (PUCT only); 0 turns noise off.
-	DirichletAlpha float64
+	DirichletAlpha float64 `yaml:"dirichlet_alpha" json:"dirichlet_alpha"`
 	// NoiseFraction is the weight ε of the noise: P = (1-ε)·P + ε·η.
-	NoiseFraction float64
+	NoiseFraction float64 `yaml:"noise_fraction" json:"noise_fraction"`
 	// Temperature gives the temperature τ of the move choice by move number: the move is drawn
 	// with probability ∝ n(a)^(1/τ); τ = 0 plays the most visited action. Nil means 0.
-	Temperature Schedule
+	Temperature Schedule `yaml:"temperature" json:"temperature"`
 
 	// Gumbel replaces PUCT at the root by Gumbel AlphaZero's: Gumbel-top-k sampling of
 	// GumbelActions actions, sequential halving of the simulations among them, and the
 	// completed-Q improved policy as the training target. It needs a budget in simulations.
-	Gumbel bool
+	Gumbel bool `yaml:"gumbel" json:"gumbel"`
 	// GumbelInterior also replaces PUCT below the root, by Gumbel MuZero's deterministic
 	// choice of the action whose share of the visits most lags its improved policy (mctx).
-	GumbelInterior bool
+	GumbelInterior bool `yaml:"gumbel_interior" json:"gumbel_interior"`
 	// GumbelActions is m, the number of root actions sampled (without replacement).
-	GumbelActions int
+	GumbelActions int `yaml:"gumbel_actions" json:"gumbel_actions"`
 	// GumbelScale multiplies the Gumbel noise: 1 samples (training), 0 makes the choice
 	// deterministic (evaluation).
-	GumbelScale float64
+	GumbelScale float64 `yaml:"gumbel_scale" json:"gumbel_scale"`
 	// CVisit and CScale set σ(q) = (CVisit + max_b n(b))·CScale·q, the weight of the values
 	// against the prior logits, q being the completed Q rescaled to [0, 1] over the root's
 	// children.
-	CVisit, CScale float64
+	CVisit float64 `yaml:"c_visit" json:"c_visit"`
+	CScale float64 `yaml:"c_scale" json:"c_scale"`
 
 	// InFlight is the number of leaves a search collects before they are evaluated together
 	// (one batch). Descents after the first see the leaves in flight through a virtual loss.
-	InFlight int
+	InFlight int `yaml:"in_flight" json:"in_flight"`
 	// VirtualLoss is the loss counted, per leaf in flight, against the player who chose each
 	// action on its path.
-	VirtualLoss float64
+	VirtualLoss float64 `yaml:"virtual_loss" json:"virtual_loss"`
 	// MaxNodes bounds the tree: a search stops early once it holds that many nodes (a node is
 	// 48 bytes, plus a position for each node reached). It guards long searches by time.
-	MaxNodes int
+	MaxNodes int `yaml:"max_nodes" json:"max_nodes"`
 
 	// SampleChance draws chance outcomes by their probability during descents. By default the
 	// descent takes the outcome furthest below its share of the visits, which covers the
 	// outcomes in proportion with less variance.
-	SampleChance bool
+	SampleChance bool `yaml:"sample_chance" json:"sample_chance"`
 
 	// Solver proves values (MCTS-solver, solver.go): the ends of the game, leaves whose decider
 	// can win at once, and what follows from them up the tree. Proven losses are never chosen
 	// while anything else is left, proven wins always are, and a proven root ends the search.
-	Solver bool
+	Solver bool `yaml:"solver" json:"solver"`
 	// ScanDepth is the depth below which the solver looks at every child of a node it
 	// expands (a move that ends the game, or after which its decider can win at once, is
 	// proven at once): 1 the root only, 2 also the root's children, which finds every win in
 	// two and every loss in two among the moves visited, at the cost of playing out each
 	// child's reply at those nodes. Play uses 2 (mcts:400 with the Gygès advanced model beat
 	// ab:3 10–0 with it, 6–4 with 1); self-play 1 (2 cost 12% of its simulations/s).
-	ScanDepth int
+	ScanDepth int `yaml:"scan_depth" json:"scan_depth"`
 	// RootProof, if positive, has the solver run a shallow alpha-beta from each of the root's
 	// moves (mcts.AlphaBeta.Prove, the ends of the game only), so that a move after which the
 	// opponent forces a win within RootProof turns (the root's included) is a proven loss, and
 	// one that forces a win a proven win, before any simulation: the MCTS–minimax hybrid of
 	// Baier and Winands (2013) at the root (with the solver only). Its work is bounded by
 	// RootProofNodes positions a move, so a search stays deterministic.
-	RootProof      int
-	RootProofNodes int
+	RootProof      int `yaml:"root_proof" json:"root_proof"`
+	RootProofNodes int `yaml:"root_proof_nodes" json:"root_proof_nodes"`
 }
 
 // DefaultParams returns parameters for play: PUCT with AlphaZero's constants, no noise, the most
@@ -169,45 +195,59 @@ func UCTParams() Params {
 	return p
 }
 
-// Validate says which parameter is out of range, if any.
+// A ParamError is a parameter out of range, named by its key (its yaml tag): a configuration
+// file's reader can say where it is.
+type ParamError struct {
+	Key   string // "c_puct"
+	Value any
+	Want  string // what would do: "a number ≥ 0"
+}
+
+func (e *ParamError) Error() string {
+	return fmt.Sprintf("mcts: %s = %v: want %s", e.Key, e.Value, e.Want)
+}
+
+// Validate says which parameter is out of range, if any, as a *ParamError.
 func (p *Params) Validate() error {
-	bad := func(name string, v any, want string) error {
-		return fmt.Errorf("mcts: %s = %v: want %s", name, v, want)
+	bad := func(key string, v any, want string) error {
+		return &ParamError{Key: key, Value: v, Want: want}
 	}
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {
 	case p.Rule != PUCT && p.Rule != UCB1:
-		return bad("Rule", p.Rule, "PUCT or UCB1")
+		return bad("rule", p.Rule, "puct or ucb1")
 	case !finite(p.CPuct) || p.CPuct < 0:
-		return bad("CPuct", p.CPuct, "a number ≥ 0")
+		return bad("c_puct", p.CPuct, "a number ≥ 0")
 	case !finite(p.CPuctBase) || p.CPuctBase < 0:
-		return bad("CPuctBase", p.CPuctBase, "a number ≥ 0 (0: constant c)")
+		return bad("c_puct_base", p.CPuctBase, "a number ≥ 0 (0: constant c)")
 	case !finite(p.FPUReduction):
-		return bad("FPUReduction", p.FPUReduction, "a finite number")
+		return bad("fpu_reduction", p.FPUReduction, "a finite number")
 	case !finite(p.UCBC) || p.UCBC < 0:
-		return bad("UCBC", p.UCBC, "a number ≥ 0")
+		return bad("ucb_c", p.UCBC, "a number ≥ 0")
 	case !finite(p.DirichletAlpha) || p.DirichletAlpha < 0:
-		return bad("DirichletAlpha", p.DirichletAlpha, "a number ≥ 0 (0: no noise)")
+		return bad("dirichlet_alpha", p.DirichletAlpha, "a number ≥ 0 (0: no noise)")
 	case !finite(p.NoiseFraction) || p.NoiseFraction < 0 || p.NoiseFraction > 1:
-		return bad("NoiseFraction", p.NoiseFraction, "a number in [0, 1]")
+		return bad("noise_fraction", p.NoiseFraction, "a number in [0, 1]")
 	case p.Gumbel && p.GumbelActions < 1:
-		return bad("GumbelActions", p.GumbelActions, "at least 1")
+		return bad("gumbel_actions", p.GumbelActions, "at least 1")
 	case !finite(p.GumbelScale) || p.GumbelScale < 0:
-		return bad("GumbelScale", p.GumbelScale, "a number ≥ 0")
-	case !finite(p.CVisit) || p.CVisit < 0 || !finite(p.CScale) || p.CScale < 0:
-		return bad("CVisit, CScale", [2]float64{p.CVisit, p.CScale}, "numbers ≥ 0")
+		return bad("gumbel_scale", p.GumbelScale, "a number ≥ 0")
+	case !finite(p.CVisit) || p.CVisit < 0:
+		return bad("c_visit", p.CVisit, "a number ≥ 0")
+	case !finite(p.CScale) || p.CScale < 0:
+		return bad("c_scale", p.CScale, "a number ≥ 0")
 	case p.InFlight < 1:
-		return bad("InFlight", p.InFlight, "at least 1")
+		return bad("in_flight", p.InFlight, "at least 1")
 	case !finite(p.VirtualLoss) || p.VirtualLoss < 0:
-		return bad("VirtualLoss", p.VirtualLoss, "a number ≥ 0")
+		return bad("virtual_loss", p.VirtualLoss, "a number ≥ 0")
 	case p.MaxNodes < 1:
-		return bad("MaxNodes", p.MaxNodes, "at least 1")
+		return bad("max_nodes", p.MaxNodes, "at least 1")
 	case p.Solver && (p.ScanDepth < 1 || p.ScanDepth > 8):
-		return bad("ScanDepth", p.ScanDepth, "1 (the root) to 8")
+		return bad("scan_depth", p.ScanDepth, "1 (the root) to 8")
 	case p.RootProof < 0 || p.RootProof > MaxABDepth:
-		return bad("RootProof", p.RootProof, fmt.Sprintf("0 (off) to %d turns", MaxABDepth))
+		return bad("root_proof", p.RootProof, fmt.Sprintf("0 (off) to %d turns", MaxABDepth))
 	case p.RootProof > 0 && p.RootProofNodes < 1:
-		return bad("RootProofNodes", p.RootProofNodes, "at least 1")
+		return bad("root_proof_nodes", p.RootProofNodes, "at least 1")
 	}
 	return p.Temperature.validate()
 }
@@ -218,8 +258,8 @@ type Schedule []Step
 
 // Step is one piece of a Schedule.
 type Step struct {
-	From  int
-	Value float64
+	From  int     `yaml:"from" json:"from"`
+	Value float64 `yaml:"value" json:"value"`
 }
 
 // Constant is the schedule of one value for the whole game.
@@ -240,10 +280,10 @@ func (s Schedule) At(move int) float64 {
 func (s Schedule) validate() error {
 	for i, st := range s {
 		if i > 0 && st.From <= s[i-1].From {
-			return errors.New("mcts: Temperature: steps must be in increasing order of move")
+			return &ParamError{Key: fmt.Sprintf("temperature[%d].from", i), Value: st.From, Want: "steps in increasing order of move"}
 		}
 		if math.IsNaN(st.Value) || math.IsInf(st.Value, 0) || st.Value < 0 {
-			return fmt.Errorf("mcts: Temperature: step %d has value %v: want a number ≥ 0", i, st.Value)
+			return &ParamError{Key: fmt.Sprintf("temperature[%d].value", i), Value: st.Value, Want: "a number ≥ 0"}
 		}
 	}
 	return nil

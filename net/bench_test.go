@@ -10,17 +10,18 @@ import (
 	"github.com/zerogames/zero/net/linalg"
 )
 
-// BenchmarkEngine measures the inference engine on YINSH's default net at several batch sizes,
-// and the same net with KataGo's global pooling in the value head (32 planes pooled instead of 2
-// flattened), to weigh its cost; GFLOP/s compares with BenchmarkGEMM's.
+// BenchmarkEngine measures the inference engine on YINSH's benchmark net (BenchConfig) at
+// several batch sizes, and the same net with KataGo's global pooling in the value head (32
+// planes pooled instead of 2 flattened), to weigh its cost; GFLOP/s compares with
+// BenchmarkGEMM's.
 func BenchmarkEngine(b *testing.B) {
 	spec := yinshSpec(b)
-	pooled := DefaultConfig("yinsh")
+	pooled := BenchConfig()
 	pooled.GlobalPool, pooled.ValueChannels = true, 32
 	for _, net := range []struct {
 		name string
 		cfg  Config
-	}{{"yinsh", DefaultConfig("yinsh")}, {"yinsh-pool", pooled}} {
+	}{{"yinsh", BenchConfig()}, {"yinsh-pool", pooled}} {
 		w, err := NewWeights(spec, net.cfg, rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			b.Fatal(err)

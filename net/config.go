@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 )
 
 // Config is the architecture of a network: the `net:` section of a configuration file.
@@ -37,28 +36,19 @@ type Config struct {
 	GlobalPool bool `yaml:"global_pool" json:"global_pool,omitempty"`
 }
 
-// defaults are the per-game default architectures, by game (the part of a game's name before
-// its variant: "yinsh" for "yinsh-blitz"). A game without an entry gets genericDefault.
-//
-// They are first guesses sized for CPUs (a 6×64 tower is 110 MFLOP a YINSH position, about 700
-// positions/s on one core here): tune them with `zero bench net` and training runs.
-var defaults = map[string]Config{
-	"yinsh":    {Blocks: 6, Channels: 64, PolicyChannels: 32, ValueChannels: 2, ValueHidden: 128},
-	"gyges":    {Blocks: 6, Channels: 64, PolicyChannels: 32, ValueChannels: 2, ValueHidden: 128},
-	"imbriqua": {Blocks: 6, Channels: 64, PolicyChannels: 32, ValueChannels: 2, ValueHidden: 128},
+// DefaultConfig is the architecture of a configuration that gives none: the one every training
+// preset gives (configs/*.yaml), 4 blocks × 32 channels, sized for CPUs (a YINSH position is
+// about 19 MFLOP). A game needs no other: the observation and the actions set the rest.
+func DefaultConfig() Config {
+	return Config{Blocks: 4, Channels: 32, PolicyChannels: 16, ValueChannels: 2, ValueHidden: 64}
 }
 
-// genericDefault is the architecture of a game that has no entry of its own: small, as the
-// games are small and the machines CPUs.
-var genericDefault = Config{Blocks: 4, Channels: 64, PolicyChannels: 4, ValueChannels: 2, ValueHidden: 128}
-
-// DefaultConfig is the default architecture for the named game ("yinsh", "yinsh-blitz", ...).
-func DefaultConfig(game string) Config {
-	base, _, _ := strings.Cut(game, "-")
-	if c, ok := defaults[base]; ok {
-		return c
-	}
-	return genericDefault
+// BenchConfig is the larger tower that `zero bench net` and the engine's and trainer's Go
+// benchmarks measure unless told otherwise, 6 blocks × 64 channels (110 MFLOP a YINSH
+// position), so that the tables of docs/BENCHMARKS.md, all taken with it, stay comparable. No
+// preset trains it.
+func BenchConfig() Config {
+	return Config{Blocks: 6, Channels: 64, PolicyChannels: 32, ValueChannels: 2, ValueHidden: 128}
 }
 
 // Validate checks the architecture; its errors name the field as written in YAML.

@@ -15,7 +15,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	w, err := net.NewWeights(spec, net.DefaultConfig("yinsh"), rand.New(rand.NewPCG(1, 2)))
+	w, err := net.NewWeights(spec, net.DefaultConfig(), rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		panic(err)
 	}
@@ -39,5 +39,5 @@ func Example() {
 	fmt.Printf("%s: %d trained parameters, %.0f MFLOP a position\n", spec.Game, w.Count(), engine.Model().FLOPs()/1e6)
 	// Output:
 	// 85 legal actions, the first place a2; probabilities sum to 1.000; value in [-1, 1]: true
-	// yinsh: 487553 trained parameters, 110 MFLOP a position
+	// yinsh: 95585 trained parameters, 19 MFLOP a position
 }

@@ -21,8 +21,9 @@ import (
 )
 
 // Config is a training run's configuration: a YAML file (configs/*.yaml), decoded strictly over
-// the defaults of its game. Every field is documented where it is declared; DefaultConfig
-// gives the defaults.
+// the defaults of its game. Every field is documented where it is declared, the sections that
+// are another package's type there (net.Config, net.OptimizerConfig, mcts.Params in selfplay,
+// replay.Window); DefaultConfig gives the defaults.
 type Config struct {
 	// Game is the game and variant to learn ("yinsh-blitz").
 	Game string `yaml:"game" json:"game"`
@@ -43,7 +44,9 @@ type Config struct {
 	Stop      StopConfig          `yaml:"stop" json:"stop"`
 }
 
-// SelfPlayConfig is how the games are played.
+// SelfPlayConfig is how the games are played: the workers and their batcher, the budgets of
+// playout cap randomization, and the search itself, mcts.Params, whose keys sit in the same
+// section (selfplay.c_puct, selfplay.in_flight, …) and are documented there, on each field.
 type SelfPlayConfig struct {
 	// Workers is the number of self-play goroutines (0: one per core).
 	Workers int `yaml:"workers" json:"workers"`
@@ -55,8 +58,6 @@ type SelfPlayConfig struct {
 	BatchSize int `yaml:"batch_size" json:"batch_size"`
 	// MaxWait is how long a batch waits to fill after its first request ("2ms").
 	MaxWait Duration `yaml:"max_wait" json:"max_wait"`
-	// InFlight is the number of leaves each search collects per round (virtual loss).
-	InFlight int `yaml:"in_flight" json:"in_flight"`
 	// Simulations is the budget of a full search, recorded as a training target.
 	Simulations int `yaml:"simulations" json:"simulations"`
 	// CheapSimulations is the budget of the other moves' search (playout cap randomization:
@@ -64,43 +65,17 @@ type SelfPlayConfig struct {
 	CheapSimulations int `yaml:"cheap_simulations" json:"cheap_simulations"`
 	// FullShare is the share of moves searched in full.
 	FullShare float64 `yaml:"full_share" json:"full_share"`
-	// Gumbel uses Gumbel AlphaZero's root (sequential halving, completed-Q policy targets),
-	// sound with few simulations; else PUCT with Dirichlet noise and a temperature.
-	Gumbel bool `yaml:"gumbel" json:"gumbel"`
-	// GumbelActions is the number of root actions Gumbel samples.
-	GumbelActions int `yaml:"gumbel_actions" json:"gumbel_actions"`
-	// CPuct is PUCT's exploration constant.
-	CPuct float64 `yaml:"c_puct" json:"c_puct"`
-	// FPUReduction is first-play urgency (see mcts.Params).
-	FPUReduction float64 `yaml:"fpu_reduction" json:"fpu_reduction"`
-	// DirichletAlpha and NoiseFraction are the root noise of full PUCT searches (0: none).
-	DirichletAlpha float64 `yaml:"dirichlet_alpha" json:"dirichlet_alpha"`
-	NoiseFraction  float64 `yaml:"noise_fraction" json:"noise_fraction"`
-	// Temperature is the move choice's temperature by move number (PUCT roots).
-	Temperature []TemperatureStep `yaml:"temperature" json:"temperature"`
-	// Solver proves wins and losses in the search (mcts.Params.Solver): proven losses are
-	// never played, proven results are the value targets.
-	Solver bool `yaml:"solver" json:"solver"`
-	// ScanDepth is the depth below which the solver looks at every child of a node it
-	// expands (mcts.Params.ScanDepth: 1 the root only).
-	ScanDepth int `yaml:"scan_depth" json:"scan_depth"`
-	// RootProof is the depth in turns of the solver's alpha-beta proofs from the root's moves
-	// (mcts.Params.RootProof; 0, the default: none, too slow for self-play's budgets), and
-	// RootProofNodes their budget in positions a move.
-	RootProof      int `yaml:"root_proof" json:"root_proof"`
-	RootProofNodes int `yaml:"root_proof_nodes" json:"root_proof_nodes"`
+	// Params is the search of the full moves (the cheap ones drop its root noise and Gumbel
+	// sample: worker.Config), as it is: Gumbel's root or PUCT's with Dirichlet noise and a
+	// temperature, the leaves in flight, the solver. Its defaults for self-play are
+	// DefaultConfig's, not mcts.DefaultParams' (which are for play).
+	mcts.Params `yaml:",inline"`
 	// CacheMB bounds each worker's cache of the network's answers, in megabytes (0: none).
 	CacheMB int `yaml:"cache_mb" json:"cache_mb"`
 	// ResignThreshold lets a player resign below −threshold (0: never, the default).
 	ResignThreshold float64 `yaml:"resign_threshold" json:"resign_threshold"`
 	// ResignPlaythrough is the share of games played out whatever the value.
 	ResignPlaythrough float64 `yaml:"resign_playthrough" json:"resign_playthrough"`
-}
-
-// TemperatureStep is a temperature holding from move From on (moves count decisions from 0).
-type TemperatureStep struct {
-	From  int     `yaml:"from" json:"from"`
-	Value float64 `yaml:"value" json:"value"`
 }
 
 // ReplayConfig is the replay buffer's.
@@ -191,15 +166,12 @@ func DefaultConfig(game string) Config {
 	return Config{
 		Game:      game,
 		Seed:      1,
-		Net:       net.DefaultConfig(game),
+		Net:       net.DefaultConfig(),
 		Optimizer: net.DefaultOptimizer(),
 		SelfPlay: SelfPlayConfig{
-			GamesPerWorker: 32, BatchSize: 128, MaxWait: Duration(2 * time.Millisecond), InFlight: 4,
+			GamesPerWorker: 32, BatchSize: 128, MaxWait: Duration(2 * time.Millisecond),
 			Simulations: 64, CheapSimulations: 16, FullShare: 0.25,
-			Gumbel: true, GumbelActions: 16, CPuct: 1.25, FPUReduction: 0.25,
-			DirichletAlpha: 0.3, NoiseFraction: 0.25,
-			Temperature: []TemperatureStep{{0, 1}, {20, 0}},
-			Solver:      true, ScanDepth: 1, CacheMB: 64, RootProofNodes: 200_000,
+			Params: selfPlayParams(), CacheMB: 64,
 		},
 		Replay: ReplayConfig{
 			Window:     replay.Window{Min: 50_000, Max: 1_000_000, Exponent: 0.75, Growth: 0.4},
@@ -210,19 +182,15 @@ func DefaultConfig(game string) Config {
 	}
 }
 
-// Params is the search's parameters for self-play's full searches.
-func (c *SelfPlayConfig) Params() mcts.Params {
+// selfPlayParams is self-play's search before a file changes it: play's (mcts.DefaultParams)
+// with Gumbel's root, root noise and a temperature for the PUCT root, 4 leaves in flight for
+// the batcher, the solver's scan at the root only (2 cost 12% of self-play's simulations/s)
+// and no root proofs (too slow for these budgets), their nodes bounded if a file turns them on.
+func selfPlayParams() mcts.Params {
 	p := mcts.DefaultParams()
-	p.CPuct, p.FPUReduction = c.CPuct, c.FPUReduction
-	p.DirichletAlpha, p.NoiseFraction = c.DirichletAlpha, c.NoiseFraction
-	p.Gumbel, p.GumbelActions = c.Gumbel, c.GumbelActions
-	p.InFlight = c.InFlight
-	p.Solver, p.ScanDepth = c.Solver, c.ScanDepth
-	p.RootProof, p.RootProofNodes = c.RootProof, c.RootProofNodes
-	p.Temperature = nil
-	for _, t := range c.Temperature {
-		p.Temperature = append(p.Temperature, mcts.Step{From: t.From, Value: t.Value})
-	}
+	p.Gumbel, p.DirichletAlpha = true, 0.3
+	p.Temperature = mcts.Schedule{{From: 0, Value: 1}, {From: 20, Value: 0}}
+	p.InFlight, p.ScanDepth, p.RootProof, p.RootProofNodes = 4, 1, 0, 200_000
 	return p
 }
 
@@ -230,7 +198,7 @@ func (c *SelfPlayConfig) Params() mcts.Params {
 // none recorded).
 func (c *SelfPlayConfig) Worker(step func() int64) worker.Config {
 	return worker.Config{
-		Games: c.GamesPerWorker, Params: c.Params(), Simulations: c.Simulations,
+		Games: c.GamesPerWorker, Params: c.Params, Simulations: c.Simulations,
 		CheapSimulations: c.CheapSimulations, FullShare: c.FullShare,
 		ResignThreshold: c.ResignThreshold, ResignPlaythrough: c.ResignPlaythrough,
 		Step: step, CacheBytes: c.CacheMB << 20,
@@ -338,8 +306,12 @@ func (c *Config) Validate() error {
 	if c.Stop.Time < 0 {
 		bad("stop.time", "must be ≥ 0, is %v", time.Duration(c.Stop.Time))
 	}
-	if p := sp.Params(); len(errs) == 0 {
-		if err := p.Validate(); err != nil {
+	if len(errs) == 0 {
+		// The search's own checks, for the keys the ranges above leave to it.
+		var pe *mcts.ParamError
+		if err := sp.Params.Validate(); errors.As(err, &pe) {
+			bad("selfplay."+pe.Key, "must be %s, is %v", pe.Want, pe.Value)
+		} else if err != nil {
 			errs = append(errs, fmt.Errorf("selfplay: %w", err))
 		}
 	}

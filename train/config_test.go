@@ -24,6 +24,9 @@ func TestConfigRefusals(t *testing.T) {
 		{"value mix", "game: yinsh\ntrainer: {value_from_search: 1.5}\n", "trainer.value_from_search: must be in [0, 1], is 1.5"},
 		{"keep one checkpoint", "game: yinsh\ntrainer: {keep_last: 1}\n", "trainer.keep_last: must be in [2, 10000], is 1"},
 		{"bad optimizer", "game: yinsh\noptimizer: {method: adagrad}\n", `optimizer.method: must be "adam" or "sgd"`},
+		{"search key", "game: yinsh\nselfplay: {virtual_loss: -1}\n", "selfplay.virtual_loss: must be a number ≥ 0, is -1"},
+		{"search rule", "game: yinsh\nselfplay: {rule: ucb2}\n", `rule "ucb2": want puct or ucb1`},
+		{"search and self-play keys", "game: yinsh\nselfplay: {in_flight: 0, workers: -1}\n", "selfplay.workers: must be in [0, 256], is -1\nselfplay.in_flight: must be in [1, 256], is 0"},
 		{"temperature order", "game: yinsh\nselfplay: {temperature: [{from: 5, value: 1}, {from: 2, value: 0}]}\n", "selfplay.temperature[1].from"},
 	} {
 		path := filepath.Join(t.TempDir(), "c.yaml")

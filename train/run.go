@@ -6,7 +6,10 @@
 //
 // A run folder holds everything the run knows, so that it can stop at any moment and resume:
 //
-//	config.yaml       the configuration (game and net fixed for the life of the run)
+//	config.yaml       the configuration (game and net fixed for the life of the run): edit it,
+//	                  or give another with --config, to change a setting for the next session
+//	config-history/   session-NNNN.yaml: the configuration each session ran with, and what
+//	                  changed since the session before (history.go)
 //	state.json        counters, the trainer's generator, the checkpoints (written atomically)
 //	checkpoints/      step-NNNNNNNN.zck files: weights and optimizer state (atomic)
 //	replay/           the replay buffer's shards (torn tails are cut off on opening)
@@ -61,6 +64,9 @@ type Options struct {
 	// Stop, if set, replaces the configuration's stop for this session only: config.yaml keeps
 	// the run's own (command-line overrides are not saved with the run).
 	Stop *StopConfig
+	// Command is the command line that started the session, written in its record in
+	// config-history/ ("": none).
+	Command string
 }
 
 // Files of a run folder.
@@ -159,6 +165,7 @@ func (l *Ladder) best(kept []CheckpointEntry) string {
 type run[S env.State[S]] struct {
 	g          env.Game[S]
 	cfg        Config
+	given      Config // cfg as given, before Cores: what config.yaml holds
 	dir        string
 	opt        Options
 	spec       *net.Spec
@@ -188,13 +195,15 @@ type run[S env.State[S]] struct {
 }
 
 // Run trains g's network with cfg in the run folder dir, creating it or resuming what it holds,
-// until ctx ends or cfg.Stop is reached. A folder of another game, or of another net, is
-// refused before anything is written.
+// until ctx ends or cfg.Stop is reached. On a resume, the settings that changed since the last
+// session are printed, and a change of game, net or optimizer method is refused before
+// anything is written. Each session's configuration is recorded in config-history/.
 func Run[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, dir string, opt Options) error {
 	info := g.Info()
 	if cfg.Game != info.Name {
 		return fmt.Errorf("the configuration is for %s, not %s", cfg.Game, info.Name)
 	}
+	given := cfg
 	cfg.Cores()
 	if err := cfg.Validate(); err != nil {
 		return err
@@ -206,7 +215,7 @@ func Run[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, dir str
 	if err != nil {
 		return err
 	}
-	r := &run[S]{g: g, cfg: cfg, dir: dir, opt: opt, spec: spec, start: time.Now(), stop: cfg.Stop, console: console{out: opt.Out}}
+	r := &run[S]{g: g, cfg: cfg, given: given, dir: dir, opt: opt, spec: spec, start: time.Now(), stop: cfg.Stop, console: console{out: opt.Out}}
 	if opt.Stop != nil {
 		r.stop = *opt.Stop
 		if r.stop.Steps < 0 || r.stop.Time < 0 {
@@ -230,37 +239,25 @@ func Run[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, dir str
 	return r.loop(ctx)
 }
 
-// CheckFolder refuses a run folder that holds a run of another game or net than cfg: it
-// returns the folder's configuration if it has one.
-func CheckFolder(dir string, cfg *Config) (*Config, error) {
-	old, err := LoadConfig(filepath.Join(dir, configFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("run folder %s: %w", dir, err)
-	}
-	if cfg == nil {
-		return &old, nil
-	}
-	if old.Game != cfg.Game {
-		return nil, fmt.Errorf("run folder %s holds a %s run, not %s", dir, old.Game, cfg.Game)
-	}
-	if old.Net != cfg.Net {
-		return nil, fmt.Errorf("run folder %s holds a run of another net (%+v), not %+v: give another --run", dir, old.Net, cfg.Net)
-	}
-	return &old, nil
-}
-
 // ReadConfig is the configuration of the run in dir.
 func ReadConfig(dir string) (Config, error) { return LoadConfig(filepath.Join(dir, configFile)) }
 
 // open creates or reopens the run folder.
 func (r *run[S]) open() error {
-	if _, err := CheckFolder(r.dir, &r.cfg); err != nil {
+	// Everything is read and checked before anything is written: a refused run changes nothing.
+	last, from, err := lastRecord(r.dir)
+	if err != nil {
 		return err
 	}
-	// Everything is read and checked before anything is written: a refused run changes nothing.
+	var changed []change
+	if last != nil {
+		if changed, err = changes(last, &r.cfg); err != nil {
+			return err
+		}
+		if err := refused(r.dir, changed); err != nil {
+			return err
+		}
+	}
 	if err := readJSON(filepath.Join(r.dir, stateFile), &r.state); err != nil {
 		return err
 	}
@@ -285,7 +282,6 @@ func (r *run[S]) open() error {
 			return err
 		}
 	}
-	var err error
 	r.buffer, err = replay.Open(filepath.Join(r.dir, replayDir), r.cfg.Game, r.cfg.Replay.Window)
 	if err != nil {
 		return err
@@ -293,10 +289,7 @@ func (r *run[S]) open() error {
 	for _, c := range r.buffer.Cuts() {
 		r.logf("replay: %v", c)
 	}
-	data, err := r.cfg.Marshal()
-	if err == nil {
-		err = atomicfile.WriteBytes(filepath.Join(r.dir, configFile), data)
-	}
+	err = r.writeConfig()
 	if err == nil {
 		r.metrics, err = metrics.Create(filepath.Join(r.dir, metricsFile))
 	}
@@ -307,6 +300,30 @@ func (r *run[S]) open() error {
 	}
 	if err != nil {
 		r.buffer.Close()
+		return err
+	}
+	if len(changed) > 0 {
+		r.logf("%s: the configuration changed since %s:", r.dir, filepath.ToSlash(from))
+		for _, c := range changed {
+			r.logf("  %s", c)
+		}
+	}
+	// The record of the session is written before the state counts it: a session that fails
+	// to count is recorded again, under the same number, by the next.
+	var stop *StopConfig
+	if r.opt.Stop != nil {
+		stop = &r.stop
+	}
+	record, err := sessionRecord(&r.cfg, r.state.Sessions+1, r.opt.Command, r.start, &r.state, stop, from, changed)
+	if err == nil {
+		err = os.MkdirAll(filepath.Join(r.dir, historyDir), 0o755)
+	}
+	if err == nil {
+		err = atomicfile.WriteBytes(filepath.Join(r.dir, sessionFile(r.state.Sessions+1)), record)
+	}
+	if err != nil {
+		r.buffer.Close()
+		r.metrics.Close()
 		return err
 	}
 	r.state.Game = r.cfg.Game
@@ -327,6 +344,22 @@ func (r *run[S]) open() error {
 		r.events.Close()
 	}
 	return err
+}
+
+// writeConfig writes the configuration as given to config.yaml, unless the file already holds
+// it: a file edited by hand keeps its comments and layout.
+func (r *run[S]) writeConfig() error {
+	path := filepath.Join(r.dir, configFile)
+	data, err := r.given.Marshal()
+	if err != nil {
+		return err
+	}
+	if old, err := LoadConfig(path); err == nil {
+		if was, err := old.Marshal(); err == nil && string(was) == string(data) {
+			return nil
+		}
+	}
+	return atomicfile.WriteBytes(path, data)
 }
 
 // elapsed is the run's working time over all its sessions.

@@ -244,7 +244,8 @@ func TestKillAndResume(t *testing.T) {
 	}
 }
 
-// TestRefusals: a run folder of another game or net is refused before anything is written.
+// TestRefusals: a resume that would change the run's game, net or optimizer method is refused
+// before anything is written, with the key, both values and the reason.
 func TestRefusals(t *testing.T) {
 	dir := t.TempDir()
 	cfg := tiny(t)
@@ -257,13 +258,16 @@ func TestRefusals(t *testing.T) {
 	other.Net.Channels++
 	otherGame := cfg
 	otherGame.Game = "yinsh"
+	sgd := cfg
+	sgd.Optimizer.Method = "sgd"
 	for _, tc := range []struct {
 		name string
 		cfg  train.Config
 		says string
 	}{
-		{"another net", other, "another net"},
-		{"another game", otherGame, "holds a yinsh-blitz run, not yinsh"},
+		{"another net", other, "net.channels: 8 → 9: a run keeps its net"},
+		{"another game", otherGame, "game: yinsh-blitz → yinsh: a run keeps its game"},
+		{"another optimizer", sgd, "optimizer.method: adam → sgd: the checkpoints hold this method's state"},
 	} {
 		g := yinsh.Blitz
 		if tc.cfg.Game == "yinsh" {
@@ -275,6 +279,9 @@ func TestRefusals(t *testing.T) {
 		}
 		if now, _ := os.ReadFile(filepath.Join(dir, "state.json")); string(now) != string(state) {
 			t.Errorf("%s: the refused run changed state.json", tc.name)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "config-history", "session-0002.yaml")); err == nil {
+			t.Errorf("%s: the refused run recorded a session", tc.name)
 		}
 	}
 	if err := train.Run(context.Background(), yinsh.Normal, cfg, t.TempDir(), train.Options{}); err == nil ||
@@ -362,6 +369,81 @@ func TestInit(t *testing.T) {
 			t.Errorf("%s: the refused run made its folder", tc.name)
 		}
 	}
+}
+
+// TestConfigHistory: every session records its configuration in config-history/, a resume
+// prints what changed since the last record and the record shows it; an edit of config.yaml
+// (a learning-rate drop) is the next session's configuration and keeps the edit's comments; a
+// run folder from before the history starts it from its config.yaml.
+func TestConfigHistory(t *testing.T) {
+	dir := t.TempDir()
+	// session runs one session of cfg and checks that it printed what it should (a change, or
+	// nothing changed) and that its record loads and says what it should.
+	session := func(n int, cfg train.Config, opt train.Options, prints string, record ...string) {
+		t.Helper()
+		var out strings.Builder
+		opt.Out = &out
+		if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, opt); err != nil {
+			t.Fatal(err)
+		}
+		if prints == "" && strings.Contains(out.String(), "changed") || !strings.Contains(out.String(), prints) {
+			t.Errorf("session %d printed\n%s\nwant %q", n, out.String(), prints)
+		}
+		path := filepath.Join(dir, "config-history", fmt.Sprintf("session-%04d.yaml", n))
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, err := train.LoadConfig(path); err != nil {
+			t.Errorf("session %d's record does not load: %v", n, err)
+		} else if c.Optimizer.LearningRateAt(10) != cfg.Optimizer.LearningRateAt(10) || c.SelfPlay.Simulations != cfg.SelfPlay.Simulations {
+			t.Errorf("session %d's record is not its configuration:\n%s", n, data)
+		}
+		for _, w := range record {
+			if !strings.Contains(string(data), w) {
+				t.Errorf("session %d's record lacks %q:\n%s", n, w, data)
+			}
+		}
+	}
+	cfg := tiny(t)
+	cfg.Stop.Steps, cfg.Eval.Games = 1, 0
+	session(1, cfg, train.Options{Command: "zero train --config tiny.yaml"}, "",
+		"# Session 1 of this run: zero train --config tiny.yaml\n# started ", " at step 0\n# the run's first session\ngame: yinsh-blitz\n")
+
+	// A learning-rate drop, by hand, in config.yaml; and a stop for this session only.
+	path := filepath.Join(dir, "config.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), "    schedule: []\n",
+		"    schedule: [{step: 1, factor: 0.5}] # the ladder is level: drop\n", 1)
+	if edited == string(data) {
+		t.Fatalf("no empty schedule in config.yaml:\n%s", data)
+	}
+	os.WriteFile(path, []byte(edited), 0o644)
+	resumed, err := train.ReadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drop := "optimizer.schedule: [] → [{step: 1, factor: 0.5}]"
+	session(2, resumed, train.Options{Stop: &train.StopConfig{Steps: 2}},
+		"the configuration changed since config-history/session-0001.yaml:\n  "+drop+"\n",
+		"# Session 2 of this run\n# started ", " at step 1 (checkpoints/step-00000001.zck)\n",
+		"# stop for this session only (command line): steps 2, time 0s\n# changed since config-history/session-0001.yaml:\n#   "+drop+"\n")
+	if now, _ := os.ReadFile(path); string(now) != edited {
+		t.Errorf("config.yaml edited by hand was rewritten:\n%s", now)
+	}
+	session(3, resumed, train.Options{Stop: &train.StopConfig{Steps: 3}}, "",
+		"# no setting changed since config-history/session-0002.yaml\n")
+
+	// A run folder from before the history: its config.yaml is the last configuration.
+	os.RemoveAll(filepath.Join(dir, "config-history"))
+	more := resumed
+	more.SelfPlay.Simulations = 12
+	session(4, more, train.Options{Stop: &train.StopConfig{Steps: 4}},
+		"changed since config.yaml:\n  selfplay.simulations: 8 → 12\n",
+		"# sessions 1 to 3 ran before the configuration history, last with config.yaml\n# changed since then:\n#   selfplay.simulations: 8 → 12\n")
 }
 
 // TestDamagedCheckpoint: a run whose newest checkpoint is damaged resumes from the newest whole

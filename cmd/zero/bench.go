@@ -38,13 +38,19 @@ func benchCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 	}
 }
 
+// syntheticNet is the net `zero bench net --shape` measures: a dense policy head reads every
+// cell of its few planes. docs/BENCHMARKS.md's synthetic lines were taken with it.
+func syntheticNet() net.Config {
+	return net.Config{Blocks: 4, Channels: 64, PolicyChannels: 4, ValueChannels: 2, ValueHidden: 128}
+}
+
 // benchNet measures the inference engine against the machine's GEMM speed, and optionally
 // a training step.
 func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench net", "[flags]", "measure the inference engine (positions/s by batch size and workers) against the machine's GEMM peak, and optionally a training step")
-	game := fs.String("game", defaultGame, "the game whose default net to measure: "+joinNames())
+	game := fs.String("game", defaultGame, "the game to measure the benchmark net (6 blocks × 64 channels) on: "+joinNames())
 	shape := fs.String("shape", "", "measure a synthetic game instead: PLANESxHEIGHTxWIDTH:ACTIONS (dense policy head), e.g. 7x6x6:300")
-	config := fs.String("config", "", "take the net from this configuration file instead of the game's default")
+	config := fs.String("config", "", "take the net from this configuration file instead (a preset's: configs/GAME.yaml)")
 	batches := fs.String("batch", "1,2,4,8,16,32,64,128,256", "batch sizes, comma-separated")
 	workers := fs.String("workers", "1,2", "numbers of workers (goroutines, one engine each), comma-separated")
 	per := fs.Duration("time", time.Second, "time to measure each line")
@@ -64,14 +70,14 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	var spec *net.Spec
-	cfg := net.DefaultConfig(*game)
+	cfg := net.BenchConfig()
 	opt := net.DefaultOptimizer()
 	switch {
 	case *shape != "":
 		if spec, err = syntheticSpec(*shape); err != nil {
 			return err
 		}
-		cfg = net.DefaultConfig(spec.Game)
+		cfg = syntheticNet()
 	default:
 		g, err := games.Lookup(*game)
 		if err != nil {

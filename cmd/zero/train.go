@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,7 +21,7 @@ import (
 // trainCmd is `zero train`: start or resume a training run.
 func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	game := fs.String("game", "", "start from this game's preset (configs/GAME.yaml): "+joinNames())
-	config := fs.String("config", "", "start from this configuration file instead")
+	config := fs.String("config", "", "start from this configuration file instead; given with the --run of a run, its changes are printed and recorded in the run's config-history/")
 	runDir := fs.String("run", "", "the run folder (default runs/GAME); a folder holding a run resumes it")
 	var steps optInt64
 	var total optDuration
@@ -44,7 +45,7 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			cfg.Init = *initFrom
 		}
 		// --steps and --time hold for this session; the run keeps its configured stop.
-		opts := train.Options{Out: stdout, LogEvery: *logEvery}
+		opts := train.Options{Out: stdout, LogEvery: *logEvery, Command: commandLine(fs)}
 		if steps.set || total.set {
 			stop := cfg.Stop
 			if steps.set {
@@ -120,6 +121,20 @@ func trainConfig(game, config, dir string) (train.Config, string, error) {
 		dir = filepath.Join("runs", cfg.Game)
 	}
 	return cfg, dir, nil
+}
+
+// commandLine is the command as parsed, for the run's configuration history: "zero train
+// --run runs/imbriqua --for 50m0s" (flag values as the flags print them).
+func commandLine(fs *flag.FlagSet) string {
+	words := []string{fs.Name()} // "zero train"
+	fs.Visit(func(f *flag.Flag) {
+		v := f.Value.String()
+		if v == "" || strings.ContainsAny(v, " \t\n'\"$`\\;&|<>*?()") {
+			v = strconv.Quote(v)
+		}
+		words = append(words, "--"+f.Name, v)
+	})
+	return strings.Join(words, " ")
 }
 
 func exists(path string) bool {

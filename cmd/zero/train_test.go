@@ -28,6 +28,8 @@ func TestTrainCommand(t *testing.T) {
 	unknown := write("unknown.yaml", "game: yinsh\nselfplay:\n  simulatons: 3\n")
 	invalid := write("invalid.yaml", "game: yinsh\nreplay:\n  train_ratio: 0\n")
 	normal := write("normal.yaml", strings.Replace(string(tiny), "game: yinsh-blitz", "game: yinsh", 1))
+	changed := write("changed.yaml", strings.Replace(string(tiny), "simulations: 8", "simulations: 10", 1))
+	otherNet := write("other-net.yaml", strings.Replace(string(tiny), "channels: 8", "channels: 9", 1))
 	runDir := filepath.Join(dir, "run")
 	blitzStep20 := filepath.Join(runDir, "checkpoints", "step-00000020.zck")
 	tests := []struct {
@@ -38,6 +40,8 @@ func TestTrainCommand(t *testing.T) {
 	}{
 		{"start", []string{"train", "--config", cfg, "--run", runDir, "--steps", "10", "--log", "1h"}, []string{"session 1 of yinsh-blitz, step 0", "stopped at step 10"}, ""},
 		{"resume from the folder", []string{"train", "--run", runDir, "--steps", "20", "--log", "1h"}, []string{"session 2 of yinsh-blitz, step 10", "stopped at step 20"}, ""},
+		{"resume with a changed configuration", []string{"train", "--config", changed, "--run", runDir, "--steps", "30", "--log", "1h"}, []string{"changed since config-history/session-0002.yaml:\n  selfplay.simulations: 8 → 10\n", "session 3 of yinsh-blitz, step 20"}, ""},
+		{"resume with another net", []string{"train", "--config", otherNet, "--run", runDir}, nil, "net.channels: 8 → 9: a run keeps its net"},
 		{"init from another variant", []string{"train", "--config", normal, "--run", filepath.Join(dir, "normal"), "--init", blitzStep20, "--steps", "1", "--log", "1h"}, []string{"session 1 of yinsh, step 0", "starting from the weights of " + blitzStep20 + " (yinsh-blitz, step 20)", "stopped at step 1"}, ""},
 		{"init into a run folder holding a run", []string{"train", "--run", runDir, "--init", blitzStep20}, nil, "--init starts a new run, and the run folder " + runDir + " holds one"},
 		{"another game in the folder", []string{"train", "--game", "gyges", "--run", runDir}, nil, "holds a yinsh-blitz run"},
@@ -69,6 +73,14 @@ func TestTrainCommand(t *testing.T) {
 	// --steps held for the sessions only: the run's configuration still never stops.
 	if saved, err := os.ReadFile(filepath.Join(runDir, "config.yaml")); err != nil || !strings.Contains(string(saved), "stop:\n    steps: 0\n") {
 		t.Errorf("config.yaml after sessions with --steps (%v):\n%s", err, saved)
+	}
+	// Each session's record names its command.
+	record, err := os.ReadFile(filepath.Join(runDir, "config-history", "session-0003.yaml"))
+	if want := "# Session 3 of this run: zero train --config " + changed + " --log 1h0m0s --run " + runDir + " --steps 30\n"; err != nil || !strings.HasPrefix(string(record), want) {
+		t.Errorf("session 3's record (%v) does not begin with %q:\n%s", err, want, record)
+	}
+	if _, err := os.Stat(filepath.Join(runDir, "config-history", "session-0004.yaml")); err == nil {
+		t.Error("a refused resume recorded a session")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
 		t.Error("a refused configuration made its run folder")

@@ -30,7 +30,7 @@ func TestNetSpec(t *testing.T) {
 				}
 				seen[o] = a
 			}
-			w, err := net.NewWeights(spec, net.DefaultConfig(spec.Game), rand.New(rand.NewPCG(1, 1)))
+			w, err := net.NewWeights(spec, net.DefaultConfig(), rand.New(rand.NewPCG(1, 1)))
 			if err != nil {
 				t.Fatal(err)
 			}

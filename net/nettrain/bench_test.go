@@ -7,10 +7,10 @@ import (
 	"github.com/zerogames/zero/net"
 )
 
-// BenchmarkTrainStep measures a training step of YINSH's default net on batches of 64, as the
-// Trainer runs it (our convolution and batchnorm ops, the graph and machine of the batch size
-// reused) and, for comparison, with gorgonia's Conv2d and BatchNorm, reused or rebuilt every
-// step (a naive use of gorgonia).
+// BenchmarkTrainStep measures a training step of YINSH's benchmark net (net.BenchConfig) on
+// batches of 64, as the Trainer runs it (our convolution and batchnorm ops, the graph and
+// machine of the batch size reused) and, for comparison, with gorgonia's Conv2d and BatchNorm,
+// reused or rebuilt every step (a naive use of gorgonia).
 func BenchmarkTrainStep(b *testing.B) {
 	spec := yinshSpec(b)
 	const n = 64
@@ -24,7 +24,7 @@ func BenchmarkTrainStep(b *testing.B) {
 	} {
 		b.Run("yinsh/"+mode.name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
-			w, err := net.NewWeights(spec, net.DefaultConfig("yinsh"), rng)
+			w, err := net.NewWeights(spec, net.BenchConfig(), rng)
 			if err != nil {
 				b.Fatal(err)
 			}
