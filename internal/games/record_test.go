@@ -52,9 +52,23 @@ func TestReadRecordRefuses(t *testing.T) {
 			"want a format"},
 		{"a game line's decisions", strings.Replace(line(func(*selfplay.Record) {}), `"decisions":2`, `"decisions":3`, 1),
 			"decisions: 3, but the moves are 2"},
+		// Decoding errors name the field and what it wants, never a Go type.
+		{"a number for a name", `{"format":"zero-game/1","game":3}`, "game: want the game's name, a string, not a number"},
+		{"a file's moves as a string", `{"format":"zero-game/1","game":"yinsh","players":{"white":"a","black":"b"},"moves":"place f6","result":"none"}`,
+			"moves: want a list of moves, each a string"},
+		{"a line's moves as a list", strings.Replace(line(func(*selfplay.Record) {}), `"moves":"place f6;place e5"`, `"moves":["place f6","place e5"]`, 1),
+			"moves: want the moves as one string, separated by ';'"},
+		{"a negative seed", strings.Replace(line(func(*selfplay.Record) {}), `"seeds":[0,0,0]`, `"seeds":[-1,0,0]`, 1),
+			"seeds: want three integers from 0 to 18446744073709551615, not -1"},
+		{"sides as a string", strings.Replace(line(func(*selfplay.Record) {}), `"sides":["white","black"]`, `"sides":"white"`, 1),
+			"sides: want the game's two sides, a list of two strings, not a string"},
+		{"a list", `[1, 2]`, "not a game record: want a JSON object, not a list"},
 	}
 	for _, tt := range tests {
 		_, err := games.ReadRecord(strings.NewReader(tt.text))
+		if err != nil && (strings.Contains(err.Error(), "Go ") || strings.Contains(err.Error(), "json:")) {
+			t.Errorf("%s: the error shows Go's words: %v", tt.name, err)
+		}
 		if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 			t.Errorf("%s: error %v, want %q", tt.name, err, tt.wantErr)
 		}
