@@ -73,8 +73,10 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 			}
 		}
 		if cfg.Opponent == "" {
+			// The record's agent plays on, if it was one (not a person, nor a training
+			// run's self-play).
 			for _, who := range r.Players {
-				if who != ui.Human {
+				if _, err := selfplay.ParseSpec(who); err == nil && who != ui.Human {
 					cfg.Opponent = who
 				}
 			}
