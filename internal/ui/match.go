@@ -24,35 +24,41 @@ import (
 	"strings"
 
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/selfplay"
 )
 
 // DefaultOpponent is the agent people play unless they choose another, where no model is
-// shipped for the game (see ShippedModel); FallbackOpponent is used in its place while the
+// shipped for the game (see ModelPath); FallbackOpponent is used in its place while the
 // registry cannot build it.
 const (
 	DefaultOpponent  = "uct:1000"
 	FallbackOpponent = "random"
-	// ModelsDir is the folder of the shipped models, relative to the working directory.
-	ModelsDir = "models"
 	// ModelSimulations is the shipped model's search budget when it is the default opponent.
 	ModelSimulations = 400
 )
 
-// ShippedModel is the path of game's shipped model in dir (dir/GAME.zck), or "" if there is
-// none.
-func ShippedModel(dir, game string) string {
-	path := filepath.Join(dir, game+".zck")
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+// ModelPath is the checkpoint path of game's model: dir/GAME.zck when dir, a folder of models
+// the user gave ("" for none), holds that file; else models/GAME.zck when the binary ships
+// that model or the working folder has that file (package models: the file wins); else "".
+func ModelPath(dir, game string) string {
+	name := game + models.Ext
+	if dir != "" {
+		path := filepath.Join(dir, name)
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+			return path
+		}
+	}
+	if path := models.Path(name); models.Exists(path) {
 		return path
 	}
 	return ""
 }
 
-// DefaultSpec is the default opponent for game: its shipped model at ModelSimulations, else
-// DefaultOpponent.
-func DefaultSpec(game string) string {
-	if m := ShippedModel(ModelsDir, game); m != "" {
+// DefaultSpec is the default opponent for game, with the models of dir ("" for none) before
+// the shipped ones: its model at ModelSimulations (ModelPath), else DefaultOpponent.
+func DefaultSpec(dir, game string) string {
+	if m := ModelPath(dir, game); m != "" {
 		return ModelSpec(m)
 	}
 	return DefaultOpponent
@@ -118,7 +124,7 @@ func NewAgent(g games.Game, spec string, seed uint64) (games.Agent, error) {
 	if spec != "" {
 		return g.NewAgent(spec, seed)
 	}
-	if a, err := g.NewAgent(DefaultSpec(g.Info().Name), seed); err == nil {
+	if a, err := g.NewAgent(DefaultSpec("", g.Info().Name), seed); err == nil {
 		return a, nil
 	}
 	return g.NewAgent(FallbackOpponent, seed)

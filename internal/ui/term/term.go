@@ -27,9 +27,12 @@ import (
 // Config is what `zero play` was asked for.
 type Config struct {
 	Game     string // the game's registry name
-	Opponent string // the agent's spec; "" for ui.DefaultSpec (the shipped model, else uct:1000)
-	Side     string // the person's side: a player name or "random"
-	Load     string // a record to replay and go on from ("" for none)
+	Opponent string // the agent's spec; "" for ui.DefaultSpec (the game's model, else uct:1000)
+	// Models is a folder of models whose GAME.zck is the default opponent's before the
+	// shipped one ("" for none: the shipped models alone).
+	Models string
+	Side   string // the person's side: a player name or "random"
+	Load   string // a record to replay and go on from ("" for none)
 	// Record is where the finished game is saved ("" not to save it).
 	Record string
 	Seed   uint64
@@ -89,10 +92,14 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 		}
 		cfg.Side = g.Info().PlayerNames[0]
 	}
+	byDefault := cfg.Opponent == ""
+	if byDefault && cfg.Models != "" {
+		cfg.Opponent = ui.DefaultSpec(cfg.Models, cfg.Game)
+	}
 	m, err := newMatch(cfg.Game, cfg.Opponent, cfg.Side, cfg.Seed)
-	if err != nil && rec != nil && cfg.Opponent != "" {
-		// The record's agent may not exist here (another build, a missing model): play on
-		// against the default.
+	if err != nil && (rec != nil || byDefault) && cfg.Opponent != "" {
+		// The record's agent may not exist here (another build, a missing model), or the
+		// model of --models does not load: play on against the default.
 		fmt.Fprintf(out, "cannot play %s here (%v); playing the default opponent\n", cfg.Opponent, err)
 		m, err = newMatch(cfg.Game, "", cfg.Side, cfg.Seed)
 	}

@@ -219,8 +219,8 @@ func (d *driver) checkRecord(srv *httptest.Server) selfplay.Record {
 	return rec
 }
 
-// The new-game form starts on the game's default opponent: the model of the server's models
-// folder at its budget (a strength added to the choices), else uct at 1000 simulations.
+// The new-game form starts on the game's default opponent: its model at its budget (a
+// strength added to the choices), the server's models folder's before the shipped one.
 func TestBrowserDefaultOpponent(t *testing.T) {
 	ctx, dir := browser(t, 20*time.Second)
 	models := t.TempDir()
@@ -232,7 +232,7 @@ func TestBrowserDefaultOpponent(t *testing.T) {
 	d.run(chromedp.Navigate(srv.URL+"/"), chromedp.WaitReady(chromedp.CSS(`#ng-game option[value="yinsh-blitz"]`)))
 	tests := []struct{ game, opponent, strength string }{
 		{"yinsh-blitz", "mcts:{N}:yinsh-blitz.zck", fmt.Sprint(ui.ModelSimulations)},
-		{"yinsh", "uct:{N}", "1000"},
+		{"yinsh", "mcts:{N}:yinsh.zck", fmt.Sprint(ui.ModelSimulations)},
 		{"yinsh-blitz", "mcts:{N}:yinsh-blitz.zck", fmt.Sprint(ui.ModelSimulations)},
 	}
 	for _, tt := range tests {

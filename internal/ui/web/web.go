@@ -15,8 +15,8 @@
 //
 // Each game is a session of its own, found by an unguessable id and locked while it is used,
 // so games never see each other. Input is checked before anything changes: request bodies are
-// small and strict JSON, games and agents must exist, an agent's checkpoint must be a file in
-// the models folder, and search budgets are bounded. Searches run at most one per core at once.
+// small and strict JSON, games and agents must exist, an agent's checkpoint must be a model
+// shipped in the binary or a file of the models folder, and search budgets are bounded. Searches run at most one per core at once.
 // The server binds to loopback unless told otherwise (cmd/zero).
 package web
 
@@ -35,6 +35,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -42,6 +43,7 @@ import (
 
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/selfplay"
 )
 
@@ -50,7 +52,9 @@ var static embed.FS
 
 // Options configure a Server; the zero value of a field takes its default.
 type Options struct {
-	// ModelsDir is the only folder agents' checkpoints may come from (default "models").
+	// ModelsDir is a folder of checkpoints offered besides the models shipped in the binary
+	// (package models), a file of it before a shipped model of the same name ("" for none).
+	// Agents' checkpoints come from there or are shipped ones: no other path is accepted.
 	ModelsDir string
 	// MaxSessions bounds the games kept at once; the least recently used goes first (default 256).
 	MaxSessions int
@@ -93,9 +97,6 @@ type session struct {
 
 // New makes a server.
 func New(opts Options) *Server {
-	if opts.ModelsDir == "" {
-		opts.ModelsDir = "models"
-	}
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = 256
 	}
@@ -235,27 +236,49 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// defaultSpec is the default opponent for game as a request names it: the game's shipped model
-// in the models folder (GAME.zck, by file name) at ui.ModelSimulations, else ui.DefaultOpponent.
+// defaultSpec is the default opponent for game as a request names it: the game's model
+// (GAME.zck, by file name: the models folder's, else the shipped one) at ui.ModelSimulations,
+// else ui.DefaultOpponent.
 func (s *Server) defaultSpec(game string) string {
-	if m := ui.ShippedModel(s.opts.ModelsDir, game); m != "" {
-		return ui.ModelSpec(filepath.Base(m))
+	name := game + models.Ext
+	if s.modelPath(name) != "" {
+		return ui.ModelSpec(name)
 	}
 	return ui.DefaultOpponent
 }
 
-// models lists the checkpoints for game in the models folder: files named GAME.* (GAME
-// exactly: yinsh.ckpt is not yinsh-blitz's).
-func (s *Server) models(game string) []string {
-	entries, err := os.ReadDir(s.opts.ModelsDir)
-	if err != nil {
-		return nil
+// modelPath is the checkpoint path of the model a request names by file name: the models
+// folder's file, else the shipped model's path (models/NAME); "" if there is neither.
+func (s *Server) modelPath(name string) string {
+	if !filepath.IsLocal(name) || strings.ContainsAny(name, `/\`) {
+		return ""
 	}
+	if s.opts.ModelsDir != "" {
+		path := filepath.Join(s.opts.ModelsDir, name)
+		if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() {
+			return path
+		}
+	}
+	if models.Shipped(name) {
+		return models.Path(name)
+	}
+	return ""
+}
+
+// models lists the checkpoints for game, by file name: the models folder's files named GAME.*
+// (GAME exactly: yinsh.ckpt is not yinsh-blitz's) and the shipped GAME.zck.
+func (s *Server) models(game string) []string {
 	var out []string
-	for _, e := range entries {
-		name := e.Name()
-		if e.Type().IsRegular() && strings.TrimSuffix(name, filepath.Ext(name)) == game {
-			out = append(out, name)
+	if models.Shipped(game + models.Ext) {
+		out = append(out, game+models.Ext)
+	}
+	if s.opts.ModelsDir != "" {
+		entries, _ := os.ReadDir(s.opts.ModelsDir) // checked when the server started
+		for _, e := range entries {
+			name := e.Name()
+			if e.Type().IsRegular() && strings.TrimSuffix(name, filepath.Ext(name)) == game && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
 		}
 	}
 	sort.Strings(out)
@@ -271,8 +294,8 @@ const (
 
 // checkSpec checks an agent spec from a request (selfplay.ParseSpec) and returns it as the
 // registry takes it: its simulations at most MaxWork, an alpha-beta search deeper than
-// maxWebABDepth only with a time cap, and a checkpoint only a file inside the models folder,
-// named relative to it.
+// maxWebABDepth only with a time cap, and a checkpoint only a shipped model or a file inside
+// the models folder, named by its file name.
 func (s *Server) checkSpec(spec string) (string, error) {
 	if len(spec) > 200 {
 		return "", badRequest("opponent: spec too long")
@@ -296,14 +319,13 @@ func (s *Server) checkSpec(spec string) (string, error) {
 	if sp.Kind != "mcts" {
 		return spec, nil
 	}
-	name := strings.TrimPrefix(filepath.ToSlash(sp.Checkpoint), "models/")
+	name := strings.TrimPrefix(filepath.ToSlash(sp.Checkpoint), models.Dir+"/")
 	if !filepath.IsLocal(name) || strings.ContainsAny(name, `/\`) {
-		return "", badRequest("opponent %q: a checkpoint must be a file of the models folder, named by its file name", spec)
+		return "", badRequest("opponent %q: a checkpoint must be a shipped model or a file of the models folder, named by its file name", spec)
 	}
-	path := filepath.Join(s.opts.ModelsDir, name)
-	st, err := os.Lstat(path)
-	if err != nil || !st.Mode().IsRegular() {
-		return "", badRequest("opponent %q: no checkpoint %s in the models folder", spec, name)
+	path := s.modelPath(name)
+	if path == "" {
+		return "", badRequest("opponent %q: no checkpoint %s among the models", spec, name)
 	}
 	return fmt.Sprintf("mcts:%d:%s", sp.Simulations, path), nil
 }

@@ -332,9 +332,10 @@ func TestInputIsChecked(t *testing.T) {
 		{"too large", "POST", "/api/new", `{"game":"` + strings.Repeat("y", maxBody) + `"}`, 413, "request larger than 4096 bytes"},
 		{"budget too large", "POST", "/api/new", `{"game":"yinsh","opponent":"uct:5001"}`, 400, "the budget must be a number from 1 to 5000"},
 		{"budget not a number", "POST", "/api/new", `{"game":"yinsh","opponent":"uct:lots"}`, 400, `the number of simulations "lots" is not a whole number`},
-		{"checkpoint outside models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:` + outside + `"}`, 400, "a checkpoint must be a file of the models folder"},
-		{"checkpoint escaping models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:../yinsh.ckpt"}`, 400, "a checkpoint must be a file of the models folder"},
-		{"checkpoint missing", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:gone.ckpt"}`, 400, "no checkpoint gone.ckpt in the models folder"},
+		{"checkpoint outside models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:` + outside + `"}`, 400, "a checkpoint must be a shipped model or a file of the models folder"},
+		{"checkpoint escaping models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:../yinsh.ckpt"}`, 400, "a checkpoint must be a shipped model or a file of the models folder"},
+		{"checkpoint missing", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:gone.ckpt"}`, 400, "no checkpoint gone.ckpt among the models"},
+		{"a shipped model's path elsewhere", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:/tmp/models/yinsh.zck"}`, 400, "a checkpoint must be a shipped model"},
 		{"checkpoint a folder", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:sub"}`, 400, "no checkpoint sub"},
 		{"alpha-beta too deep", "POST", "/api/new", `{"game":"gyges","opponent":"ab:6"}`, 400, `alpha-beta deeper than 4 turns needs a time a move of at most 10s (ab:6:5s)`},
 		{"alpha-beta deep, long", "POST", "/api/new", `{"game":"gyges","opponent":"ab:6:1m"}`, 400, `needs a time a move of at most 10s`},
@@ -362,10 +363,15 @@ func TestInputIsChecked(t *testing.T) {
 			t.Errorf("checkSpec(%q) = %q, %v", spec, got, err)
 		}
 	}
-	for _, spec := range []string{"mcts:10:yinsh.ckpt", "mcts:10:models/yinsh.ckpt"} {
-		got, err := s.checkSpec(spec)
-		if err != nil || got != "mcts:10:"+filepath.Join(models, "yinsh.ckpt") {
-			t.Errorf("checkSpec(%q) = %q, %v", spec, got, err)
+	for _, tt := range []struct{ spec, want string }{
+		{"mcts:10:yinsh.ckpt", "mcts:10:" + filepath.Join(models, "yinsh.ckpt")},
+		{"mcts:10:models/yinsh.ckpt", "mcts:10:" + filepath.Join(models, "yinsh.ckpt")},
+		// A shipped model, by file name: the binary's copy, wherever the server runs.
+		{"mcts:10:gyges.zck", "mcts:10:models/gyges.zck"},
+		{"mcts:10:models/gyges.zck", "mcts:10:models/gyges.zck"},
+	} {
+		if got, err := s.checkSpec(tt.spec); err != nil || got != tt.want {
+			t.Errorf("checkSpec(%q) = %q, %v; want %q", tt.spec, got, err, tt.want)
 		}
 	}
 	// A body without its content type is refused.
@@ -399,7 +405,8 @@ func TestGamesAndPage(t *testing.T) {
 	for _, o := range g.Opponents {
 		specs = append(specs, o.Spec)
 	}
-	if !slices.Contains(specs, "random") || !slices.Contains(specs, "mcts:{N}:yinsh.ckpt") || slices.Contains(specs, "mcts:{N}:yinsh-blitz.ckpt") {
+	if !slices.Contains(specs, "random") || !slices.Contains(specs, "mcts:{N}:yinsh.ckpt") || !slices.Contains(specs, "mcts:{N}:yinsh.zck") ||
+		slices.Contains(specs, "mcts:{N}:yinsh-blitz.ckpt") {
 		t.Errorf("yinsh's opponents %q", specs)
 	}
 	for _, path := range []string{"/", "/app.js", "/gyges.js", "/imbriqua.js", "/style.css"} {
@@ -415,41 +422,44 @@ func TestGamesAndPage(t *testing.T) {
 	}
 }
 
-// The default opponent comes from the server's models folder (not the working directory's):
-// a game's GAME.zck there at ui.ModelSimulations, named as a request names it, else
-// ui.DefaultOpponent; a new game without an opponent plays it, and a model that does not load
-// gives way to ui.DefaultOpponent.
+// The default opponent is the game's model at ui.ModelSimulations, named as a request names
+// it (by file name): the server's models folder's GAME.zck, else the shipped one (in the
+// binary, whatever the working folder); a new game without an opponent plays it, and a model
+// that does not load gives way to ui.DefaultOpponent.
 func TestDefaultOpponent(t *testing.T) {
+	t.Chdir(t.TempDir())
 	models := t.TempDir()
 	blitz, _ := games.Lookup("yinsh-blitz")
 	gamestest.Checkpoint(t, blitz, filepath.Join(models, "yinsh-blitz.zck"))
 	os.WriteFile(filepath.Join(models, "gyges.zck"), []byte("not a checkpoint"), 0o644)
-	srv := newServer(t, Options{ModelsDir: models})
-	var out struct {
-		Games []gameInfo `json:"games"`
-	}
-	if code := call(t, srv, "GET", "/api/games", "", &out); code != 200 {
-		t.Fatalf("games: %d", code)
-	}
-	shipped := fmt.Sprintf("mcts:%d:yinsh-blitz.zck", ui.ModelSimulations)
+	model := func(path string) string { return fmt.Sprintf("mcts:%d:%s", ui.ModelSimulations, path) }
 	tests := []struct {
-		game, listed, plays string
+		dir, game, listed, plays string
 	}{
-		{"yinsh-blitz", shipped, fmt.Sprintf("mcts:%d:%s", ui.ModelSimulations, filepath.Join(models, "yinsh-blitz.zck"))},
-		{"yinsh", ui.DefaultOpponent, ui.DefaultOpponent},
-		{"gyges", fmt.Sprintf("mcts:%d:gyges.zck", ui.ModelSimulations), ui.DefaultOpponent},
+		{models, "yinsh-blitz", model("yinsh-blitz.zck"), model(filepath.Join(models, "yinsh-blitz.zck"))},
+		{models, "yinsh", model("yinsh.zck"), model("models/yinsh.zck")},
+		{models, "gyges", model("gyges.zck"), ui.DefaultOpponent},
+		{"", "yinsh-blitz", model("yinsh-blitz.zck"), model("models/yinsh-blitz.zck")},
+		{"", "gyges", model("gyges.zck"), model("models/gyges.zck")},
 	}
 	for _, tt := range tests {
+		srv := newServer(t, Options{ModelsDir: tt.dir})
+		var out struct {
+			Games []gameInfo `json:"games"`
+		}
+		if code := call(t, srv, "GET", "/api/games", "", &out); code != 200 {
+			t.Fatalf("games: %d", code)
+		}
 		i := slices.IndexFunc(out.Games, func(g gameInfo) bool { return g.Name == tt.game })
 		if i < 0 {
 			t.Fatalf("no game %s in /api/games", tt.game)
 		}
 		if got := out.Games[i].Default; got != tt.listed {
-			t.Errorf("%s: default %q, want %q", tt.game, got, tt.listed)
+			t.Errorf("%q, %s: default %q, want %q", tt.dir, tt.game, got, tt.listed)
 		}
 		st := newGame(t, srv, `{"game":"`+tt.game+`","side":"`+out.Games[i].Players[0]+`"}`)
 		if got := st.Players[out.Games[i].Players[1]]; got != tt.plays {
-			t.Errorf("%s: a new game without an opponent plays %q, want %q", tt.game, got, tt.plays)
+			t.Errorf("%q, %s: a new game without an opponent plays %q, want %q", tt.dir, tt.game, got, tt.plays)
 		}
 	}
 }
