@@ -187,11 +187,47 @@ func (m *Match) Play(move string) error {
 	if !m.HumanToMove() {
 		return fmt.Errorf("it is %s's turn, not yours", m.Pos.ToMove())
 	}
-	if err := m.Pos.Play(m.Expand(move)); err != nil {
-		return err
+	text := m.Expand(move)
+	if err := m.Pos.Play(text); err != nil {
+		return m.explain(text, err)
 	}
 	m.drawChance()
 	return nil
+}
+
+// explain words the refusal err of text: a short form the notation cannot read as given
+// ("d6-d9" for "move d6-d9") is read whole with the first word of each kind of move legal now,
+// so that an illegal move gets the rule that forbids it rather than a lesson in the notation's
+// first words; the first kind that reads it speaks, and if none does, err stands. A legal long
+// form that Expand left is ambiguous.
+func (m *Match) explain(text string, err error) error {
+	if text == "" || strings.Contains(text, " ") || m.Pos.Parses(text) {
+		return err
+	}
+	legal := m.Pos.Legal()
+	var words []string
+	for _, l := range legal {
+		if word, _, ok := strings.Cut(l, " "); ok && !slices.Contains(words, word) {
+			words = append(words, word)
+		}
+	}
+	for _, word := range words {
+		long := word + " " + text
+		if !m.Pos.Parses(long) {
+			continue
+		}
+		if slices.Contains(legal, long) {
+			var all []string
+			for _, l := range legal {
+				if _, rest, ok := strings.Cut(l, " "); ok && rest == text {
+					all = append(all, l)
+				}
+			}
+			return fmt.Errorf("%q is short for more than one move (%s): type it whole", text, strings.Join(all, ", "))
+		}
+		return m.Pos.Clone().Play(long)
+	}
+	return err
 }
 
 // Expand lets a person shorten a move to what follows its first word when that names exactly

@@ -424,3 +424,35 @@ func TestShippedModels(t *testing.T) {
 		})
 	}
 }
+
+// A short form of an illegal move is refused with the rule that forbids it, as its long form
+// is, not with the notation's list of first words; what the short form cannot mean keeps the
+// parser's word.
+func TestShortIllegalMove(t *testing.T) {
+	m := newMatch(t, "yinsh", "white")
+	if err := m.Pos.PlayMoves(midgame); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ in, want string }{
+		{"d6-d9", "move d6-d9: the ring cannot go there (a ring moves in a line over empty points"},
+		{"move d6-d9", "move d6-d9: the ring cannot go there"},
+		{"d6-a6", `"d6-a6": want place P, move P-Q`}, // no move: the notation's word stands
+		{"row d6-d9", `row d6-d9`}, // another kind, as given: its own complaint
+		{"", "want place P, move P-Q"},
+	}
+	for _, tt := range tests {
+		before := m.Pos.Moves()
+		err := m.Play(tt.in)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Play(%q): %v, want %q", tt.in, err, tt.want)
+		}
+		if !slices.Equal(m.Pos.Moves(), before) {
+			t.Fatalf("Play(%q) changed the game", tt.in)
+		}
+	}
+	// Gygès has no first words: its parser speaks.
+	g := newMatch(t, "gyges", "south")
+	if err := g.Play("b1-d4"); err == nil || !strings.Contains(err.Error(), "b1-d4") {
+		t.Errorf("gyges, b1-d4 in the set-up: %v", err)
+	}
+}
