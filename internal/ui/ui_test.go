@@ -437,7 +437,7 @@ func TestShortIllegalMove(t *testing.T) {
 		{"d6-d9", "move d6-d9: the ring cannot go there (a ring moves in a line over empty points"},
 		{"move d6-d9", "move d6-d9: the ring cannot go there"},
 		{"d6-a6", `"d6-a6": want place P, move P-Q`}, // no move: the notation's word stands
-		{"row d6-d9", `row d6-d9`}, // another kind, as given: its own complaint
+		{"row d6-d9", `row d6-d9`},                   // another kind, as given: its own complaint
 		{"", "want place P, move P-Q"},
 	}
 	for _, tt := range tests {
