@@ -311,6 +311,108 @@ func TestSessionLimit(t *testing.T) {
 	}
 }
 
+// callAs sends a request to s as the client at address client, and decodes the answer into
+// out (if not nil); it returns the status.
+func callAs(t *testing.T, s *Server, client, method, path, body string, out any) int {
+	t.Helper()
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.RemoteAddr = client + ":40000"
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	if out != nil {
+		if err := json.Unmarshal(w.Body.Bytes(), out); err != nil {
+			t.Fatalf("%s %s: %v in %q", method, path, err, w.Body.String())
+		}
+	}
+	return w.Code
+}
+
+// One client cannot drop every other client's games: past its own limit it loses its own
+// least recently used game, and when the server is full the client holding the most loses
+// one, the new game's client first among equals.
+func TestSessionsPerClient(t *testing.T) {
+	newAs := func(s *Server, client string) string {
+		var st state
+		if code := callAs(t, s, client, "POST", "/api/new", `{"game":"yinsh","opponent":"random","side":"white"}`, &st); code != 200 {
+			t.Fatalf("new game for %s: %d", client, code)
+		}
+		return st.ID
+	}
+	alive := func(s *Server, client, id string) bool {
+		return callAs(t, s, client, "GET", "/api/state?id="+id, "", nil) == 200
+	}
+	tests := []struct {
+		name                   string
+		maxSessions, perClient int
+		aGames, bGames         int
+		aKept, bKept           int // of each's newest games, how many are left
+	}{
+		{"a client past its limit drops its own", 100, 3, 2, 10, 2, 3},
+		{"a full server: the greedy client drops its own", 4, 3, 2, 10, 2, 2},
+		{"a full server: equal shares, the newcomer's own", 4, 4, 2, 6, 2, 2},
+	}
+	for _, tt := range tests {
+		s := New(Options{MaxSessions: tt.maxSessions, MaxPerClient: tt.perClient, Seed: func() uint64 { return 1 }})
+		var a, b []string
+		for range tt.aGames {
+			a = append(a, newAs(s, "192.0.2.1"))
+		}
+		for range tt.bGames {
+			b = append(b, newAs(s, "198.51.100.7"))
+		}
+		for _, g := range []struct {
+			who  string
+			ids  []string
+			kept int
+		}{{"192.0.2.1", a, tt.aKept}, {"198.51.100.7", b, tt.bKept}} {
+			for i, id := range g.ids {
+				if want := i >= len(g.ids)-g.kept; alive(s, g.who, id) != want {
+					t.Errorf("%s: %s's game %d of %d kept: %v, want %v", tt.name, g.who, i+1, len(g.ids), !want, want)
+				}
+			}
+		}
+		if n := len(s.sessions); n > tt.maxSessions {
+			t.Errorf("%s: %d games kept, at most %d", tt.name, n, tt.maxSessions)
+		}
+	}
+}
+
+// A move at the wrong moment is refused with 409 (not now), an illegal one with 422.
+func TestNotNow(t *testing.T) {
+	srv := newServer(t, Options{})
+	var e apiError
+	agentFirst := newGame(t, srv, `{"game":"yinsh-blitz","opponent":"random","side":"black"}`)
+	if code := call(t, srv, "POST", "/api/play", `{"id":"`+agentFirst.ID+`","move":"place f6"}`, &e); code != 409 || e.Error != "it is white's turn, not yours" {
+		t.Errorf("a move on the agent's turn: %d %q", code, e.Error)
+	}
+	g := newGame(t, srv, `{"game":"yinsh-blitz","opponent":"random","side":"white"}`)
+	if code := call(t, srv, "POST", "/api/play", `{"id":"`+g.ID+`","move":"place z9"}`, &e); code != 422 {
+		t.Errorf("an illegal move: %d %q", code, e.Error)
+	}
+	call(t, srv, "POST", "/api/resign", `{"id":"`+g.ID+`"}`, nil)
+	for _, path := range []string{"/api/play", "/api/resign", "/api/analyze", "/api/agent"} {
+		body := `{"id":"` + g.ID + `","move":"place f6"}`
+		if path != "/api/play" {
+			body = `{"id":"` + g.ID + `"}`
+		}
+		if code := call(t, srv, "POST", path, body, &e); code != 409 {
+			t.Errorf("%s on a finished game: %d %q", path, code, e.Error)
+		}
+	}
+	// A wrong method says which is right.
+	resp, err := srv.Client().Post(srv.URL+"/api/state", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 405 || resp.Header.Get("Allow") != "GET, HEAD" {
+		t.Errorf("POST /api/state: %d, Allow %q", resp.StatusCode, resp.Header.Get("Allow"))
+	}
+}
+
 func TestInputIsChecked(t *testing.T) {
 	models := t.TempDir()
 	os.WriteFile(filepath.Join(models, "yinsh.ckpt"), []byte("weights"), 0o644)
@@ -342,7 +444,10 @@ func TestInputIsChecked(t *testing.T) {
 		{"alpha-beta bad depth", "POST", "/api/new", `{"game":"gyges","opponent":"ab:0"}`, 400, `the depth "0" is not a whole number of turns`},
 		{"unknown session", "GET", "/api/state?id=nope", "", 404, "no such game"},
 		{"no session", "POST", "/api/play", `{"move":"place f6"}`, 404, "no such game"},
-		{"wrong method", "GET", "/api/new", "", 404, "no such endpoint: GET /api/new"},
+		{"wrong method", "GET", "/api/new", "", 405, "GET /api/new: use POST"},
+		{"wrong method for a session", "POST", "/api/state", `{"id":"x"}`, 405, "POST /api/state: use GET"},
+		{"an unknown method", "DELETE", "/api/play", "", 405, "DELETE /api/play: use POST"},
+		{"an unknown endpoint read", "GET", "/api/teleport", "", 404, "no such endpoint: GET /api/teleport"},
 		{"unknown endpoint", "POST", "/api/teleport", "", 404, "no such endpoint"},
 	}
 	for _, tt := range tests {
