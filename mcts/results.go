@@ -41,6 +41,49 @@ func (s *Search[S]) Children(dst []Child) []Child {
 	return dst
 }
 
+// PV appends the principal variation to dst: first, one of the root's actions (the search's
+// choice, Choose's), then at each decision below it the most visited action (ties to the
+// higher prior), down to a chance decision, a node not yet expanded or whose actions are
+// unvisited, or max actions in all. Nothing is appended if first is not a root action.
+func (s *Search[S]) PV(first env.Action, max int, dst []env.Action) []env.Action {
+	root := &s.t.nodes[0]
+	if !root.expanded() || max < 1 {
+		return dst
+	}
+	at := int32(-1)
+	for k := root.first; k < root.first+root.count; k++ {
+		if s.t.nodes[k].action == first {
+			at = k
+		}
+	}
+	if at < 0 {
+		return dst
+	}
+	dst = append(dst, first)
+	for n := 1; n < max; n++ {
+		nd := &s.t.nodes[at]
+		if !nd.expanded() || nd.toMove == env.Chance {
+			break
+		}
+		best := int32(-1)
+		for k := nd.first; k < nd.first+nd.count; k++ {
+			c, b := &s.t.nodes[k], (*node)(nil)
+			if best >= 0 {
+				b = &s.t.nodes[best]
+			}
+			if c.n > 0 && (b == nil || c.n > b.n || c.n == b.n && c.prior > b.prior) {
+				best = k
+			}
+		}
+		if best < 0 {
+			break
+		}
+		dst = append(dst, s.t.nodes[best].action)
+		at = best
+	}
+	return dst
+}
+
 // Visits is the number of values backed up through the root, its own evaluation included.
 func (s *Search[S]) Visits() int { return int(s.t.nodes[0].n) }
 

@@ -305,3 +305,47 @@ func optimal[S env.State[S]](t *testing.T, g env.Game[S], o Oracle[S], p Params,
 	}
 	return "chose " + env.ActionString(st, a) + ", perfect play is one of " + joinMoves(names), false
 }
+
+// TestPV: the principal variation starts with the action given, follows legal decisions, and
+// stops before chance: tic-tac-toe (no chance) and Gamble (chance between the players), for
+// every variant; an action that is not the root's gives nothing.
+func TestPV(t *testing.T) {
+	for _, v := range variants() {
+		t.Run(v.name, func(t *testing.T) {
+			checkPV(t, testgames.TicTacToe, NewRollout(testgames.TicTacToe, 1, 1), v.p, 2)
+			checkPV(t, testgames.Gamble, Uniform[testgames.Bet]{}, v.p, 1) // chance comes next
+		})
+	}
+}
+
+func checkPV[S env.State[S]](t *testing.T, g env.Game[S], o Oracle[S], p Params, minLen int) {
+	t.Helper()
+	s := mustSearch(t, g, o, p, 1)
+	if got := s.PV(0, 8, nil); len(got) != 0 {
+		t.Fatalf("%s: a PV before any search: %v", g.Info().Name, got)
+	}
+	s.Reset(g.New())
+	if err := s.Run(context.Background(), Budget{Simulations: 400}); err != nil {
+		t.Fatal(err)
+	}
+	best, err := s.Choose(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv := s.PV(best, 8, nil)
+	if len(pv) < minLen || pv[0] != best {
+		t.Fatalf("%s: PV %v after 400 simulations, choice %d", g.Info().Name, pv, best)
+	}
+	st := g.New()
+	for i, a := range pv {
+		if st.ToMove() == env.Chance {
+			t.Fatalf("%s: PV %v goes through chance at %d", g.Info().Name, pv, i)
+		}
+		if st, err = env.Apply(st, a); err != nil {
+			t.Fatalf("%s: PV %v: %d: %v", g.Info().Name, pv, i, err)
+		}
+	}
+	if len(s.PV(best, 1, nil)) != 1 || len(s.PV(env.Action(g.Info().NumActions), 8, nil)) != 0 {
+		t.Errorf("%s: PV's bounds", g.Info().Name)
+	}
+}

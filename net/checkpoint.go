@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"os"
 	"slices"
 	"time"
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/atomicfile"
+	"github.com/zerogames/zero/models"
 )
 
 // A checkpoint file is, in order (integers little-endian):
@@ -182,9 +182,10 @@ func writeFloats(buf *bytes.Buffer, x []float32) {
 }
 
 // Inspect reads and checks a checkpoint file as far as it can without its game: magic, format,
-// header, size and checksum. It returns the header and the file's size.
+// header, size and checksum. It returns the header and the file's size. As every checkpoint
+// path, models/GAME.zck with no such file names the shipped model (models.ReadFile).
 func Inspect(path string) (Header, int64, error) {
-	data, err := os.ReadFile(path)
+	data, err := models.ReadFile(path)
 	if err != nil {
 		return Header{}, 0, err
 	}
@@ -244,7 +245,8 @@ func parse(data []byte) (Header, []byte, error) {
 
 // Load reads a checkpoint for the game spec. It refuses a file that is truncated, corrupt, of
 // another format, of another game or encoding, or of another shape, with an error that
-// says which.
+// says which. A path models/GAME.zck with no such file names the model shipped in the binary
+// (models.ReadFile).
 func Load(path string, spec *Spec) (*Checkpoint, error) { return load(path, spec, false) }
 
 // LoadTransfer reads a checkpoint to start spec's network from, as Load does, except that it
@@ -254,7 +256,7 @@ func Load(path string, spec *Spec) (*Checkpoint, error) { return load(path, spec
 func LoadTransfer(path string, spec *Spec) (*Checkpoint, error) { return load(path, spec, true) }
 
 func load(path string, spec *Spec, anyGame bool) (*Checkpoint, error) {
-	data, err := os.ReadFile(path)
+	data, err := models.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/models"
 )
 
 // trained returns weights and an optimizer state as after steps training steps: every value,
@@ -329,5 +330,31 @@ func TestCheckpointVersions(t *testing.T) {
 				t.Fatalf("loaded step %d, want 3", ck.Header.Step)
 			}
 		})
+	}
+}
+
+// TestShippedCheckpoints: from any working folder, models/GAME.zck names the model the binary
+// ships (package models), for Inspect as for Load.
+func TestShippedCheckpoints(t *testing.T) {
+	t.Chdir(t.TempDir())
+	names := models.Names()
+	if len(names) == 0 {
+		t.Fatal("no shipped model")
+	}
+	for _, name := range names {
+		h, size, err := Inspect("models/" + name)
+		if err != nil || h.Game+models.Ext != name || size == 0 {
+			t.Errorf("Inspect(models/%s): %s, %d bytes, %v", name, h.Game, size, err)
+		}
+	}
+	if _, _, err := Inspect("models/none.zck"); !os.IsNotExist(err) {
+		t.Errorf("a model not shipped: %v", err)
+	}
+	spec, err := SpecOf(yinsh.Blitz.Info(), yinsh.Blitz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadEngine("models/yinsh-blitz.zck", spec); err != nil {
+		t.Errorf("LoadEngine(models/yinsh-blitz.zck): %v", err)
 	}
 }

@@ -56,7 +56,13 @@ type Analysis struct {
 	Value float64
 	// Work is the simulations (alpha-beta: the nodes) spent.
 	Work int
+	// PV is the principal variation: the chosen move, then the continuation the search
+	// expects (both players' decisions, up to chance's), in the game's notation.
+	PV []string
 }
+
+// maxPV bounds the principal variation of an analysis.
+const maxPV = 32
 
 // MoveStat is one move of an analysis.
 type MoveStat struct {
@@ -243,7 +249,8 @@ func (r *Random[S]) Analyze(ctx context.Context, s S, _ Limits, _ func(int, int)
 	if err != nil {
 		return Analysis{}, err
 	}
-	return Analysis{Moves: []MoveStat{{Move: env.ActionString(s, a), Share: 1, WinProb: -1}}}, nil
+	move := env.ActionString(s, a)
+	return Analysis{Moves: []MoveStat{{Move: move, Share: 1, WinProb: -1}}, PV: []string{move}}, nil
 }
 
 // Searcher plays the choice of a tree search, keeping the tree from move to move.
@@ -329,6 +336,11 @@ func (p *Searcher[S]) Analyze(ctx context.Context, s S, lim Limits, progress fun
 		return cmp.Or(cmp.Compare(y.Visits, x.Visits), cmp.Compare(y.Prior, x.Prior))
 	})
 	an := Analysis{Value: search.Value(), Work: search.Simulations()}
+	st := s
+	for _, a := range search.PV(best, maxPV, nil) {
+		an.PV = append(an.PV, env.ActionString(st, a))
+		st = st.Play(a)
+	}
 	for _, c := range children {
 		m := MoveStat{Move: env.ActionString(s, c.Action), WinProb: -1}
 		if total > 0 {
@@ -382,6 +394,7 @@ func (p *AlphaBetaPlayer[S]) Analyze(ctx context.Context, s S, lim Limits, progr
 	if progress != nil {
 		progress(res.Depth, p.ab.Depth())
 	}
-	return Analysis{Value: res.Value, Work: int(res.Nodes),
-		Moves: []MoveStat{{Move: env.ActionString(s, res.Best), Share: 1, WinProb: (res.Value + 1) / 2}}}, nil
+	move := env.ActionString(s, res.Best)
+	return Analysis{Value: res.Value, Work: int(res.Nodes), PV: []string{move},
+		Moves: []MoveStat{{Move: move, Share: 1, WinProb: (res.Value + 1) / 2}}}, nil
 }

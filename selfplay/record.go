@@ -192,7 +192,7 @@ func ReadRecords(rd io.Reader, info func(game string) (*env.Info, error)) ([]Rec
 			return nil, fmt.Errorf("larger than %d bytes: not a game record", MaxRecordSize)
 		}
 		if err != nil {
-			return nil, where(fmt.Errorf("not a game record: %w", err))
+			return nil, where(decodeError(err))
 		}
 		if dec.InputOffset()-start > MaxRecordSize {
 			return nil, where(fmt.Errorf("larger than %d bytes: not a game record", MaxRecordSize))
@@ -206,6 +206,45 @@ func ReadRecords(rd io.Reader, info func(game string) (*env.Info, error)) ([]Rec
 		}
 		recs = append(recs, rec)
 	}
+}
+
+// fieldWants says what each field of a record holds, for errors about it.
+var fieldWants = map[string]string{
+	"format":    "a string (" + RecordFormat + ")",
+	"game":      "the game's name, a string",
+	"players":   "who played each side",
+	"sides":     "the game's two sides, a list of two strings",
+	"moves":     "the moves",
+	"decisions": "the number of moves, an integer",
+	"result":    "a string: none, draw or a side",
+	"resigned":  "the side that resigned, a string",
+	"opening":   "a number of decisions, an integer",
+	"seeds":     "three integers from 0 to 18446744073709551615",
+}
+
+// decodeError words a JSON decoding error for people: which field and what it wants, never
+// the Go types the record is decoded into.
+func decodeError(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return fmt.Errorf("not a game record: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	found := te.Value
+	switch {
+	case strings.HasPrefix(found, "number "):
+		found = strings.TrimPrefix(found, "number ")
+	case found == "array":
+		found = "a list"
+	case found == "bool":
+		found = "true or false"
+	default:
+		found = "a " + found // string, number, object
+	}
+	field, _, _ := strings.Cut(te.Field, ".")
+	if want, ok := fieldWants[field]; ok {
+		return fmt.Errorf("%s: want %s, not %s", field, want, found)
+	}
+	return fmt.Errorf("not a game record: want a JSON object, not %s", found)
 }
 
 // record checks a decoded record and turns it into a Record.
@@ -238,7 +277,7 @@ func (a *anyLayout) record(info func(string) (*env.Info, error)) (Record, error)
 		}
 		var moves string
 		if err := json.Unmarshal(a.Moves, &moves); err != nil {
-			return rec, fmt.Errorf("moves: want the moves separated by ';': %w", err)
+			return rec, errors.New("moves: want the moves as one string, separated by ';'")
 		}
 		if moves != "" {
 			rec.Moves = strings.Split(moves, ";")
@@ -255,7 +294,7 @@ func (a *anyLayout) record(info func(string) (*env.Info, error)) (Record, error)
 		rec.Seeds = *a.Seeds
 	} else {
 		if err := json.Unmarshal(a.Moves, &rec.Moves); err != nil && len(a.Moves) > 0 {
-			return rec, fmt.Errorf("moves: want a list of moves: %w", err)
+			return rec, errors.New("moves: want a list of moves, each a string")
 		}
 		var players map[string]string
 		if err := json.Unmarshal(a.Players, &players); err != nil || len(players) != 2 || players[names[0]] == "" || players[names[1]] == "" {

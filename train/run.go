@@ -76,7 +76,8 @@ const (
 	ratingsFile = "ratings.json"
 	metricsFile = "metrics.jsonl"
 	checkDir    = "checkpoints"
-	replayDir   = "replay"
+	// ReplayDir is the folder of the replay buffer's shards (`zero replay dump` reads them).
+	ReplayDir = "replay"
 	// CheckpointExt ends checkpoint file names.
 	CheckpointExt = ".zck"
 )
@@ -282,7 +283,7 @@ func (r *run[S]) open() error {
 			return err
 		}
 	}
-	r.buffer, err = replay.Open(filepath.Join(r.dir, replayDir), r.cfg.Game, r.cfg.Replay.Window)
+	r.buffer, err = replay.Open(filepath.Join(r.dir, ReplayDir), r.cfg.Game, r.cfg.Replay.Window)
 	if err != nil {
 		return err
 	}

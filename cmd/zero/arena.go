@@ -18,7 +18,8 @@ import (
 
 func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	game := fs.String("game", defaultGame, "the game: "+joinNames())
-	players := fs.String("players", "", "the players, separated by commas: random, uct:N (N simulations of tree search with random playouts), ucb1:N (the same with classic UCT selection), ab:D (alpha-beta to D turns; ab:D:TIME capped at TIME a move), mcts:N:CHECKPOINT (default: the shipped model models/GAME.zck at 200 simulations, uct:1000 and ab:2, with --opening 4)")
+	players := fs.String("players", "", "the players, separated by commas: random, uct:N (N simulations of tree search with random playouts), ucb1:N (the same with classic UCT selection), ab:D (alpha-beta to D turns; ab:D:TIME capped at TIME a move), mcts:N:CHECKPOINT (default: the game's model, --models' GAME.zck or the shipped models/GAME.zck, at 200 simulations, uct:1000 and ab:2, with --opening 4)")
+	modelsDir := fs.String("models", "", "a `DIR` of models whose GAME.zck the default players rate before the shipped one (which is in the binary)")
 	n := fs.Int("games", 40, "the games each pair plays, sides alternating")
 	seed := fs.Uint64("seed", 1, "the seed of every game's chance and players (same seed, same games)")
 	opening := fs.Int("opening", 0, "decisions that open each game at random, the same for both sides of a pair (varies the games of deterministic players)")
@@ -33,13 +34,13 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if err != nil {
 			return fmt.Errorf("--game: %w", err)
 		}
+		if err := checkModels(*modelsDir); err != nil {
+			return err
+		}
 		if *players == "" {
-			// The shipped model against the baselines, where there is one.
-			m := ui.ShippedModel(ui.ModelsDir, g.Info().Name)
-			if m == "" {
-				return fmt.Errorf("--players: give at least two players, as --players random,uct:200 (no shipped model %s/%s.zck to default to)", ui.ModelsDir, g.Info().Name)
+			if *players, err = defaultPlayers(*modelsDir, g.Info().Name); err != nil {
+				return err
 			}
-			*players = "mcts:200:" + filepath.ToSlash(m) + ",uct:1000,ab:2"
 			*opening = max(*opening, 4)
 		}
 		list := strings.Split(*players, ",")
@@ -80,6 +81,16 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			time.Since(start).Round(time.Second), dir)
 		return nil
 	}
+}
+
+// defaultPlayers are the players of an arena given none: the game's model (ui.ModelPath: the
+// --models folder's, else the shipped one) at 200 simulations against the baselines.
+func defaultPlayers(modelsDir, game string) (string, error) {
+	m := ui.ModelPath(modelsDir, game)
+	if m == "" {
+		return "", fmt.Errorf("--players: give at least two players, as --players random,uct:200 (no model %s.zck to default to)", game)
+	}
+	return "mcts:200:" + filepath.ToSlash(m) + ",uct:1000,ab:2", nil
 }
 
 // freshDir makes a new folder named base, or base-2, base-3… if that exists, and returns it.

@@ -22,7 +22,6 @@ func TestSearchCommands(t *testing.T) {
 		{"a random opening", []string{"arena", "--players", "random,uct:5", "--games", "2", "--opening", "4", "--out", filepath.Join(dir, "b")},
 			[]string{"yinsh: 2 games"}, ""}, // the default game
 		{"a negative opening", []string{"arena", "--players", "random,uct:5", "--opening", "-1", "--out", filepath.Join(dir, "c")}, nil, "opening = -1"},
-		{"no players", []string{"arena"}, nil, "--players: give at least two players"},
 		{"one player", []string{"arena", "--players", "random"}, nil, "at least two players"},
 		{"a bad player", []string{"arena", "--players", "random,uct:lots"}, nil, `player "uct:lots"`},
 		{"no games", []string{"arena", "--players", "random,uct:5", "--games", "0"}, nil, "--games 0"},

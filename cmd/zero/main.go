@@ -71,6 +71,7 @@ func subcommands() []subcommand {
 		{"serve", "[flags]", "play against the agent in a browser (a local web server)", serveCmd},
 		{"report", "[flags]", "draw a training run's charts (losses, Elo, throughput) as PNG files", reportCmd},
 		{"net", "info CHECKPOINT | init [flags]", "inspect a network checkpoint (net info), or create one with random weights (net init)", netCmd},
+		{"replay", "dump --run DIR [flags]", "write a training run's self-play games as game records (one a line, as an arena's games.jsonl)", replayCmd},
 		{"bench", "net [flags] | selfplay [flags]", "measure speed: the inference engine against the GEMM peak (bench net), self-play as training plays it (bench selfplay)", benchCmd},
 	}
 }

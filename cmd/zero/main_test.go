@@ -18,6 +18,8 @@ func TestRun(t *testing.T) {
 		{"help", []string{"help"}, "", []string{"usage: zero COMMAND", "perft", "engine", "bench selfplay"}, ""},
 		{"help for a command", []string{"help", "perft"}, "", []string{"usage: zero perft [flags]\n\ncount the positions", "\nflags:\n", "-depth"}, ""},
 		{"help for an action", []string{"help", "bench", "selfplay"}, "", []string{"usage: zero bench selfplay [flags]", "-checkpoint"}, ""},
+		{"help for replay dump", []string{"help", "replay", "dump"}, "", []string{"usage: zero replay dump --run DIR [flags]", "-last N", "-out FILE"}, ""},
+		{"replay without an action", []string{"replay"}, "", nil, "replay: say what to do: dump"},
 		{"net info -h", []string{"net", "info", "-h"}, "", []string{"usage: zero net info CHECKPOINT\n\ncheck a checkpoint"}, ""},
 		{"net without an action", []string{"net"}, "", nil, "net: give an action"},
 		{"train's optional flags show no sentinel", []string{"help", "train"}, "", []string{"-steps N\n", "-time duration\n"}, ""},
@@ -110,7 +112,7 @@ func TestUsageOnce(t *testing.T) {
 // TestHelpFormat: every command's usage has the one format, a "flags:" section only when it has
 // flags, and the same default game wherever it has one.
 func TestHelpFormat(t *testing.T) {
-	for _, c := range append(subcommands(), subcommand{name: "bench net"}, subcommand{name: "bench selfplay"}, subcommand{name: "net init"}) {
+	for _, c := range append(subcommands(), subcommand{name: "bench net"}, subcommand{name: "bench selfplay"}, subcommand{name: "net init"}, subcommand{name: "replay dump"}) {
 		var stdout, stderr strings.Builder
 		if err := run(context.Background(), append(strings.Fields(c.name), "-h"), strings.NewReader(""), &stdout, &stderr); err != nil {
 			t.Errorf("%s -h: %v", c.name, err)

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,19 +16,46 @@ import (
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
 	uiterm "github.com/zerogames/zero/internal/ui/term"
+	"github.com/zerogames/zero/models"
 )
+
+// savedGames is the folder zero play saves games to by default, under the working folder
+// (the repository's .gitignore covers it).
+const savedGames = "games"
+
+// checkModels checks a --models folder: given, it must be a folder (a mistyped one would
+// silently play without its models).
+func checkModels(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("--models %s: no such folder", dir)
+	case err != nil:
+		return fmt.Errorf("--models: %w", err)
+	case !st.IsDir():
+		return fmt.Errorf("--models %s: not a folder", dir)
+	}
+	return nil
+}
 
 func playCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	var cfg uiterm.Config
 	fs.StringVar(&cfg.Game, "game", defaultGame, "the game: "+joinNames())
-	fs.StringVar(&cfg.Opponent, "opponent", "", "the agent to play: random, uct:N, ab:D, mcts:N:CHECKPOINT (default: the shipped model "+ui.ModelsDir+"/GAME.zck at "+fmt.Sprint(ui.ModelSimulations)+" simulations, else "+ui.DefaultOpponent+")")
+	fs.StringVar(&cfg.Opponent, "opponent", "", "the agent to play: random, uct:N, ab:D, mcts:N:CHECKPOINT (default: the game's model, --models' GAME.zck or the shipped "+models.Dir+"/GAME.zck, at "+fmt.Sprint(ui.ModelSimulations)+" simulations, else "+ui.DefaultOpponent+")")
+	fs.StringVar(&cfg.Models, "models", "", "a `DIR` of models whose GAME.zck is the default opponent before the shipped one (which is in the binary)")
 	fs.StringVar(&cfg.Side, "as", "", "your side: one of the game's players ("+joinSides()+") or random (default the first player, or your side in --load's record)")
 	fs.StringVar(&cfg.Load, "load", "", "a game record to replay and go on from: a saved game (JSON), or game N of an arena's games.jsonl as FILE#N; its game replaces --game")
-	fs.StringVar(&cfg.Record, "record", "", "where to save the finished game (default zero-GAME-DATE-TIME.json in the current folder; - not to save)")
+	fs.StringVar(&cfg.Record, "record", "", "where to save the game when it ends or on Ctrl-C (default "+savedGames+"/zero-GAME-DATE-TIME.json, a folder .gitignore covers; - not to save)")
 	var seed optUint64
 	fs.Var(&seed, "seed", "the seed `N` of the agent, the random side and chance draws (default: from the clock)")
 	return func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err := noArgs(args); err != nil {
+			return err
+		}
+		if err := checkModels(cfg.Models); err != nil {
 			return err
 		}
 		now := time.Now()
@@ -42,7 +71,7 @@ func playCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wri
 			if cfg.Load != "" {
 				game = "game"
 			}
-			cfg.Record = fmt.Sprintf("zero-%s-%s.json", game, now.Format("20060102-150405"))
+			cfg.Record = filepath.Join(savedGames, fmt.Sprintf("zero-%s-%s.json", game, now.Format("20060102-150405")))
 		}
 		if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 			cfg.Spinner = stderr

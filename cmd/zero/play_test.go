@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -71,4 +73,15 @@ func TestPlayInATerminal(t *testing.T) {
 		t.Fatal("zero play did not quit")
 	}
 	tty.Close()
+}
+
+// zero play saves games by default in a folder the repository's .gitignore covers.
+func TestSavedGamesAreIgnored(t *testing.T) {
+	ignore, err := os.ReadFile("../../.gitignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(strings.Split(string(ignore), "\n"), "/"+savedGames+"/") {
+		t.Errorf(".gitignore does not cover %s/:\n%s", savedGames, ignore)
+	}
 }

@@ -16,9 +16,12 @@ import (
 
 func serveCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on (loopback by default: the server has no accounts; expose it only behind something that has)")
-	models := fs.String("models", "models", "the folder agents' checkpoints may come from (no other path is accepted)")
+	models := fs.String("models", "", "a `DIR` of checkpoints offered besides the shipped models (which are in the binary); a file there wins over a shipped model of the same name, and no other path is accepted")
 	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if err := noArgs(args); err != nil {
+			return err
+		}
+		if err := checkModels(*models); err != nil {
 			return err
 		}
 		ln, err := net.Listen("tcp", *addr)

@@ -2,11 +2,18 @@
 // any game through it. The protocol is a public interface, documented in docs/ENGINE.md; keep
 // it backward compatible.
 //
-// Framing is GTP's: one command per line; a reply starts with "=" (success) or "? message"
-// (error) and ends with an empty line. A one-line answer follows "= " on the same line; a list
-// (legal, show, help) starts on the line after "=", one item per line. A command may start with
-// a numeric id, which the reply repeats ("=7 white"). Empty lines and lines starting with '#'
-// are ignored. An error never changes the game.
+// Framing is GTP's (version 2): one command per line; a reply starts with "=" (success) or
+// "? message" (error) and ends with an empty line. A one-line answer follows "= " on the same
+// line; a list (legal, show, help) starts on the line after "=", one item per line. A command
+// may start with a numeric id, which the reply repeats ("=7 white"). Empty lines and lines
+// starting with '#' are ignored. An error never changes the game. GTP's administrative
+// commands (protocol_version, list_commands, known_command, name, version) are there for
+// generic tools.
+//
+// One reply streams: `go infinite` answers "=" at once, then an info line (visits, value,
+// principal variation) at each interval while the player searches, until the next command
+// (stop, or any other) arrives; its reply then ends with the moves as `go visits` answers them
+// and the empty line, and the command that stopped it is answered after.
 package engine
 
 import (
@@ -26,6 +33,13 @@ import (
 
 // Version is what the `version` command answers.
 const Version = "0.1"
+
+// ProtocolVersion is what `protocol_version` answers: the version of GTP whose framing the
+// protocol follows.
+const ProtocolVersion = "2"
+
+// DefaultInterval is the time between the info lines of `go infinite`.
+const DefaultInterval = 500 * time.Millisecond
 
 // errQuit ends the session after the reply to `quit`.
 var errQuit = errors.New("quit")
@@ -125,9 +139,13 @@ var commands = []command{
 	{"undo", "", "take back the last decision", noArg, func(s *Session, _ string) (reply, error) { return ok(), s.pos.Undo() }},
 	{"player", "[SPEC]", "set the player of genmove and go (random, uct:N, ucb1:N, ab:D, mcts:N:CHECKPOINT); without SPEC, the player", mayTakeArg, cmdPlayer},
 	{"genmove", "", "the player chooses a move, plays it and answers it", noArg, cmdGenmove},
-	{"go", "visits N|time MS", "the player searches (N simulations, or MS milliseconds) and answers its moves, the chosen first, without playing", needsArg, cmdGo},
+	{"go", "visits N|time MS|infinite [MS]", "the player searches (N simulations, or MS milliseconds) and answers its moves, the chosen first, without playing; infinite: until stop, with an info line every MS milliseconds (default 500)", needsArg, cmdGo},
+	{"stop", "", "end the search of go infinite (any command does); else nothing", noArg, func(*Session, string) (reply, error) { return ok(), nil }},
 	{"name", "", "the engine's name", noArg, func(*Session, string) (reply, error) { return one("zero"), nil }},
 	{"version", "", "the engine's version", noArg, func(*Session, string) (reply, error) { return one(Version), nil }},
+	{"protocol_version", "", "the version of GTP whose framing this protocol follows: " + ProtocolVersion, noArg, func(*Session, string) (reply, error) { return one(ProtocolVersion), nil }},
+	{"list_commands", "", "the commands' names, one per line", noArg, nil},
+	{"known_command", "NAME", "true if NAME is a command, else false", needsArg, nil},
 	{"help", "", "the commands", noArg, nil},
 	{"quit", "", "end the session", noArg, func(*Session, string) (reply, error) { return ok(), errQuit }},
 }
@@ -209,11 +227,14 @@ func cmdGenmove(s *Session, _ string) (reply, error) {
 
 func cmdGo(s *Session, arg string) (reply, error) {
 	kind, num, _ := strings.Cut(arg, " ")
+	if kind == "infinite" {
+		return s.goInfinite(strings.TrimSpace(num))
+	}
 	n, err := strconv.Atoi(strings.TrimSpace(num))
 	var an selfplay.Analysis
 	switch {
 	case kind != "visits" && kind != "time":
-		return fail("go %q: want go visits N or go time MS", arg)
+		return fail("go %q: want go visits N or go time MS (or go infinite [MS])", arg)
 	case err != nil || n < 1 || n > 1_000_000_000:
 		return fail("go %s %q: want a whole number from 1 to 1000000000", kind, strings.TrimSpace(num))
 	case kind == "visits":
@@ -225,6 +246,12 @@ func cmdGo(s *Session, arg string) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
+	return many(moveLines(an)), nil
+}
+
+// moveLines are an analysis' moves as go answers them: MOVE share=S win=W, the chosen first,
+// then the others the search spent anything on.
+func moveLines(an selfplay.Analysis) []string {
 	var lines []string
 	for i, m := range an.Moves {
 		if i > 0 && m.Share == 0 {
@@ -236,15 +263,112 @@ func cmdGo(s *Session, arg string) (reply, error) {
 		}
 		lines = append(lines, fmt.Sprintf("%s share=%.3f win=%s", m.Move, m.Share, win))
 	}
-	return many(lines), nil
+	return lines
+}
+
+// goStream is a go infinite about to start: what its search needs. exec returns it as an
+// error, for Serve to stream.
+type goStream struct {
+	agent    games.Agent
+	pos      *games.Position
+	interval time.Duration
+	// grows tells that the player's search goes on from one interval to the next (a tree
+	// search); other players answer once, and the stream then waits for stop.
+	grows bool
+}
+
+func (*goStream) Error() string {
+	return "go infinite streams its answer: it needs a session reading its input"
+}
+
+// goInfinite checks a go infinite (the game going on, the player made, the interval) and
+// returns it for Serve to stream.
+func (s *Session) goInfinite(num string) (reply, error) {
+	interval := DefaultInterval
+	if num != "" {
+		n, err := strconv.Atoi(num)
+		if err != nil || n < 10 || n > 3_600_000 {
+			return fail("go infinite %q: want the milliseconds between info lines, a whole number from 10 to 3600000", num)
+		}
+		interval = time.Duration(n) * time.Millisecond
+	}
+	if s.pos.Over() {
+		return fail("the game is over (%s)", s.pos.Result())
+	}
+	a, err := s.player()
+	if err != nil {
+		return reply{}, err
+	}
+	sp, err := selfplay.ParseSpec(s.spec)
+	grows := err == nil && (sp.Kind == "uct" || sp.Kind == "ucb1" || sp.Kind == "mcts")
+	return reply{}, &goStream{agent: a, pos: s.pos, interval: interval, grows: grows}
+}
+
+// stream runs a go infinite: it searches in slices of the interval, writing an info line
+// after each, until ctx ends; then the moves of the last analysis and the empty line that end
+// the reply. A player that does not search on (random, alpha-beta), a chance decision or a
+// search that adds nothing (a proven root, a full tree) answers once and waits for the end.
+func (g *goStream) stream(ctx context.Context, w *bufio.Writer) {
+	var last selfplay.Analysis
+	work := 0
+	var failed error
+	for {
+		an, err := g.agent.Analyze(ctx, g.pos, selfplay.Limits{Simulations: math.MaxInt, Time: g.interval}, nil)
+		if err != nil {
+			if ctx.Err() == nil {
+				failed = err
+			}
+			break
+		}
+		work += an.Work
+		last = an
+		if ctx.Err() != nil {
+			break
+		}
+		fmt.Fprintf(w, "info visits %d value %.3f win %.3f pv %s\n", work, an.Value, (an.Value+1)/2, strings.Join(an.PV, ";"))
+		w.Flush()
+		if !g.grows || an.Work == 0 {
+			<-ctx.Done()
+			break
+		}
+	}
+	if failed != nil {
+		fmt.Fprintf(w, "info error %s\n", strings.ReplaceAll(failed.Error(), "\n", " "))
+	}
+	for _, l := range moveLines(last) {
+		fmt.Fprintln(w, l)
+	}
+	w.WriteByte('\n')
+	w.Flush()
 }
 
 func help() (reply, error) {
+	nameWidth, argsWidth := 0, 0
+	for _, c := range commands {
+		nameWidth, argsWidth = max(nameWidth, len(c.name)), max(argsWidth, len(c.args))
+	}
 	var lines []string
 	for _, c := range commands {
-		lines = append(lines, strings.TrimSpace(fmt.Sprintf("%-8s %-6s %s", c.name, c.args, c.help)))
+		lines = append(lines, fmt.Sprintf("%-*s  %-*s  %s", nameWidth, c.name, argsWidth, c.args, c.help))
 	}
 	return many(lines), nil
+}
+
+func listCommands() (reply, error) {
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	return many(names), nil
+}
+
+func knownCommand(name string) (reply, error) {
+	for _, c := range commands {
+		if c.name == name {
+			return one("true"), nil
+		}
+	}
+	return one("false"), nil
 }
 
 // Serve reads commands from in and writes replies to out until `quit`, the end of the input or
@@ -274,6 +398,15 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 		}
 	}()
 	w := bufio.NewWriter(out)
+	// A go infinite under way writes to w until stopped; nothing else writes meanwhile.
+	var streaming func()
+	stop := func() {
+		if streaming != nil {
+			streaming()
+			streaming = nil
+		}
+	}
+	defer stop()
 	for {
 		var l line
 		select {
@@ -281,8 +414,12 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 			return ctx.Err()
 		case l = <-lines:
 		}
+		if t := strings.TrimSpace(l.text); t != "" && t[0] != '#' || l.err != nil {
+			stop() // any command, or the end of the input, ends a go infinite
+		}
 		var text string
 		quit := false
+		var gs *goStream
 		switch {
 		case errors.Is(l.err, errLong):
 			text = fmt.Sprintf("? line too long (the limit is %d bytes)\n\n", maxLine)
@@ -292,11 +429,20 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 			}
 			return l.err
 		default:
-			text, quit = s.handle(l.text)
+			text, quit, gs = s.handle(l.text, true)
 		}
 		w.WriteString(text)
 		if err := w.Flush(); err != nil {
 			return err
+		}
+		if gs != nil {
+			sctx, cancel := context.WithCancel(ctx)
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				gs.stream(sctx, w)
+			}()
+			streaming = func() { cancel(); <-done }
 		}
 		if quit || (l.err != nil && !errors.Is(l.err, errLong)) {
 			return nil // quit, or the input ended with this line
@@ -327,18 +473,20 @@ func readLine(r *bufio.Reader) (string, error) {
 	}
 }
 
-// Exec runs one command line and returns the framed reply, as Serve would write it.
+// Exec runs one command line and returns the framed reply, as Serve would write it; a go
+// infinite, which streams, is refused.
 func (s *Session) Exec(line string) string {
-	text, _ := s.handle(line)
+	text, _, _ := s.handle(line, false)
 	return text
 }
 
 // handle runs one line and returns its framed reply ("" for a blank or comment line) and
-// whether it was quit.
-func (s *Session) handle(line string) (string, bool) {
+// whether it was quit. A go infinite, if streaming is allowed, returns only the reply's first
+// line and the stream to run.
+func (s *Session) handle(line string, streaming bool) (string, bool, *goStream) {
 	line = strings.TrimSpace(strings.ReplaceAll(line, "\t", " "))
 	if line == "" || line[0] == '#' {
-		return "", false
+		return "", false, nil
 	}
 	id, rest := splitID(line)
 	name, arg, _ := strings.Cut(rest, " ")
@@ -347,11 +495,15 @@ func (s *Session) handle(line string) (string, bool) {
 	if quit {
 		err = nil
 	}
+	var gs *goStream
+	if errors.As(err, &gs) && streaming {
+		return "=" + id + "\n", false, gs
+	}
 	var sb strings.Builder
 	w := bufio.NewWriter(&sb)
 	writeReply(w, id, r, err)
 	w.Flush()
-	return sb.String(), quit
+	return sb.String(), quit, nil
 }
 
 func (s *Session) exec(name, arg string) (reply, error) {
@@ -366,6 +518,10 @@ func (s *Session) exec(name, arg string) (reply, error) {
 			return fail("%s needs %s", name, c.args)
 		case name == "help":
 			return help()
+		case name == "list_commands":
+			return listCommands()
+		case name == "known_command":
+			return knownCommand(arg)
 		}
 		return c.run(s, arg)
 	}

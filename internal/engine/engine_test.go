@@ -1,11 +1,15 @@
 package engine
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -92,30 +96,214 @@ func TestLegalSortedByteWise(t *testing.T) {
 	}
 }
 
-// TestDocExample replays the example session of docs/ENGINE.md, so the page stays true.
-func TestDocExample(t *testing.T) {
+// TestDocExamples replays every session of docs/ENGINE.md (a block that starts with
+// "$ zero engine"), command by command, so the page stays true. Replies must be the page's
+// exactly, but for go infinite's, whose numbers depend on the machine and the moment of stop:
+// their first line is the page's, their info lines have the documented shape (at least one
+// before the stop is sent), and their moves have go's shape, the first the page's move.
+func TestDocExamples(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/ENGINE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, example, _ := strings.Cut(string(doc), "$ zero engine\n")
-	example, _, _ = strings.Cut(example, "```")
-	var in, want strings.Builder
-	for _, line := range strings.SplitAfter(example, "\n") {
-		if line == "\n" || strings.HasPrefix(line, "=") || strings.HasPrefix(line, "?") {
-			want.WriteString(line)
-		} else {
-			in.WriteString(line)
+	blocks := strings.Split(string(doc), "$ zero engine")[1:]
+	if len(blocks) < 3 {
+		t.Fatalf("docs/ENGINE.md has %d sessions, want the example, GTP's and the streaming one", len(blocks))
+	}
+	for n, block := range blocks {
+		header, body, _ := strings.Cut(block, "\n")
+		body, _, _ = strings.Cut(body, "```")
+		game, player := "yinsh", ""
+		flags := strings.Fields(header)
+		for i := 0; i+1 < len(flags); i += 2 {
+			switch flags[i] {
+			case "--game":
+				game = flags[i+1]
+			case "--player":
+				player = flags[i+1]
+			default:
+				t.Fatalf("session %d: flag %s", n+1, flags[i])
+			}
+		}
+		t.Run(fmt.Sprint(n+1), func(t *testing.T) { replayDoc(t, game, player, docSteps(body)) })
+	}
+}
+
+// docStep is a command of a documented session and its reply, lines ending in \n.
+type docStep struct{ command, reply string }
+
+// docSteps reads a documented session: a command line, then its reply up to the empty line
+// that ends it.
+func docSteps(body string) []docStep {
+	var steps []docStep
+	inReply := false
+	for _, line := range strings.SplitAfter(body, "\n") {
+		switch {
+		case !inReply && strings.TrimSpace(line) != "":
+			steps = append(steps, docStep{command: line})
+			inReply = true
+		case inReply:
+			steps[len(steps)-1].reply += line
+			inReply = line != "\n"
+		}
+	}
+	return steps
+}
+
+var (
+	infoLine = regexp.MustCompile(`^info visits [0-9]+ value -?[01]\.[0-9]{3} win [01]\.[0-9]{3} pv [^ ;][^;]*(;[^;]+)*$`)
+	goLine   = regexp.MustCompile(`^(.+) share=[01]\.[0-9]{3} win=([01]\.[0-9]{3}|-)$`)
+)
+
+func replayDoc(t *testing.T, game, player string, steps []docStep) {
+	s, err := NewSession(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if player != "" {
+		if err := s.SetPlayer(player, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(context.Background(), inR, outW); outW.Close() }()
+	out := bufio.NewReader(outR)
+	readLine := func() string {
+		line, err := out.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the engine's output ended: %q, %v", line, err)
+		}
+		return line
+	}
+	readReply := func(first string) string {
+		reply := first
+		for !strings.HasSuffix(reply, "\n\n") && reply != "\n" {
+			reply += readLine()
+		}
+		return reply
+	}
+	sent := false // the step's command was sent already (to stop a go infinite)
+	for i, st := range steps {
+		if !sent {
+			io.WriteString(inW, st.command)
+		}
+		sent = false
+		if !strings.HasPrefix(st.command, "go infinite") {
+			if got := readReply(""); got != st.reply {
+				t.Fatalf("%s: the engine answers\n%q\nthe page says\n%q", strings.TrimSpace(st.command), got, st.reply)
+			}
+			continue
+		}
+		// A stream: its first line, an info line, then the next command stops it.
+		got := readLine()
+		got += readLine()
+		if i+1 < len(steps) {
+			io.WriteString(inW, steps[i+1].command)
+			sent = true
+		}
+		got = readReply(got)
+		checkStream(t, strings.TrimSpace(st.command), got, st.reply)
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkStream compares a go infinite's reply with the page's, as TestDocExamples says.
+func checkStream(t *testing.T, command, got, want string) {
+	t.Helper()
+	parse := func(who, reply string) (first string, infos int, moves []string) {
+		lines := strings.Split(strings.TrimSuffix(reply, "\n\n"), "\n")
+		first = lines[0]
+		for _, l := range lines[1:] {
+			if strings.HasPrefix(l, "info ") {
+				if !infoLine.MatchString(l) || len(moves) > 0 {
+					t.Errorf("%s: %s's info line %q", command, who, l)
+				}
+				infos++
+				continue
+			}
+			m := goLine.FindStringSubmatch(l)
+			if m == nil {
+				t.Errorf("%s: %s's line %q is neither info nor a move", command, who, l)
+				continue
+			}
+			moves = append(moves, m[1])
+		}
+		return first, infos, moves
+	}
+	gotFirst, gotInfos, gotMoves := parse("the engine", got)
+	wantFirst, _, wantMoves := parse("the page", want)
+	if gotFirst != wantFirst || gotInfos == 0 || len(gotMoves) == 0 || len(wantMoves) == 0 || gotMoves[0] != wantMoves[0] {
+		t.Errorf("%s: the engine answers\n%s\nthe page says\n%s", command, got, want)
+	}
+}
+
+// A go infinite that nothing stops goes on; the end of the input, any command, and the
+// context's end each stop it and end its reply; it streams only through Serve.
+func TestGoInfinite(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     *regexp.Regexp
+	}{
+		{"the end of the input stops it", "player uct:50\ngo infinite 10\n", regexp.MustCompile(`^=\n\n=\n(info .*\n)*(place [a-k][0-9]+ share=.*\n)*\n$`)},
+		{"a command stops it and is answered", "player uct:50\n5 go infinite\ntomove\n", regexp.MustCompile(`^=\n\n=5\n(info .*\n)*(place .* share=.*\n)*\n= white\n\n$`)},
+		{"a random player answers once", "player random\ngo infinite 10\n", regexp.MustCompile(`^=\n\n=\n(info visits 0 value 0.000 win 0.500 pv place [a-k][0-9]+\n)?(place .* share=1.000 win=-\n)?\n$`)},
+		{"stop without a search", "stop\n", regexp.MustCompile(`^=\n\n$`)},
+		{"a bad interval", "go infinite 5\ngo infinite x\n", regexp.MustCompile(`^\? go infinite "5": want the milliseconds between info lines, a whole number from 10 to 3600000\n\n\? go infinite "x": .*\n\n$`)},
+		{"the game is over", "game yinsh-blitz\nposition " + winInOne + ";move d4-f4;row e2-e6;ring a2\ngo infinite\n",
+			regexp.MustCompile(`^=\n\n=\n\n\? the game is over \(white\)\n\n$`)},
+	}
+	for _, tt := range tests {
+		s, _ := NewSession("yinsh")
+		var out strings.Builder
+		if err := s.Serve(context.Background(), strings.NewReader(tt.in), &out); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if !tt.want.MatchString(out.String()) {
+			t.Errorf("%s: %q", tt.name, out.String())
 		}
 	}
 	s, _ := NewSession("yinsh")
-	var out strings.Builder
-	if err := s.Serve(context.Background(), strings.NewReader(in.String()), &out); err != nil {
-		t.Fatal(err)
+	if got := s.Exec("go infinite"); !strings.HasPrefix(got, "? go infinite streams its answer") {
+		t.Errorf("Exec(go infinite) = %q", got)
 	}
-	if out.String() != want.String() {
-		t.Fatalf("docs/ENGINE.md's example is not what the engine says:\n%s\nwant (the doc)\n%s", out.String(), want.String())
+	// The context's end stops a stream nobody stops.
+	r, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &syncBuffer{}
+	done := make(chan error)
+	go func() { done <- s.Serve(ctx, r, out) }()
+	io.WriteString(w, "player uct:50\ngo infinite 10\n")
+	for !strings.Contains(out.String(), "info visits") {
+		time.Sleep(5 * time.Millisecond)
 	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) || !strings.HasSuffix(out.String(), "\n\n") {
+		t.Errorf("Serve returned %v; the stream's reply %q", err, out.String())
+	}
+}
+
+// syncBuffer is a strings.Builder safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
 
 func TestLongLineIsRefusedAndSkipped(t *testing.T) {

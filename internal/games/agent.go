@@ -75,7 +75,8 @@ func (a *agent[S]) Analyze(ctx context.Context, pos *Position, lim selfplay.Limi
 				if searches {
 					share = c.Prob
 				}
-				return selfplay.Analysis{Moves: []selfplay.MoveStat{{Move: env.ActionString(s, o), Share: share, WinProb: -1}}}, nil
+				move := env.ActionString(s, o)
+				return selfplay.Analysis{Moves: []selfplay.MoveStat{{Move: move, Share: share, WinProb: -1}}, PV: []string{move}}, nil
 			}
 		}
 	}

@@ -32,6 +32,10 @@ type Game interface {
 	Info() *env.Info
 	// NewPosition starts a game at its beginning.
 	NewPosition() *Position
+	// PositionOf plays actions (indices in the game's action space, as a training run's
+	// replay buffer keeps a game) from the beginning, each checked by the rules; the error
+	// names the first refused one and its number (from 1).
+	PositionOf(actions []env.Action) (*Position, error)
 	// Perft counts the leaves at each depth from 1 to depth below pos (see env.Perft; bulk
 	// counts the last ply without playing it) and reports each depth as it is done. It stops
 	// early, with ctx's error, when ctx ends.
@@ -138,6 +142,23 @@ func (e generic[S]) Arena(ctx context.Context, cfg selfplay.ArenaConfig) (*selfp
 
 func (e generic[S]) NewPosition() *Position {
 	return &Position{impl: &history[S]{g: e.g, states: []S{e.g.New()}}}
+}
+
+func (e generic[S]) PositionOf(actions []env.Action) (*Position, error) {
+	h := &history[S]{g: e.g, states: []S{e.g.New()}}
+	n := env.Action(e.Info().NumActions)
+	for i, a := range actions {
+		if a < 0 || a >= n {
+			return nil, fmt.Errorf("decision %d: action %d is outside %s's actions (0 to %d)", i+1, a, e.Info().Name, n-1)
+		}
+		s, err := env.Apply(h.current(), a)
+		if err != nil {
+			return nil, fmt.Errorf("decision %d: %w", i+1, err)
+		}
+		h.states = append(h.states, s)
+		h.actions = append(h.actions, a)
+	}
+	return &Position{impl: h}, nil
 }
 
 func (e generic[S]) state(pos *Position) (S, error) {

@@ -19,6 +19,7 @@ type Position struct {
 type positionImpl interface {
 	info() *env.Info
 	play(text string) error
+	parses(text string) bool
 	playMoves(list string) error
 	undo() error
 	reset()
@@ -37,6 +38,9 @@ func (p *Position) Info() *env.Info { return p.impl.info() }
 
 // Play checks and plays one move in the game's notation.
 func (p *Position) Play(move string) error { return p.impl.play(move) }
+
+// Parses tells whether text is a move in the game's notation, legal or not here.
+func (p *Position) Parses(text string) bool { return p.impl.parses(text) }
 
 // PlayMoves plays a move list (moves separated by ';' or newlines). If any move is refused,
 // none is played, and the error names the move and its number in the list.
@@ -86,6 +90,11 @@ func (h *history[S]) play(text string) error {
 	h.states = append(h.states, s)
 	h.actions = append(h.actions, a)
 	return nil
+}
+
+func (h *history[S]) parses(text string) bool {
+	_, err := h.current().ParseAction(text)
+	return err == nil
 }
 
 func (h *history[S]) playMoves(list string) error {

@@ -44,6 +44,32 @@ func ReadRecord(r io.Reader) (selfplay.Record, error) {
 	return recs[0], nil
 }
 
+// SelfPlay is who played both sides of a training run's self-play game, in its record.
+const SelfPlay = "self-play"
+
+// ActionRecord is the record of a game of g kept as action indices with its result (a
+// training run's replay buffer keeps its games so): every decision checked by the rules and
+// written in the game's notation, players the given ones. A game that stops before its end
+// with a winner was resigned by the loser. The result must be the one the moves give.
+func ActionRecord(g Game, actions []env.Action, result env.Result, players [2]string) (selfplay.Record, error) {
+	in := g.Info()
+	pos, err := g.PositionOf(actions)
+	if err != nil {
+		return selfplay.Record{}, err
+	}
+	r := selfplay.Record{Game: in.Name, Sides: in.PlayerNames, Players: players, Moves: pos.Moves(), Result: in.ResultName(result)}
+	switch {
+	case pos.Over() && pos.Result() != r.Result:
+		return r, fmt.Errorf("result: %s, but the moves give %s", r.Result, pos.Result())
+	case pos.Over():
+	case result == env.Win0 || result == env.Win1:
+		r.Resigned = in.PlayerNames[1-result.Winner()]
+	default:
+		return r, fmt.Errorf("the game stops after %d decisions, unfinished, and nobody won (result %s)", len(actions), r.Result)
+	}
+	return r, nil
+}
+
 func info(game string) (*env.Info, error) {
 	g, err := Lookup(game)
 	if err != nil {

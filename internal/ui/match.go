@@ -24,35 +24,41 @@ import (
 	"strings"
 
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/selfplay"
 )
 
 // DefaultOpponent is the agent people play unless they choose another, where no model is
-// shipped for the game (see ShippedModel); FallbackOpponent is used in its place while the
+// shipped for the game (see ModelPath); FallbackOpponent is used in its place while the
 // registry cannot build it.
 const (
 	DefaultOpponent  = "uct:1000"
 	FallbackOpponent = "random"
-	// ModelsDir is the folder of the shipped models, relative to the working directory.
-	ModelsDir = "models"
 	// ModelSimulations is the shipped model's search budget when it is the default opponent.
 	ModelSimulations = 400
 )
 
-// ShippedModel is the path of game's shipped model in dir (dir/GAME.zck), or "" if there is
-// none.
-func ShippedModel(dir, game string) string {
-	path := filepath.Join(dir, game+".zck")
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+// ModelPath is the checkpoint path of game's model: dir/GAME.zck when dir, a folder of models
+// the user gave ("" for none), holds that file; else models/GAME.zck when the binary ships
+// that model or the working folder has that file (package models: the file wins); else "".
+func ModelPath(dir, game string) string {
+	name := game + models.Ext
+	if dir != "" {
+		path := filepath.Join(dir, name)
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+			return path
+		}
+	}
+	if path := models.Path(name); models.Exists(path) {
 		return path
 	}
 	return ""
 }
 
-// DefaultSpec is the default opponent for game: its shipped model at ModelSimulations, else
-// DefaultOpponent.
-func DefaultSpec(game string) string {
-	if m := ShippedModel(ModelsDir, game); m != "" {
+// DefaultSpec is the default opponent for game, with the models of dir ("" for none) before
+// the shipped ones: its model at ModelSimulations (ModelPath), else DefaultOpponent.
+func DefaultSpec(dir, game string) string {
+	if m := ModelPath(dir, game); m != "" {
 		return ModelSpec(m)
 	}
 	return DefaultOpponent
@@ -118,7 +124,7 @@ func NewAgent(g games.Game, spec string, seed uint64) (games.Agent, error) {
 	if spec != "" {
 		return g.NewAgent(spec, seed)
 	}
-	if a, err := g.NewAgent(DefaultSpec(g.Info().Name), seed); err == nil {
+	if a, err := g.NewAgent(DefaultSpec("", g.Info().Name), seed); err == nil {
 		return a, nil
 	}
 	return g.NewAgent(FallbackOpponent, seed)
@@ -181,11 +187,47 @@ func (m *Match) Play(move string) error {
 	if !m.HumanToMove() {
 		return fmt.Errorf("it is %s's turn, not yours", m.Pos.ToMove())
 	}
-	if err := m.Pos.Play(m.Expand(move)); err != nil {
-		return err
+	text := m.Expand(move)
+	if err := m.Pos.Play(text); err != nil {
+		return m.explain(text, err)
 	}
 	m.drawChance()
 	return nil
+}
+
+// explain words the refusal err of text: a short form the notation cannot read as given
+// ("d6-d9" for "move d6-d9") is read whole with the first word of each kind of move legal now,
+// so that an illegal move gets the rule that forbids it rather than a lesson in the notation's
+// first words; the first kind that reads it speaks, and if none does, err stands. A legal long
+// form that Expand left is ambiguous.
+func (m *Match) explain(text string, err error) error {
+	if text == "" || strings.Contains(text, " ") || m.Pos.Parses(text) {
+		return err
+	}
+	legal := m.Pos.Legal()
+	var words []string
+	for _, l := range legal {
+		if word, _, ok := strings.Cut(l, " "); ok && !slices.Contains(words, word) {
+			words = append(words, word)
+		}
+	}
+	for _, word := range words {
+		long := word + " " + text
+		if !m.Pos.Parses(long) {
+			continue
+		}
+		if slices.Contains(legal, long) {
+			var all []string
+			for _, l := range legal {
+				if _, rest, ok := strings.Cut(l, " "); ok && rest == text {
+					all = append(all, l)
+				}
+			}
+			return fmt.Errorf("%q is short for more than one move (%s): type it whole", text, strings.Join(all, ", "))
+		}
+		return m.Pos.Clone().Play(long)
+	}
+	return err
 }
 
 // Expand lets a person shorten a move to what follows its first word when that names exactly

@@ -12,6 +12,7 @@ import (
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/games/gamestest"
+	"github.com/zerogames/zero/models"
 )
 
 // midgame is 20 moves into a YINSH game (white to move; black's last move g3-b3).
@@ -57,23 +58,9 @@ func TestNewMatch(t *testing.T) {
 		if m.Players[h] != Human || m.Players[1-h] != m.Agent().Spec() {
 			t.Errorf("players %q, human side %d", m.Players, h)
 		}
-		if tt.opponent == "" && m.Agent().Spec() != DefaultOpponent && m.Agent().Spec() != FallbackOpponent {
+		if tt.opponent == "" && m.Agent().Spec() != DefaultSpec("", tt.game) {
 			t.Errorf("default opponent %q", m.Agent().Spec())
 		}
-	}
-}
-
-// The default opponent is DefaultOpponent as soon as the registry knows it.
-func TestDefaultOpponent(t *testing.T) {
-	g, _ := games.Lookup("yinsh")
-	a, err := NewAgent(g, "", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.NewAgent(DefaultOpponent, 1); err == nil && a.Spec() != DefaultOpponent {
-		t.Fatalf("default agent %q while %q is known", a.Spec(), DefaultOpponent)
-	} else if err != nil && a.Spec() != FallbackOpponent {
-		t.Fatalf("default agent %q while %q is unknown", a.Spec(), DefaultOpponent)
 	}
 }
 
@@ -361,65 +348,111 @@ func TestPlainBoard(t *testing.T) {
 	}
 }
 
-// A model shipped in models/GAME.zck is the default opponent of its game, at
-// ModelSimulations; other games keep DefaultOpponent.
-func TestDefaultIsTheShippedModel(t *testing.T) {
+// The default opponent of a game is its model at ModelSimulations: the --models folder's
+// GAME.zck, else the shipped one, found from any working folder (the binary holds it); a game
+// with no model plays DefaultOpponent.
+func TestDefaultIsTheModel(t *testing.T) {
+	t.Chdir(t.TempDir()) // no models folder here
 	dir := t.TempDir()
-	t.Chdir(dir)
-	g, _ := games.Lookup("yinsh-blitz")
-	if err := os.Mkdir(ModelsDir, 0o755); err != nil {
+	blitz, _ := games.Lookup("yinsh-blitz")
+	gamestest.Checkpoint(t, blitz, filepath.Join(dir, "yinsh-blitz.zck"))
+	tests := []struct {
+		dir, game, want string
+	}{
+		{"", "yinsh-blitz", "mcts:400:models/yinsh-blitz.zck"},
+		{"", "gyges-advanced", "mcts:400:models/gyges-advanced.zck"},
+		{dir, "yinsh-blitz", "mcts:400:" + filepath.ToSlash(filepath.Join(dir, "yinsh-blitz.zck"))},
+		{dir, "imbriqua", "mcts:400:models/imbriqua.zck"}, // none in dir: the shipped one
+		{"", "tictactoe", DefaultOpponent},                // no model at all
+	}
+	for _, tt := range tests {
+		if got := DefaultSpec(tt.dir, tt.game); got != tt.want {
+			t.Errorf("DefaultSpec(%q, %q) = %q, want %q", tt.dir, tt.game, got, tt.want)
+		}
+	}
+	// The default agent is built, from the binary's copy.
+	a, err := NewAgent(blitz, "", 1)
+	if err != nil || a.Spec() != "mcts:400:models/yinsh-blitz.zck" {
+		t.Fatalf("default agent of yinsh-blitz: %v, %v", a, err)
+	}
+	// A models folder in the working folder counts too (the file wins over the binary's copy:
+	// package models' test), for games the binary ships no model of as well.
+	if err := os.Mkdir("models", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	gamestest.Checkpoint(t, g, filepath.Join(ModelsDir, "yinsh-blitz.zck"))
-	a, err := NewAgent(g, "", 1)
-	if err != nil {
+	if err := os.WriteFile(filepath.Join("models", "tictactoe.zck"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if want := "mcts:400:models/yinsh-blitz.zck"; a.Spec() != want {
-		t.Errorf("default opponent of yinsh-blitz %q, want %q", a.Spec(), want)
-	}
-	if s := DefaultSpec("yinsh"); s != DefaultOpponent {
-		t.Errorf("default opponent of yinsh (no model) %q", s)
+	if got := DefaultSpec("", "tictactoe"); got != "mcts:400:models/tictactoe.zck" {
+		t.Errorf("with ./models/tictactoe.zck: %q", got)
 	}
 }
 
-// Every file of the repository's models folder is its README.md or GAME.zck for a known game;
-// each model loads as its game's network, plays a legal move from the start, and has its
-// model card, a "## GAME.zck" section of the README.
+// Every model the binary ships is GAME.zck for a known game, has its model card (a "## GAME.zck"
+// section of models/README.md), loads as its game's network from any working folder, and plays
+// a legal move from the start; and every .zck file of the repository's models folder is shipped.
 func TestShippedModels(t *testing.T) {
-	dir := filepath.Join("..", "..", ModelsDir)
-	entries, err := os.ReadDir(dir)
+	repo := filepath.Join("..", "..", models.Dir)
+	cards, err := os.ReadFile(filepath.Join(repo, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cards, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	onDisk, err := filepath.Glob(filepath.Join(repo, "*"+models.Ext))
 	if err != nil {
 		t.Fatal(err)
 	}
-	found := 0
-	for _, e := range entries {
-		name := e.Name()
-		if name == "README.md" {
-			continue
-		}
-		game, ok := strings.CutSuffix(name, ".zck")
+	names := models.Names()
+	if len(names) == 0 || len(names) != len(onDisk) {
+		t.Fatalf("shipped %q, the models folder holds %q", names, onDisk)
+	}
+	t.Chdir(t.TempDir())
+	for _, name := range names {
+		game, ok := strings.CutSuffix(name, models.Ext)
 		g, err := games.Lookup(game)
 		if !ok || err != nil {
 			t.Errorf("models/%s: not a model of a known game (want GAME.zck)", name)
 			continue
 		}
-		found++
 		t.Run(game, func(t *testing.T) {
 			if !strings.Contains(string(cards), "\n## "+name+"\n") {
 				t.Errorf("models/README.md has no model card (## %s)", name)
 			}
-			if got := ShippedModel(dir, game); got != filepath.Join(dir, name) {
-				t.Errorf("ShippedModel(%q, %q) = %q", dir, game, got)
+			if got := ModelPath("", game); got != "models/"+name {
+				t.Errorf("ModelPath(\"\", %q) = %q", game, got)
 			}
-			gamestest.MoveFromStart(t, g, "mcts:16:"+filepath.Join(dir, name))
+			gamestest.MoveFromStart(t, g, "mcts:16:models/"+name)
 		})
 	}
-	if found == 0 {
-		t.Fatal("no shipped model in models/")
+}
+
+// A short form of an illegal move is refused with the rule that forbids it, as its long form
+// is, not with the notation's list of first words; what the short form cannot mean keeps the
+// parser's word.
+func TestShortIllegalMove(t *testing.T) {
+	m := newMatch(t, "yinsh", "white")
+	if err := m.Pos.PlayMoves(midgame); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ in, want string }{
+		{"d6-d9", "move d6-d9: the ring cannot go there (a ring moves in a line over empty points"},
+		{"move d6-d9", "move d6-d9: the ring cannot go there"},
+		{"d6-a6", `"d6-a6": want place P, move P-Q`}, // no move: the notation's word stands
+		{"row d6-d9", `row d6-d9`},                   // another kind, as given: its own complaint
+		{"", "want place P, move P-Q"},
+	}
+	for _, tt := range tests {
+		before := m.Pos.Moves()
+		err := m.Play(tt.in)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Play(%q): %v, want %q", tt.in, err, tt.want)
+		}
+		if !slices.Equal(m.Pos.Moves(), before) {
+			t.Fatalf("Play(%q) changed the game", tt.in)
+		}
+	}
+	// Gygès has no first words: its parser speaks.
+	g := newMatch(t, "gyges", "south")
+	if err := g.Play("b1-d4"); err == nil || !strings.Contains(err.Error(), "b1-d4") {
+		t.Errorf("gyges, b1-d4 in the set-up: %v", err)
 	}
 }

@@ -158,7 +158,7 @@ func Open(dir, game string, w Window) (*Buffer, error) {
 		return nil, err
 	}
 	b := &Buffer{dir: dir, game: game, window: w}
-	shards, err := b.shardNumbers()
+	shards, err := shardNumbers(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -179,12 +179,51 @@ func Open(dir, game string, w Window) (*Buffer, error) {
 	return b, nil
 }
 
-func (b *Buffer) shardPath(n int) string {
-	return filepath.Join(b.dir, fmt.Sprintf("%06d%s", n, shardExt))
+func (b *Buffer) shardPath(n int) string { return shardPath(b.dir, n) }
+
+func shardPath(dir string, n int) string {
+	return filepath.Join(dir, fmt.Sprintf("%06d%s", n, shardExt))
 }
 
-func (b *Buffer) shardNumbers() ([]int, error) {
-	entries, err := os.ReadDir(b.dir)
+// ReadGames reads the games recorded in the replay shards in dir, oldest first, and the name of
+// their game, without changing anything: a run may be training in the folder meanwhile. A torn
+// record at the end of the newest shard (a game being written, or one a crash cut short) is
+// left out, as is a shard deleted while it is read (the window had passed it); damage
+// anywhere else, shards of different games, or no shard at all is an error.
+func ReadGames(dir string) (string, []*Game, error) {
+	ns, err := shardNumbers(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	game := ""
+	var games []*Game
+	for i, n := range ns {
+		path := shardPath(dir, n)
+		data, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		sh, err := parseShard(path, data, game, i == len(ns)-1)
+		if err != nil {
+			return "", nil, err
+		}
+		if !sh.headerCut {
+			game = sh.game
+		}
+		games = append(games, sh.games...)
+	}
+	if game == "" {
+		return "", nil, fmt.Errorf("%s: no replay shards (%s files)", dir, shardExt)
+	}
+	return game, games, nil
+}
+
+// shardNumbers lists the numbers of the shards in dir, ascending.
+func shardNumbers(dir string) ([]int, error) {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +232,7 @@ func (b *Buffer) shardNumbers() ([]int, error) {
 		var n int
 		if name := e.Name(); strings.HasSuffix(name, shardExt) {
 			if _, err := fmt.Sscanf(name, "%06d"+shardExt, &n); err != nil {
-				return nil, fmt.Errorf("%s: not a replay shard name", filepath.Join(b.dir, name))
+				return nil, fmt.Errorf("%s: not a replay shard name", filepath.Join(dir, name))
 			}
 			ns = append(ns, n)
 		}
@@ -210,62 +249,101 @@ func shardHeader(game string, version uint16) []byte {
 }
 
 // readShard reads shard n and says its format version. In the newest shard (last) a torn
-// tail is cut off the file.
+// tail is cut off the file, and a shard whose header was cut short is removed.
 func (b *Buffer) readShard(n int, last bool) ([]*Game, uint16, error) {
 	path := b.shardPath(n)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, 0, err
 	}
-	version := uint16(shardVersion)
-	if len(data) >= 6 && string(data[:4]) == shardMagic {
-		version = binary.LittleEndian.Uint16(data[4:])
+	sh, err := parseShard(path, data, b.game, last)
+	switch {
+	case err != nil:
+		return nil, 0, err
+	case sh.headerCut:
+		return nil, 0, os.Remove(path) // the crash came while the header was being written
 	}
-	header := shardHeader(b.game, version)
-	if version < oldestShardVersion || version > shardVersion || !bytes.HasPrefix(data, header) {
+	b.total = max(b.total, sh.before)
+	if sh.torn >= 0 {
+		if err := os.Truncate(path, int64(sh.torn)); err != nil {
+			return nil, 0, fmt.Errorf("%s: cutting off a torn record: %w", path, err)
+		}
+		b.cut = append(b.cut, Cut{Shard: path, Offset: int64(sh.torn), Bytes: int64(len(data) - sh.torn), Samples: tornSamples(data[sh.torn:])})
+	}
+	return sh.games, sh.version, nil
+}
+
+// shard is what a shard file holds.
+type shard struct {
+	game    string
+	version uint16
+	before  int64 // the samples added before the shard was begun
+	games   []*Game
+	// torn is where a torn last record starts (a write cut short by a crash), -1 if none.
+	torn int
+	// headerCut tells that the file holds only the start of a header (a crash as the shard
+	// was begun): it holds no game.
+	headerCut bool
+}
+
+// parseShard reads the shard at path, whose content is data, of game ("" for whichever game
+// its header names). Only the newest shard (last) may end in a torn record or a header cut
+// short; anywhere else that is damage, an error.
+func parseShard(path string, data []byte, game string, last bool) (shard, error) {
+	sh := shard{game: game, version: shardVersion, torn: -1}
+	if len(data) >= 6 && string(data[:4]) == shardMagic {
+		sh.version = binary.LittleEndian.Uint16(data[4:])
+	}
+	if game == "" && len(data) >= 7 && string(data[:4]) == shardMagic && len(data) >= 7+int(data[6]) {
+		sh.game = string(data[7 : 7+int(data[6])])
+	}
+	header := shardHeader(sh.game, sh.version)
+	if sh.version < oldestShardVersion || sh.version > shardVersion || sh.game == "" || !bytes.HasPrefix(data, header) {
 		if len(data) >= 7 && string(data[:4]) == shardMagic {
-			if version < oldestShardVersion || version > shardVersion {
-				return nil, 0, fmt.Errorf("%s: replay format version %d, this build reads %d to %d", path, version, oldestShardVersion, shardVersion)
+			if sh.version < oldestShardVersion || sh.version > shardVersion {
+				return sh, fmt.Errorf("%s: replay format version %d, this build reads %d to %d", path, sh.version, oldestShardVersion, shardVersion)
 			}
 			if k := int(data[6]); len(data) >= 7+k {
-				return nil, 0, fmt.Errorf("%s: a replay of %q, not %q", path, data[7:7+k], b.game)
+				return sh, fmt.Errorf("%s: a replay of %q, not %q", path, data[7:7+k], sh.game)
 			}
 		}
-		if last && len(data) < len(header) && bytes.HasPrefix(header, data) {
-			return nil, 0, os.Remove(path) // the crash came while the header was being written
+		if last && (sh.game == "" && bytes.HasPrefix([]byte(shardMagic), data[:min(len(data), len(shardMagic))]) ||
+			len(data) < len(header) && bytes.HasPrefix(header, data)) {
+			sh.headerCut = true
+			return sh, nil
 		}
-		return nil, 0, fmt.Errorf("%s: not a replay shard of %q", path, b.game)
+		if sh.game == "" {
+			return sh, fmt.Errorf("%s: not a replay shard", path)
+		}
+		return sh, fmt.Errorf("%s: not a replay shard of %q", path, sh.game)
 	}
 	off := len(header)
 	if len(data) < off+8 {
 		if last {
-			return nil, 0, os.Remove(path) // the crash came while the header was being written
+			sh.headerCut = true
+			return sh, nil
 		}
-		return nil, 0, fmt.Errorf("%s: the header is cut short", path)
+		return sh, fmt.Errorf("%s: the header is cut short", path)
 	}
-	b.total = max(b.total, int64(binary.LittleEndian.Uint64(data[off:])))
+	sh.before = int64(binary.LittleEndian.Uint64(data[off:]))
 	off += 8
-	var games []*Game
 	for off < len(data) {
-		g, size, err := readRecord(data[off:], version)
+		g, size, err := readRecord(data[off:], sh.version)
 		// A write cut short by a crash leaves a part of the last record of the newest shard:
 		// a record running past the end, a whole last one whose checksum fails (its pages not
-		// all written), or zeros. It is cut off and reported; damage before the end is an error.
+		// all written), or zeros. It is reported as torn; damage before the end is an error.
 		tail := err != nil && (errors.Is(err, errTorn) || allZero(data[off:]) || errors.Is(err, errChecksum) && off+size == len(data))
 		if tail && last {
-			if err := os.Truncate(path, int64(off)); err != nil {
-				return nil, 0, fmt.Errorf("%s: cutting off a torn record: %w", path, err)
-			}
-			b.cut = append(b.cut, Cut{Shard: path, Offset: int64(off), Bytes: int64(len(data) - off), Samples: tornSamples(data[off:])})
+			sh.torn = off
 			break
 		}
 		if err != nil {
-			return nil, 0, fmt.Errorf("%s: at byte %d: %w", path, off, err)
+			return sh, fmt.Errorf("%s: at byte %d: %w", path, off, err)
 		}
-		games = append(games, g)
+		sh.games = append(sh.games, g)
 		off += size
 	}
-	return games, version, nil
+	return sh, nil
 }
 
 // Add records a finished game: appended to the current shard at once (a killed process keeps

@@ -492,3 +492,78 @@ func TestOlderShards(t *testing.T) {
 		t.Errorf("after a reopen: %d games", len(b.games))
 	}
 }
+
+// TestReadGames reads a run's shards as `zero replay dump` does: every game, oldest first,
+// the game's name from the headers, and the files left exactly as they were (a run may be
+// training in the folder), a torn tail included.
+func TestReadGames(t *testing.T) {
+	dir := t.TempDir()
+	b, err := Open(dir, "yinsh-blitz", small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []*Game
+	for seed := range uint64(5) {
+		g := randomGame(seed)
+		want = append(want, g)
+		if err := b.Add(g); err != nil {
+			t.Fatal(err)
+		}
+		if seed == 2 { // a second session: a second shard
+			b.Close()
+			if b, err = Open(dir, "yinsh-blitz", small); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	b.Close()
+	newest := filepath.Join(dir, "000002.zrp")
+	whole, err := os.ReadFile(newest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := shardHeader("yinsh-blitz", shardVersion)
+	tests := []struct {
+		name   string
+		newest []byte // the newest shard's content
+		games  int    // games read
+		err    string
+	}{
+		{"whole", whole, 5, ""},
+		{"a torn tail", whole[:len(whole)-9], 4, ""},
+		{"a header cut short", header[:5], 3, ""},
+		{"the newest shard begun", whole[:len(header)+8], 3, ""},
+		{"another game's", append(shardHeader("gyges", shardVersion), make([]byte, 8)...), 0, `000002.zrp: a replay of "gyges", not "yinsh-blitz"`},
+		{"not a shard", []byte("hello, world"), 0, "000002.zrp: not a replay shard of \"yinsh-blitz\""},
+	}
+	for _, tt := range tests {
+		if err := os.WriteFile(newest, tt.newest, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		game, games, err := ReadGames(dir)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: err = %v, want %q", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || game != "yinsh-blitz" || len(games) != tt.games {
+			t.Errorf("%s: %q, %d games, %v; want yinsh-blitz, %d games", tt.name, game, len(games), err, tt.games)
+			continue
+		}
+		for i, g := range games {
+			if !sameGame(g, want[i]) {
+				t.Errorf("%s: game %d differs from the one added", tt.name, i)
+			}
+		}
+		if data, _ := os.ReadFile(newest); !bytes.Equal(data, tt.newest) {
+			t.Errorf("%s: reading changed the newest shard", tt.name)
+		}
+	}
+	if _, _, err := ReadGames(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no replay shards") {
+		t.Errorf("an empty folder: err = %v", err)
+	}
+	if _, _, err := ReadGames(filepath.Join(dir, "nothing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing folder: err = %v", err)
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -27,10 +29,14 @@ import (
 // Config is what `zero play` was asked for.
 type Config struct {
 	Game     string // the game's registry name
-	Opponent string // the agent's spec; "" for ui.DefaultSpec (the shipped model, else uct:1000)
-	Side     string // the person's side: a player name or "random"
-	Load     string // a record to replay and go on from ("" for none)
-	// Record is where the finished game is saved ("" not to save it).
+	Opponent string // the agent's spec; "" for ui.DefaultSpec (the game's model, else uct:1000)
+	// Models is a folder of models whose GAME.zck is the default opponent's before the
+	// shipped one ("" for none: the shipped models alone).
+	Models string
+	Side   string // the person's side: a player name or "random"
+	Load   string // a record to replay and go on from ("" for none)
+	// Record is where the game is saved when it ends or on Ctrl-C ("" not to save it); its
+	// folder is made if need be. After new, the next game goes to FILE-2.json, and so on.
 	Record string
 	Seed   uint64
 	// Spinner receives the spinner while the agent thinks (a terminal); nil shows none.
@@ -45,7 +51,13 @@ type session struct {
 	m     *ui.Match
 	board ui.Board
 	out   io.Writer
-	saved bool // the finished game has been saved to cfg.Record
+	// kept is the game as last written to cfg.Record, or as loaded (Record.key): a game is
+	// written again only when it differs.
+	kept string
+	// games counts the games written to cfg.Record's name, wrote whether the current one
+	// was: after new, the next game goes to a name of its own (FILE-2.json, …).
+	games int
+	wrote bool
 }
 
 // errQuit ends the session.
@@ -73,8 +85,10 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 			}
 		}
 		if cfg.Opponent == "" {
+			// The record's agent plays on, if it was one (not a person, nor a training
+			// run's self-play).
 			for _, who := range r.Players {
-				if who != ui.Human {
+				if _, err := selfplay.ParseSpec(who); err == nil && who != ui.Human {
 					cfg.Opponent = who
 				}
 			}
@@ -87,10 +101,14 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 		}
 		cfg.Side = g.Info().PlayerNames[0]
 	}
+	byDefault := cfg.Opponent == ""
+	if byDefault && cfg.Models != "" {
+		cfg.Opponent = ui.DefaultSpec(cfg.Models, cfg.Game)
+	}
 	m, err := newMatch(cfg.Game, cfg.Opponent, cfg.Side, cfg.Seed)
-	if err != nil && rec != nil && cfg.Opponent != "" {
-		// The record's agent may not exist here (another build, a missing model): play on
-		// against the default.
+	if err != nil && (rec != nil || byDefault) && cfg.Opponent != "" {
+		// The record's agent may not exist here (another build, a missing model), or the
+		// model of --models does not load: play on against the default.
 		fmt.Fprintf(out, "cannot play %s here (%v); playing the default opponent\n", cfg.Opponent, err)
 		m, err = newMatch(cfg.Game, "", cfg.Side, cfg.Seed)
 	}
@@ -170,9 +188,50 @@ func (s *session) loop(ctx context.Context, in <-chan string) error {
 	}
 }
 
+// interrupted ends the session on Ctrl-C, at the prompt or while the agent thinks: the game
+// so far is saved first, as a finished one is (the agent's decisions already made included).
 func (s *session) interrupted() error {
 	fmt.Fprintln(s.out, "\ninterrupted")
+	if len(s.m.Pos.Moves()) == 0 {
+		return nil
+	}
+	path, err := s.keep()
+	switch {
+	case err != nil:
+		fmt.Fprintln(s.out, "? saving the game:", err)
+	case path != "":
+		fmt.Fprintf(s.out, "The game so far is saved in %s (zero play --load %s goes on from it).\n", path, path)
+	}
 	return nil
+}
+
+// key tells games apart for saving: the moves, the result and who resigned.
+func (s *session) key() string {
+	r := s.m.Record()
+	return r.Result + "|" + r.Resigned + "|" + r.MoveList()
+}
+
+// keep writes the game to cfg.Record (its folder made if need be) unless it is there already
+// or not to be saved, and says where it went ("" for nowhere).
+func (s *session) keep() (string, error) {
+	if s.cfg.Record == "" || s.key() == s.kept {
+		return "", nil
+	}
+	path := s.cfg.Record
+	if s.games > 0 {
+		ext := filepath.Ext(path)
+		path = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), s.games+1, ext)
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", err
+		}
+	}
+	if err := s.m.Record().SaveFile(path); err != nil {
+		return "", err
+	}
+	s.kept, s.wrote = s.key(), true
+	return path, nil
 }
 
 func (s *session) prompt() {
@@ -206,13 +265,10 @@ func (s *session) show() {
 	default:
 		fmt.Fprintf(s.out, "%s wins.\n", r)
 	}
-	if s.cfg.Record != "" && !s.saved {
-		if err := s.m.Record().SaveFile(s.cfg.Record); err != nil {
-			fmt.Fprintln(s.out, "? saving the game:", err)
-		} else {
-			fmt.Fprintf(s.out, "The game is saved in %s (zero play --load %s replays it).\n", s.cfg.Record, s.cfg.Record)
-		}
-		s.saved = true
+	if path, err := s.keep(); err != nil {
+		fmt.Fprintln(s.out, "? saving the game:", err)
+	} else if path != "" {
+		fmt.Fprintf(s.out, "The game is saved in %s (zero play --load %s replays it).\n", path, path)
 	}
 	fmt.Fprintln(s.out, "undo takes moves back, new starts again, quit leaves.")
 }
@@ -228,7 +284,6 @@ var commands = []command{
 	{"?", "", "list the legal moves", (*session).legal},
 	{"hint", "", "the agent's top moves, with visit share and win probability", (*session).hint},
 	{"undo", "", "take back your last move (and the agent's reply)", func(s *session, _ context.Context, _ string) (bool, error) {
-		s.saved = false
 		return true, s.m.Undo()
 	}},
 	{"save", "FILE", "save the game as a record (JSON)", (*session).save},
@@ -244,9 +299,12 @@ var commands = []command{
 	}},
 	{"resign", "", "give up this game", func(s *session, _ context.Context, _ string) (bool, error) { return true, s.m.Resign() }},
 	{"new", "", "start a new game", func(s *session, _ context.Context, _ string) (bool, error) {
+		if s.wrote {
+			s.games++ // the game before keeps its file
+		}
 		s.m.Resigned = -1
 		s.m.Pos.Reset()
-		s.saved = false
+		s.kept, s.wrote = "", false
 		return true, nil
 	}},
 	{"board", "", "draw the board again", func(*session, context.Context, string) (bool, error) { return true, nil }},
@@ -255,7 +313,7 @@ var commands = []command{
 		return false, nil
 	}},
 	{"help", "", "this list", nil}, // answered by do: the table cannot refer to itself
-	{"quit", "", "leave (an unfinished game is not saved: save FILE first)", func(*session, context.Context, string) (bool, error) { return false, errQuit }},
+	{"quit", "", "leave (an unfinished game is not saved: save FILE first; Ctrl-C saves it)", func(*session, context.Context, string) (bool, error) { return false, errQuit }},
 }
 
 // do runs one line: a command, or else a move.
@@ -435,7 +493,7 @@ func (s *session) load(r selfplay.Record, path string) error {
 	if err := s.m.Load(r); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	s.saved = true // it is on disk already
+	s.kept = s.key() // it is on disk already
 	fmt.Fprintf(s.out, "loaded %s: %s, %d moves, result %s\n", path, r.Game, len(r.Moves), r.Result)
 	s.listMoves()
 	return nil

@@ -2,6 +2,8 @@ package term
 
 import (
 	"context"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -102,6 +104,8 @@ func TestPlay(t *testing.T) {
 		{"unknown game", Config{Game: "go"}, "", nil, nil, `unknown game "go"`, ""},
 		{"unknown side", Config{Game: "yinsh", Side: "red"}, "", nil, nil, `unknown side "red"`, ""},
 		{"a bad record", Config{Game: "yinsh", Load: "/nonexistent.json"}, "", nil, nil, "/nonexistent.json", ""},
+		{"new: the next game has a file of its own", Config{Game: "yinsh-blitz", Record: filepath.Join(dir, "games", "g.json")}, "place f6\nresign\nnew\nplace e5\nresign\n",
+			[]string{"The game is saved in " + filepath.Join(dir, "games", "g.json"), "The game is saved in " + filepath.Join(dir, "games", "g-2.json")}, nil, "", ""},
 		{"resign, then save the record", Config{Game: "yinsh-blitz", Record: rec}, "place f6\nresign\nplace e5\nquit\nplace e5\n",
 			[]string{"white resigned: black wins.", "The game is saved in " + rec, "(game over)> ? the game is over"}, []string{"place e5\n"}, "", ""},
 	}
@@ -210,6 +214,70 @@ func TestWholeGameAndLoad(t *testing.T) {
 			}
 			if strings.Contains(out.String(), "The game is saved") {
 				t.Error("a loaded game was saved again")
+			}
+		})
+	}
+}
+
+// thinking is an agent that thinks until it is interrupted, telling started when it begins.
+type thinking struct{ started chan struct{} }
+
+func (thinking) Spec() string { return "thinking" }
+
+func (a thinking) Analyze(ctx context.Context, _ *games.Position, _ selfplay.Limits, _ func(done, total int)) (selfplay.Analysis, error) {
+	close(a.started)
+	<-ctx.Done()
+	return selfplay.Analysis{}, ctx.Err()
+}
+
+// Ctrl-C while the agent thinks ends the session and saves the game so far, which loads and
+// goes on; at the start, with no move, nothing is saved.
+func TestInterruptSaves(t *testing.T) {
+	for _, tt := range []struct {
+		name, side string
+		moves      []string // the person's, before the agent thinks
+	}{
+		{"after a move", "white", []string{"place f6"}},
+		{"before any move", "black", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := filepath.Join(t.TempDir(), "games", "game.json")
+			started := make(chan struct{})
+			newMatch := func(game, _, side string, seed uint64) (*ui.Match, error) {
+				g, err := games.Lookup(game)
+				if err != nil {
+					return nil, err
+				}
+				return ui.NewMatchAgent(g, thinking{started}, side, seed)
+			}
+			in, typing := io.Pipe()
+			defer typing.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			var out strings.Builder
+			done := make(chan error, 1)
+			go func() {
+				done <- Play(ctx, Config{Game: "yinsh-blitz", Side: tt.side, Record: rec, NewMatch: newMatch}, in, &out)
+			}()
+			for _, m := range tt.moves {
+				io.WriteString(typing, m+"\n")
+			}
+			<-started
+			cancel() // Ctrl-C
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			if tt.moves == nil {
+				if _, err := os.Stat(rec); err == nil || strings.Contains(out.String(), "saved") {
+					t.Errorf("a game without a move was saved:\n%s", out.String())
+				}
+				return
+			}
+			if want := "interrupted\nThe game so far is saved in " + rec; !strings.Contains(out.String(), want) {
+				t.Errorf("output lacks %q:\n%s", want, out.String())
+			}
+			r, err := games.LoadRecord(rec)
+			if err != nil || !slices.Equal(r.Moves, tt.moves) || r.Result != "none" || r.PlayerOf(tt.side) != ui.Human {
+				t.Errorf("the saved game: %+v, %v", r, err)
 			}
 		})
 	}

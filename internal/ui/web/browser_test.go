@@ -147,13 +147,58 @@ func (d *driver) hover(sel string) {
 	d.run(chromedp.MouseEvent("mouseMoved", at[0], at[1]))
 }
 
-// settle waits until the page is idle with at least n moves in its list, and reads the
-// status line.
+// settle waits until the page is idle with at least n moves in its list, reads the status
+// line, and checks that the page shows everything (fits).
 func (d *driver) settle(n int) {
 	d.t.Helper()
 	d.run(chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.body.dataset.busy === "false" && document.querySelectorAll("#moves li").length >= %d`, n),
 		chromedp.WithPollingTimeout(10*time.Second)))
 	d.status = d.text("#status")
+	d.fits()
+}
+
+// cutOffJS lists what the page cuts off: the board's shapes and texts that reach past its
+// viewBox (which clips them), as "tag.class text [left top right bottom]" with the margins to
+// the viewBox's edges in pixels (negative: past it), a text of Imbriqua's card past its face,
+// and a page wider than the window.
+const cutOffJS = `(() => {
+  const out = [];
+  if (document.documentElement.scrollWidth > window.innerWidth)
+    out.push("the page is " + document.documentElement.scrollWidth + " px wide in a window of " + window.innerWidth);
+  const svg = document.getElementById("board");
+  if (svg.hidden || !svg.viewBox.baseVal) return out;
+  const vb = svg.viewBox.baseVal, m = svg.getScreenCTM();
+  const a = new DOMPoint(vb.x, vb.y).matrixTransform(m), b = new DOMPoint(vb.x + vb.width, vb.y + vb.height).matrixTransform(m);
+  for (const e of svg.querySelectorAll("text, circle, rect, polygon, polyline, line, path, ellipse")) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    const margins = [r.left - a.x, r.top - a.y, b.x - r.right, b.y - r.bottom].map(Math.round);
+    if (margins.some((x) => x < -1))
+      out.push(e.tagName + "." + e.getAttribute("class") + " " + JSON.stringify((e.textContent || "").slice(0, 50)) + " " + JSON.stringify(margins));
+  }
+  // Imbriqua's card: its texts within its face.
+  for (const card of svg.querySelectorAll(".i-card")) {
+    const f = card.querySelector(".i-cardface").getBoundingClientRect();
+    for (const t of card.querySelectorAll("text")) {
+      const r = t.getBoundingClientRect();
+      if (r.left < f.left - 1 || r.right > f.right + 1)
+        out.push("the card's text " + JSON.stringify(t.textContent) + " runs past its face by " + Math.round(Math.max(f.left - r.left, r.right - f.right)) + " px");
+    }
+  }
+  return out;
+})()`
+
+// fits fails the test if the page cuts anything off (cutOffJS), at the window's width: the
+// board is drawn to scale in its viewBox, so what reaches past it is lost at every width.
+func (d *driver) fits() {
+	d.t.Helper()
+	var cut []string
+	d.eval(cutOffJS, &cut)
+	if len(cut) > 0 {
+		var width int
+		d.eval(`window.innerWidth`, &width)
+		d.t.Fatalf("at %d px wide, after %d moves, the page cuts off:\n%s", width, d.count("#moves li"), strings.Join(cut, "\n"))
+	}
 }
 
 // shot saves a screenshot once the page's animations (a card turned over) have ended.
@@ -219,8 +264,8 @@ func (d *driver) checkRecord(srv *httptest.Server) selfplay.Record {
 	return rec
 }
 
-// The new-game form starts on the game's default opponent: the model of the server's models
-// folder at its budget (a strength added to the choices), else uct at 1000 simulations.
+// The new-game form starts on the game's default opponent: its model at its budget (a
+// strength added to the choices), the server's models folder's before the shipped one.
 func TestBrowserDefaultOpponent(t *testing.T) {
 	ctx, dir := browser(t, 20*time.Second)
 	models := t.TempDir()
@@ -232,7 +277,7 @@ func TestBrowserDefaultOpponent(t *testing.T) {
 	d.run(chromedp.Navigate(srv.URL+"/"), chromedp.WaitReady(chromedp.CSS(`#ng-game option[value="yinsh-blitz"]`)))
 	tests := []struct{ game, opponent, strength string }{
 		{"yinsh-blitz", "mcts:{N}:yinsh-blitz.zck", fmt.Sprint(ui.ModelSimulations)},
-		{"yinsh", "uct:{N}", "1000"},
+		{"yinsh", "mcts:{N}:yinsh.zck", fmt.Sprint(ui.ModelSimulations)},
 		{"yinsh-blitz", "mcts:{N}:yinsh-blitz.zck", fmt.Sprint(ui.ModelSimulations)},
 	}
 	for _, tt := range tests {

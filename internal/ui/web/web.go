@@ -14,9 +14,10 @@
 //	GET  /api/record?id=ID           the game record (JSON) as a download
 //
 // Each game is a session of its own, found by an unguessable id and locked while it is used,
-// so games never see each other. Input is checked before anything changes: request bodies are
-// small and strict JSON, games and agents must exist, an agent's checkpoint must be a file in
-// the models folder, and search budgets are bounded. Searches run at most one per core at once.
+// so games never see each other; at most MaxSessions are kept, MaxPerClient per client
+// address, and one client's games are dropped before another's (add). Input is checked before anything changes: request bodies are
+// small and strict JSON, games and agents must exist, an agent's checkpoint must be a model
+// shipped in the binary or a file of the models folder, and search budgets are bounded. Searches run at most one per core at once.
 // The server binds to loopback unless told otherwise (cmd/zero).
 package web
 
@@ -31,10 +32,12 @@ import (
 	"io"
 	"io/fs"
 	"log"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -42,6 +45,7 @@ import (
 
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/selfplay"
 )
 
@@ -50,10 +54,16 @@ var static embed.FS
 
 // Options configure a Server; the zero value of a field takes its default.
 type Options struct {
-	// ModelsDir is the only folder agents' checkpoints may come from (default "models").
+	// ModelsDir is a folder of checkpoints offered besides the models shipped in the binary
+	// (package models), a file of it before a shipped model of the same name ("" for none).
+	// Agents' checkpoints come from there or are shipped ones: no other path is accepted.
 	ModelsDir string
-	// MaxSessions bounds the games kept at once; the least recently used goes first (default 256).
+	// MaxSessions bounds the games kept at once (default 256); when it is reached, a new game
+	// drops the least recently used game of the client holding the most (see add).
 	MaxSessions int
+	// MaxPerClient bounds the games of one client, told by its address (default 32): past it,
+	// a new game drops the client's own least recently used one.
+	MaxPerClient int
 	// IdleTimeout drops a game nobody touched for that long (default 6 hours).
 	IdleTimeout time.Duration
 	// MaxWork bounds an agent's search budget, the N of uct:N (default 100000).
@@ -80,24 +90,26 @@ type Server struct {
 	opts     Options
 	mu       sync.Mutex
 	sessions map[string]*session
-	searches chan struct{} // one token per search running
-	mux      *http.ServeMux
+	searches chan struct{}  // one token per search running
+	mux      *http.ServeMux // the page
+	api      *http.ServeMux // /api/
 }
 
 type session struct {
-	mu   sync.Mutex
-	id   string
-	m    *ui.Match
-	used time.Time // guarded by Server.mu
+	mu     sync.Mutex
+	id     string
+	client string // the address of the client that started it
+	m      *ui.Match
+	used   time.Time // guarded by Server.mu
 }
 
 // New makes a server.
 func New(opts Options) *Server {
-	if opts.ModelsDir == "" {
-		opts.ModelsDir = "models"
-	}
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = 256
+	}
+	if opts.MaxPerClient <= 0 {
+		opts.MaxPerClient = 32
 	}
 	if opts.IdleTimeout <= 0 {
 		opts.IdleTimeout = 6 * time.Hour
@@ -117,21 +129,36 @@ func New(opts Options) *Server {
 	mux := http.NewServeMux()
 	assets, _ := fs.Sub(static, "static")
 	mux.Handle("GET /", http.FileServerFS(assets))
-	mux.HandleFunc("GET /api/games", s.handleGames)
-	mux.HandleFunc("POST /api/new", s.handleNew)
-	mux.HandleFunc("GET /api/state", s.withSession(s.handleState))
-	mux.HandleFunc("POST /api/play", s.withSession(s.handlePlay))
-	mux.HandleFunc("POST /api/agent", s.withSession(s.handleAgent))
-	mux.HandleFunc("POST /api/analyze", s.withSession(s.handleAnalyze))
-	mux.HandleFunc("POST /api/undo", s.withSession(s.handleUndo))
-	mux.HandleFunc("POST /api/resign", s.withSession(s.handleResign))
-	mux.HandleFunc("GET /api/record", s.withSession(s.handleRecord))
-	noEndpoint := func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, &httpError{http.StatusNotFound, fmt.Errorf("no such endpoint: %s %s", r.Method, r.URL.Path)})
+	// The API's endpoints, each with its one method; another method gets 405 and the one. A
+	// mux of their own: a catch-all for /api/ in any method conflicts with GET / in one mux.
+	api := http.NewServeMux()
+	methods := map[string]string{}
+	handle := func(method, path string, h http.HandlerFunc) {
+		api.HandleFunc(method+" "+path, h)
+		methods[path] = method
 	}
-	mux.HandleFunc("GET /api/", noEndpoint)
-	mux.HandleFunc("POST /api/", noEndpoint)
-	s.mux = mux
+	handle("GET", "/api/games", s.handleGames)
+	handle("POST", "/api/new", s.handleNew)
+	handle("GET", "/api/state", s.withSession(s.handleState))
+	handle("POST", "/api/play", s.withSession(s.handlePlay))
+	handle("POST", "/api/agent", s.withSession(s.handleAgent))
+	handle("POST", "/api/analyze", s.withSession(s.handleAnalyze))
+	handle("POST", "/api/undo", s.withSession(s.handleUndo))
+	handle("POST", "/api/resign", s.withSession(s.handleResign))
+	handle("GET", "/api/record", s.withSession(s.handleRecord))
+	api.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		if m, ok := methods[r.URL.Path]; ok {
+			allow := m
+			if m == http.MethodGet {
+				allow += ", HEAD"
+			}
+			w.Header().Set("Allow", allow)
+			s.fail(w, r, &httpError{http.StatusMethodNotAllowed, fmt.Errorf("%s %s: use %s", r.Method, r.URL.Path, m)})
+			return
+		}
+		s.fail(w, r, &httpError{http.StatusNotFound, fmt.Errorf("no such endpoint: %s %s", r.Method, r.URL.Path)})
+	})
+	s.mux, s.api = mux, api
 	return s
 }
 
@@ -139,6 +166,10 @@ func New(opts Options) *Server {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'")
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		s.api.ServeHTTP(w, r)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -235,27 +266,49 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// defaultSpec is the default opponent for game as a request names it: the game's shipped model
-// in the models folder (GAME.zck, by file name) at ui.ModelSimulations, else ui.DefaultOpponent.
+// defaultSpec is the default opponent for game as a request names it: the game's model
+// (GAME.zck, by file name: the models folder's, else the shipped one) at ui.ModelSimulations,
+// else ui.DefaultOpponent.
 func (s *Server) defaultSpec(game string) string {
-	if m := ui.ShippedModel(s.opts.ModelsDir, game); m != "" {
-		return ui.ModelSpec(filepath.Base(m))
+	name := game + models.Ext
+	if s.modelPath(name) != "" {
+		return ui.ModelSpec(name)
 	}
 	return ui.DefaultOpponent
 }
 
-// models lists the checkpoints for game in the models folder: files named GAME.* (GAME
-// exactly: yinsh.ckpt is not yinsh-blitz's).
-func (s *Server) models(game string) []string {
-	entries, err := os.ReadDir(s.opts.ModelsDir)
-	if err != nil {
-		return nil
+// modelPath is the checkpoint path of the model a request names by file name: the models
+// folder's file, else the shipped model's path (models/NAME); "" if there is neither.
+func (s *Server) modelPath(name string) string {
+	if !filepath.IsLocal(name) || strings.ContainsAny(name, `/\`) {
+		return ""
 	}
+	if s.opts.ModelsDir != "" {
+		path := filepath.Join(s.opts.ModelsDir, name)
+		if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() {
+			return path
+		}
+	}
+	if models.Shipped(name) {
+		return models.Path(name)
+	}
+	return ""
+}
+
+// models lists the checkpoints for game, by file name: the models folder's files named GAME.*
+// (GAME exactly: yinsh.ckpt is not yinsh-blitz's) and the shipped GAME.zck.
+func (s *Server) models(game string) []string {
 	var out []string
-	for _, e := range entries {
-		name := e.Name()
-		if e.Type().IsRegular() && strings.TrimSuffix(name, filepath.Ext(name)) == game {
-			out = append(out, name)
+	if models.Shipped(game + models.Ext) {
+		out = append(out, game+models.Ext)
+	}
+	if s.opts.ModelsDir != "" {
+		entries, _ := os.ReadDir(s.opts.ModelsDir) // checked when the server started
+		for _, e := range entries {
+			name := e.Name()
+			if e.Type().IsRegular() && strings.TrimSuffix(name, filepath.Ext(name)) == game && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
 		}
 	}
 	sort.Strings(out)
@@ -271,8 +324,8 @@ const (
 
 // checkSpec checks an agent spec from a request (selfplay.ParseSpec) and returns it as the
 // registry takes it: its simulations at most MaxWork, an alpha-beta search deeper than
-// maxWebABDepth only with a time cap, and a checkpoint only a file inside the models folder,
-// named relative to it.
+// maxWebABDepth only with a time cap, and a checkpoint only a shipped model or a file inside
+// the models folder, named by its file name.
 func (s *Server) checkSpec(spec string) (string, error) {
 	if len(spec) > 200 {
 		return "", badRequest("opponent: spec too long")
@@ -296,14 +349,13 @@ func (s *Server) checkSpec(spec string) (string, error) {
 	if sp.Kind != "mcts" {
 		return spec, nil
 	}
-	name := strings.TrimPrefix(filepath.ToSlash(sp.Checkpoint), "models/")
+	name := strings.TrimPrefix(filepath.ToSlash(sp.Checkpoint), models.Dir+"/")
 	if !filepath.IsLocal(name) || strings.ContainsAny(name, `/\`) {
-		return "", badRequest("opponent %q: a checkpoint must be a file of the models folder, named by its file name", spec)
+		return "", badRequest("opponent %q: a checkpoint must be a shipped model or a file of the models folder, named by its file name", spec)
 	}
-	path := filepath.Join(s.opts.ModelsDir, name)
-	st, err := os.Lstat(path)
-	if err != nil || !st.Mode().IsRegular() {
-		return "", badRequest("opponent %q: no checkpoint %s in the models folder", spec, name)
+	path := s.modelPath(name)
+	if path == "" {
+		return "", badRequest("opponent %q: no checkpoint %s among the models", spec, name)
 	}
 	return fmt.Sprintf("mcts:%d:%s", sp.Simulations, path), nil
 }
@@ -354,7 +406,7 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, badRequest("side: %v", err))
 		return
 	}
-	sess := &session{id: newID(), m: m}
+	sess := &session{id: newID(), client: clientOf(r), m: m}
 	s.add(sess)
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
@@ -367,7 +419,19 @@ func newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// add keeps a new session, dropping idle ones and, past MaxSessions, the least recently used.
+// clientOf tells clients apart by their address (the host of the connection's: behind a
+// proxy, all its clients are one).
+func clientOf(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
+}
+
+// add keeps a new session, dropping idle ones first. A client past MaxPerClient loses its own
+// least recently used game; a server at MaxSessions drops the least recently used game of the
+// client that holds the most (the new game's client first among equals, then the client with
+// the oldest game). So no client can drop every other client's games: it drops its own first.
 func (s *Server) add(sess *session) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -378,14 +442,43 @@ func (s *Server) add(sess *session) {
 			delete(s.sessions, id)
 		}
 	}
-	for len(s.sessions) >= s.opts.MaxSessions {
-		var oldest *session
-		for _, o := range s.sessions {
-			if oldest == nil || o.used.Before(oldest.used) {
-				oldest = o
+	count := map[string]int{}
+	oldest := map[string]*session{} // each client's least recently used game
+	for _, o := range s.sessions {
+		count[o.client]++
+		if p := oldest[o.client]; p == nil || o.used.Before(p.used) {
+			oldest[o.client] = o
+		}
+	}
+	drop := func(client string) {
+		o := oldest[client]
+		delete(s.sessions, o.id)
+		count[client]--
+		delete(oldest, client)
+		for _, q := range s.sessions { // the client's next least recently used
+			if q.client == client && (oldest[client] == nil || q.used.Before(oldest[client].used)) {
+				oldest[client] = q
 			}
 		}
-		delete(s.sessions, oldest.id)
+	}
+	for count[sess.client] >= s.opts.MaxPerClient {
+		drop(sess.client)
+	}
+	for len(s.sessions) >= s.opts.MaxSessions {
+		heaviest, found := "", false
+		for c, n := range count {
+			if n == 0 {
+				continue
+			}
+			h := count[heaviest]
+			switch {
+			case !found || n > h:
+				heaviest, found = c, true
+			case n == h && heaviest != sess.client && (c == sess.client || oldest[c].used.Before(oldest[heaviest].used)):
+				heaviest = c
+			}
+		}
+		drop(heaviest)
 	}
 	s.sessions[sess.id] = sess
 }
@@ -442,6 +535,13 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request, sess *sessio
 	move := requestOf(r).Move
 	if move == "" {
 		return badRequest("move: give a move in the game's notation")
+	}
+	// Not now (409): the move may be good, the moment is not.
+	switch {
+	case sess.m.Over():
+		return &httpError{http.StatusConflict, ui.ErrGameOver}
+	case !sess.m.HumanToMove():
+		return &httpError{http.StatusConflict, fmt.Errorf("it is %s's turn, not yours", sess.m.Pos.ToMove())}
 	}
 	if err := sess.m.Play(move); err != nil {
 		return &httpError{http.StatusUnprocessableEntity, err}

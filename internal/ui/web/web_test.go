@@ -311,6 +311,108 @@ func TestSessionLimit(t *testing.T) {
 	}
 }
 
+// callAs sends a request to s as the client at address client, and decodes the answer into
+// out (if not nil); it returns the status.
+func callAs(t *testing.T, s *Server, client, method, path, body string, out any) int {
+	t.Helper()
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.RemoteAddr = client + ":40000"
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	if out != nil {
+		if err := json.Unmarshal(w.Body.Bytes(), out); err != nil {
+			t.Fatalf("%s %s: %v in %q", method, path, err, w.Body.String())
+		}
+	}
+	return w.Code
+}
+
+// One client cannot drop every other client's games: past its own limit it loses its own
+// least recently used game, and when the server is full the client holding the most loses
+// one, the new game's client first among equals.
+func TestSessionsPerClient(t *testing.T) {
+	newAs := func(s *Server, client string) string {
+		var st state
+		if code := callAs(t, s, client, "POST", "/api/new", `{"game":"yinsh","opponent":"random","side":"white"}`, &st); code != 200 {
+			t.Fatalf("new game for %s: %d", client, code)
+		}
+		return st.ID
+	}
+	alive := func(s *Server, client, id string) bool {
+		return callAs(t, s, client, "GET", "/api/state?id="+id, "", nil) == 200
+	}
+	tests := []struct {
+		name                   string
+		maxSessions, perClient int
+		aGames, bGames         int
+		aKept, bKept           int // of each's newest games, how many are left
+	}{
+		{"a client past its limit drops its own", 100, 3, 2, 10, 2, 3},
+		{"a full server: the greedy client drops its own", 4, 3, 2, 10, 2, 2},
+		{"a full server: equal shares, the newcomer's own", 4, 4, 2, 6, 2, 2},
+	}
+	for _, tt := range tests {
+		s := New(Options{MaxSessions: tt.maxSessions, MaxPerClient: tt.perClient, Seed: func() uint64 { return 1 }})
+		var a, b []string
+		for range tt.aGames {
+			a = append(a, newAs(s, "192.0.2.1"))
+		}
+		for range tt.bGames {
+			b = append(b, newAs(s, "198.51.100.7"))
+		}
+		for _, g := range []struct {
+			who  string
+			ids  []string
+			kept int
+		}{{"192.0.2.1", a, tt.aKept}, {"198.51.100.7", b, tt.bKept}} {
+			for i, id := range g.ids {
+				if want := i >= len(g.ids)-g.kept; alive(s, g.who, id) != want {
+					t.Errorf("%s: %s's game %d of %d kept: %v, want %v", tt.name, g.who, i+1, len(g.ids), !want, want)
+				}
+			}
+		}
+		if n := len(s.sessions); n > tt.maxSessions {
+			t.Errorf("%s: %d games kept, at most %d", tt.name, n, tt.maxSessions)
+		}
+	}
+}
+
+// A move at the wrong moment is refused with 409 (not now), an illegal one with 422.
+func TestNotNow(t *testing.T) {
+	srv := newServer(t, Options{})
+	var e apiError
+	agentFirst := newGame(t, srv, `{"game":"yinsh-blitz","opponent":"random","side":"black"}`)
+	if code := call(t, srv, "POST", "/api/play", `{"id":"`+agentFirst.ID+`","move":"place f6"}`, &e); code != 409 || e.Error != "it is white's turn, not yours" {
+		t.Errorf("a move on the agent's turn: %d %q", code, e.Error)
+	}
+	g := newGame(t, srv, `{"game":"yinsh-blitz","opponent":"random","side":"white"}`)
+	if code := call(t, srv, "POST", "/api/play", `{"id":"`+g.ID+`","move":"place z9"}`, &e); code != 422 {
+		t.Errorf("an illegal move: %d %q", code, e.Error)
+	}
+	call(t, srv, "POST", "/api/resign", `{"id":"`+g.ID+`"}`, nil)
+	for _, path := range []string{"/api/play", "/api/resign", "/api/analyze", "/api/agent"} {
+		body := `{"id":"` + g.ID + `","move":"place f6"}`
+		if path != "/api/play" {
+			body = `{"id":"` + g.ID + `"}`
+		}
+		if code := call(t, srv, "POST", path, body, &e); code != 409 {
+			t.Errorf("%s on a finished game: %d %q", path, code, e.Error)
+		}
+	}
+	// A wrong method says which is right.
+	resp, err := srv.Client().Post(srv.URL+"/api/state", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 405 || resp.Header.Get("Allow") != "GET, HEAD" {
+		t.Errorf("POST /api/state: %d, Allow %q", resp.StatusCode, resp.Header.Get("Allow"))
+	}
+}
+
 func TestInputIsChecked(t *testing.T) {
 	models := t.TempDir()
 	os.WriteFile(filepath.Join(models, "yinsh.ckpt"), []byte("weights"), 0o644)
@@ -332,16 +434,20 @@ func TestInputIsChecked(t *testing.T) {
 		{"too large", "POST", "/api/new", `{"game":"` + strings.Repeat("y", maxBody) + `"}`, 413, "request larger than 4096 bytes"},
 		{"budget too large", "POST", "/api/new", `{"game":"yinsh","opponent":"uct:5001"}`, 400, "the budget must be a number from 1 to 5000"},
 		{"budget not a number", "POST", "/api/new", `{"game":"yinsh","opponent":"uct:lots"}`, 400, `the number of simulations "lots" is not a whole number`},
-		{"checkpoint outside models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:` + outside + `"}`, 400, "a checkpoint must be a file of the models folder"},
-		{"checkpoint escaping models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:../yinsh.ckpt"}`, 400, "a checkpoint must be a file of the models folder"},
-		{"checkpoint missing", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:gone.ckpt"}`, 400, "no checkpoint gone.ckpt in the models folder"},
+		{"checkpoint outside models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:` + outside + `"}`, 400, "a checkpoint must be a shipped model or a file of the models folder"},
+		{"checkpoint escaping models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:../yinsh.ckpt"}`, 400, "a checkpoint must be a shipped model or a file of the models folder"},
+		{"checkpoint missing", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:gone.ckpt"}`, 400, "no checkpoint gone.ckpt among the models"},
+		{"a shipped model's path elsewhere", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:/tmp/models/yinsh.zck"}`, 400, "a checkpoint must be a shipped model"},
 		{"checkpoint a folder", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:sub"}`, 400, "no checkpoint sub"},
 		{"alpha-beta too deep", "POST", "/api/new", `{"game":"gyges","opponent":"ab:6"}`, 400, `alpha-beta deeper than 4 turns needs a time a move of at most 10s (ab:6:5s)`},
 		{"alpha-beta deep, long", "POST", "/api/new", `{"game":"gyges","opponent":"ab:6:1m"}`, 400, `needs a time a move of at most 10s`},
 		{"alpha-beta bad depth", "POST", "/api/new", `{"game":"gyges","opponent":"ab:0"}`, 400, `the depth "0" is not a whole number of turns`},
 		{"unknown session", "GET", "/api/state?id=nope", "", 404, "no such game"},
 		{"no session", "POST", "/api/play", `{"move":"place f6"}`, 404, "no such game"},
-		{"wrong method", "GET", "/api/new", "", 404, "no such endpoint: GET /api/new"},
+		{"wrong method", "GET", "/api/new", "", 405, "GET /api/new: use POST"},
+		{"wrong method for a session", "POST", "/api/state", `{"id":"x"}`, 405, "POST /api/state: use GET"},
+		{"an unknown method", "DELETE", "/api/play", "", 405, "DELETE /api/play: use POST"},
+		{"an unknown endpoint read", "GET", "/api/teleport", "", 404, "no such endpoint: GET /api/teleport"},
 		{"unknown endpoint", "POST", "/api/teleport", "", 404, "no such endpoint"},
 	}
 	for _, tt := range tests {
@@ -362,10 +468,15 @@ func TestInputIsChecked(t *testing.T) {
 			t.Errorf("checkSpec(%q) = %q, %v", spec, got, err)
 		}
 	}
-	for _, spec := range []string{"mcts:10:yinsh.ckpt", "mcts:10:models/yinsh.ckpt"} {
-		got, err := s.checkSpec(spec)
-		if err != nil || got != "mcts:10:"+filepath.Join(models, "yinsh.ckpt") {
-			t.Errorf("checkSpec(%q) = %q, %v", spec, got, err)
+	for _, tt := range []struct{ spec, want string }{
+		{"mcts:10:yinsh.ckpt", "mcts:10:" + filepath.Join(models, "yinsh.ckpt")},
+		{"mcts:10:models/yinsh.ckpt", "mcts:10:" + filepath.Join(models, "yinsh.ckpt")},
+		// A shipped model, by file name: the binary's copy, wherever the server runs.
+		{"mcts:10:gyges.zck", "mcts:10:models/gyges.zck"},
+		{"mcts:10:models/gyges.zck", "mcts:10:models/gyges.zck"},
+	} {
+		if got, err := s.checkSpec(tt.spec); err != nil || got != tt.want {
+			t.Errorf("checkSpec(%q) = %q, %v; want %q", tt.spec, got, err, tt.want)
 		}
 	}
 	// A body without its content type is refused.
@@ -399,7 +510,8 @@ func TestGamesAndPage(t *testing.T) {
 	for _, o := range g.Opponents {
 		specs = append(specs, o.Spec)
 	}
-	if !slices.Contains(specs, "random") || !slices.Contains(specs, "mcts:{N}:yinsh.ckpt") || slices.Contains(specs, "mcts:{N}:yinsh-blitz.ckpt") {
+	if !slices.Contains(specs, "random") || !slices.Contains(specs, "mcts:{N}:yinsh.ckpt") || !slices.Contains(specs, "mcts:{N}:yinsh.zck") ||
+		slices.Contains(specs, "mcts:{N}:yinsh-blitz.ckpt") {
 		t.Errorf("yinsh's opponents %q", specs)
 	}
 	for _, path := range []string{"/", "/app.js", "/gyges.js", "/imbriqua.js", "/style.css"} {
@@ -415,41 +527,44 @@ func TestGamesAndPage(t *testing.T) {
 	}
 }
 
-// The default opponent comes from the server's models folder (not the working directory's):
-// a game's GAME.zck there at ui.ModelSimulations, named as a request names it, else
-// ui.DefaultOpponent; a new game without an opponent plays it, and a model that does not load
-// gives way to ui.DefaultOpponent.
+// The default opponent is the game's model at ui.ModelSimulations, named as a request names
+// it (by file name): the server's models folder's GAME.zck, else the shipped one (in the
+// binary, whatever the working folder); a new game without an opponent plays it, and a model
+// that does not load gives way to ui.DefaultOpponent.
 func TestDefaultOpponent(t *testing.T) {
+	t.Chdir(t.TempDir())
 	models := t.TempDir()
 	blitz, _ := games.Lookup("yinsh-blitz")
 	gamestest.Checkpoint(t, blitz, filepath.Join(models, "yinsh-blitz.zck"))
 	os.WriteFile(filepath.Join(models, "gyges.zck"), []byte("not a checkpoint"), 0o644)
-	srv := newServer(t, Options{ModelsDir: models})
-	var out struct {
-		Games []gameInfo `json:"games"`
-	}
-	if code := call(t, srv, "GET", "/api/games", "", &out); code != 200 {
-		t.Fatalf("games: %d", code)
-	}
-	shipped := fmt.Sprintf("mcts:%d:yinsh-blitz.zck", ui.ModelSimulations)
+	model := func(path string) string { return fmt.Sprintf("mcts:%d:%s", ui.ModelSimulations, path) }
 	tests := []struct {
-		game, listed, plays string
+		dir, game, listed, plays string
 	}{
-		{"yinsh-blitz", shipped, fmt.Sprintf("mcts:%d:%s", ui.ModelSimulations, filepath.Join(models, "yinsh-blitz.zck"))},
-		{"yinsh", ui.DefaultOpponent, ui.DefaultOpponent},
-		{"gyges", fmt.Sprintf("mcts:%d:gyges.zck", ui.ModelSimulations), ui.DefaultOpponent},
+		{models, "yinsh-blitz", model("yinsh-blitz.zck"), model(filepath.Join(models, "yinsh-blitz.zck"))},
+		{models, "yinsh", model("yinsh.zck"), model("models/yinsh.zck")},
+		{models, "gyges", model("gyges.zck"), ui.DefaultOpponent},
+		{"", "yinsh-blitz", model("yinsh-blitz.zck"), model("models/yinsh-blitz.zck")},
+		{"", "gyges", model("gyges.zck"), model("models/gyges.zck")},
 	}
 	for _, tt := range tests {
+		srv := newServer(t, Options{ModelsDir: tt.dir})
+		var out struct {
+			Games []gameInfo `json:"games"`
+		}
+		if code := call(t, srv, "GET", "/api/games", "", &out); code != 200 {
+			t.Fatalf("games: %d", code)
+		}
 		i := slices.IndexFunc(out.Games, func(g gameInfo) bool { return g.Name == tt.game })
 		if i < 0 {
 			t.Fatalf("no game %s in /api/games", tt.game)
 		}
 		if got := out.Games[i].Default; got != tt.listed {
-			t.Errorf("%s: default %q, want %q", tt.game, got, tt.listed)
+			t.Errorf("%q, %s: default %q, want %q", tt.dir, tt.game, got, tt.listed)
 		}
 		st := newGame(t, srv, `{"game":"`+tt.game+`","side":"`+out.Games[i].Players[0]+`"}`)
 		if got := st.Players[out.Games[i].Players[1]]; got != tt.plays {
-			t.Errorf("%s: a new game without an opponent plays %q, want %q", tt.game, got, tt.plays)
+			t.Errorf("%q, %s: a new game without an opponent plays %q, want %q", tt.dir, tt.game, got, tt.plays)
 		}
 	}
 }

@@ -310,6 +310,24 @@ function showBoard(x, y, w, h) {
   return svg;
 }
 
+// fitRight keeps the left-aligned texts of g left of right (user units), where the viewBox
+// ends: a text that would run past it is squeezed to fit rather than cut off. The board must
+// be in the page (showBoard) for texts to be measured.
+function fitRight(g, right) {
+  for (const t of g.querySelectorAll("text")) {
+    if (getComputedStyle(t).textAnchor === "start") fitWidth(t, right - +t.getAttribute("x"));
+  }
+}
+
+// fitWidth squeezes the SVG text t to width user units if it is wider.
+function fitWidth(t, width) {
+  if (t.getComputedTextLength() > width) {
+    t.setAttribute("textLength", Math.max(width, 1));
+    t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return t;
+}
+
 // arrowHead draws a filled arrowhead at (x2, y2) pointing away from (x1, y1).
 function arrowHead(g, x1, y1, x2, y2, size, cls) {
   const a = Math.atan2(y2 - y1, x2 - x1);

@@ -8,6 +8,8 @@
 const GQ = 80; // a square
 const GSIZE = ["", "single", "double", "triple"];
 const GSIZES = ["", "singles", "doubles", "triples"];
+// GVIEW is the board's viewBox: the goals above and below, the side column on the right.
+const GVIEW = { x: -0.62 * GQ, y: -1.32 * GQ, w: 9.55 * GQ, h: 8.64 * GQ };
 
 function drawGyges(st) {
   const v = st.view;
@@ -26,7 +28,7 @@ function drawGyges(st) {
   const goalTop = flip ? "south" : "north";
   const goalY = (g) => (g === goalTop ? -0.78 * GQ : 6.78 * GQ); // its middle
   const aims = (player) => (player === "south" ? "north" : "south");
-  const svg = showBoard(-0.62 * GQ, -1.32 * GQ, 9.55 * GQ, 8.64 * GQ);
+  const svg = showBoard(GVIEW.x, GVIEW.y, GVIEW.w, GVIEW.h);
 
   el("rect", { x: -0.18 * GQ, y: -0.18 * GQ, width: 6.36 * GQ, height: 6.36 * GQ, rx: 10, class: "g-frame" }, svg);
   for (const n of names) {
@@ -253,17 +255,17 @@ function drawGygesSide(svg, st, gy, flip) {
       const y = gy(start) + 0.18 * GQ;
       const t = el("text", { x: x0, y, class: "g-sidehead" }, g);
       t.textContent = `${p}${p === st.human ? " (you)" : ""} to place`;
-      let x = x0 + 0.3 * GQ;
-      let any = false;
+      // Two rows of three: six pieces in a row would run past the viewBox.
+      let n = 0;
       for (let k = 3; k >= 1; k--) {
-        for (let i = 0; i < v.to_place[p][k - 1]; i++) {
-          drawGygesPiece(g, x, y + 0.5 * GQ, k, 0.26 * GQ, "reserve").dataset.reserve = p;
-          x += 0.6 * GQ;
-          any = true;
+        for (let i = 0; i < v.to_place[p][k - 1]; i++, n++) {
+          const px = x0 + 0.3 * GQ + (n % 3) * 0.6 * GQ, py = y + 0.5 * GQ + Math.floor(n / 3) * 0.6 * GQ;
+          drawGygesPiece(g, px, py, k, 0.26 * GQ, "reserve").dataset.reserve = p;
         }
       }
-      if (!any) el("text", { x: x0, y: y + 0.5 * GQ, class: "g-sidenote" }, g).textContent = "all placed";
+      if (!n) el("text", { x: x0, y: y + 0.5 * GQ, class: "g-sidenote" }, g).textContent = "all placed";
     }
+    fitRight(g, GVIEW.x + GVIEW.w - 4);
     return;
   }
   if (!v.row) return;
@@ -271,8 +273,11 @@ function drawGygesSide(svg, st, gy, flip) {
   arrowHead(g, x0 + 0.5 * GQ, y, x0 + 0.1 * GQ, y, 18, "g-rowarrow");
   const t = el("text", { x: x0 + 0.62 * GQ, y: y - 0.12 * GQ, class: "g-sidehead" }, g);
   t.textContent = `${v.side} moves`;
-  const n = el("text", { x: x0 + 0.62 * GQ, y: y + 0.2 * GQ, class: "g-sidenote" }, g);
-  n.textContent = v.nearest && v.nearest !== v.row ? `from row ${v.row} (row ${v.nearest} is blocked)` : `a piece from row ${v.row}`;
+  el("text", { x: x0 + 0.62 * GQ, y: y + 0.2 * GQ, class: "g-sidenote" }, g).textContent = `a piece from row ${v.row}`;
+  if (v.nearest && v.nearest !== v.row) {
+    el("text", { x: x0 + 0.62 * GQ, y: y + 0.45 * GQ, class: "g-sidenote" }, g).textContent = `(row ${v.nearest} is blocked)`;
+  }
+  fitRight(g, GVIEW.x + GVIEW.w - 4);
 }
 
 // scoreGyges fills the Game box: the move count, the rule, what is left to place.

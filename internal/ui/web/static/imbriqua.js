@@ -5,6 +5,8 @@
 "use strict";
 
 const IQ = 60; // a square
+// IVIEW is the board's viewBox: the board and, on its right, the deck.
+const IVIEW = { x: -0.62 * IQ, y: -0.62 * IQ, w: 13.2 * IQ, h: 9.24 * IQ };
 
 function drawImbriqua(st) {
   const v = st.view;
@@ -18,7 +20,7 @@ function drawImbriqua(st) {
   const sqName = (i) => String.fromCharCode(97 + (i % 8)) + (Math.floor(i / 8) + 1);
   const pawn = (name) => v.squares[rank(name) * 8 + file(name)];
   const me = st.human, opp = st.names.find((n) => n !== me);
-  const svg = showBoard(-0.62 * IQ, -0.62 * IQ, 13.2 * IQ, 9.24 * IQ);
+  const svg = showBoard(IVIEW.x, IVIEW.y, IVIEW.w, IVIEW.h);
 
   el("rect", { x: -0.16 * IQ, y: -0.16 * IQ, width: 8.32 * IQ, height: 8.32 * IQ, rx: 8, class: "i-frame" }, svg);
   for (let i = 0; i < 64; i++) {
@@ -201,7 +203,7 @@ function drawImbriquaDeck(svg, st) {
   if (c) caption = `${c.by === st.human ? "your" : c.by + "'s"} card · turn ${c.turn}`;
   else if (v.previous) { c = v.previous; caption = `last card · ${c.by}, turn ${c.turn}`; }
   head(0.1 * IQ, v.phase === "over" ? `All ${v.turns} turns played` : v.turn ? `Turn ${v.turn} of ${v.turns} · ${v.mover === st.human ? "yours" : v.mover + "'s"}` : "The opening");
-  el("text", { x: x0, y: 0.5 * IQ, class: "i-sub" }, g).textContent = c ? caption : "4 pawns each, anywhere; then the cards";
+  el("text", { x: x0, y: 0.5 * IQ, class: "i-sub" }, g).textContent = c ? caption : "4 pawns each anywhere, then cards";
   const cardY = 0.8 * IQ, cw = 2.35 * IQ, ch = 3.25 * IQ;
   const card = el("g", { class: "i-card " + (c ? (c.colour || "neutral") : "back") }, g);
   card.dataset.card = c ? c.number : "";
@@ -218,8 +220,13 @@ function drawImbriquaDeck(svg, st) {
     el("text", { x: x0 + cw / 2, y: cardY + 1.55 * IQ, class: "i-number" }, card).textContent = c.number;
     drawCardGlyph(card, x0 + cw / 2, cardY + 2.28 * IQ, c.number);
     const [l1, l2] = c.name.split(", ");
-    el("text", { x: x0 + cw / 2, y: cardY + 2.8 * IQ, class: "i-name" }, card).textContent = l1;
-    if (l2) el("text", { x: x0 + cw / 2, y: cardY + 3.06 * IQ, class: "i-name" }, card).textContent = l2;
+    // The name within the card's face.
+    for (const [i, line] of [l1, l2].entries()) {
+      if (!line) continue;
+      const t = el("text", { x: x0 + cw / 2, y: cardY + (2.8 + 0.26 * i) * IQ, class: "i-name" }, card);
+      t.textContent = line;
+      fitWidth(t, cw - 12);
+    }
   } else {
     el("text", { x: x0 + cw / 2, y: cardY + 1.8 * IQ, class: "i-number back" }, card).textContent = "?";
   }
@@ -254,6 +261,7 @@ function drawImbriquaDeck(svg, st) {
     el("text", { x: x0, y: py + 1.6 * IQ, class: "i-sub" }, g).textContent = `? is drawn by chance, one of`;
     el("text", { x: x0, y: py + 1.95 * IQ, class: "i-sub" }, g).textContent = v.unknown.join(" ");
   }
+  fitRight(g, IVIEW.x + IVIEW.w - 4);
 }
 
 // drawCardGlyph draws the card's movement: arrows along its lines (+ orthogonal, × diagonal),
