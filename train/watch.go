@@ -152,8 +152,8 @@ func (r *run[S]) left(ctx context.Context, step int64, stepsPerSecond float64) t
 
 // watch shows the run's progress until work ends, then closes done: on a terminal a progress
 // bar of training steps (towards stop.steps when set) described by the short status; elsewhere
-// the status line every LogEvery. Every LogEvery it also records self-play's throughput in
-// metrics. session is the session's context, whose deadline is --for's.
+// the status line every LogEvery. Every LogEvery it also records in metrics the throughput of
+// the run's own self-play (selfplay) and the games taken from every worker (ingest). session is the session's context, whose deadline is --for's.
 func (r *run[S]) watch(work, session context.Context, done chan<- struct{}) {
 	defer close(done)
 	hasBar := false
@@ -215,6 +215,12 @@ func (r *run[S]) watch(work, session context.Context, done chan<- struct{}) {
 				"steps_per_s":       sp.Rate(step - lastStep),
 			}
 			r.record("selfplay", v)
+			waiting, _, err := r.tr.conn.Stats(work)
+			if err != nil {
+				waiting = 0
+			}
+			iv := r.tr.ingest.record(sp.Seconds, waiting)
+			r.record("ingest", iv)
 			samples := r.buffer.Total()
 			p = progress{
 				step: step, firstStep: step == 0, samples: samples, minSamples: int64(r.cfg.Replay.MinSamples),

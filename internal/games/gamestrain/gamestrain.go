@@ -22,8 +22,9 @@ type Game interface {
 	Info() *env.Info
 	// Train runs or resumes a training run in a run folder (train.Run).
 	Train(ctx context.Context, cfg train.Config, dir string, opt train.Options) error
-	// BenchSelfPlay measures a configuration's self-play (train.BenchSelfPlay).
-	BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration) (train.SelfPlaySpeed, error)
+	// BenchSelfPlay measures a configuration's self-play (train.BenchSelfPlay), its games
+	// through an embedded NATS server or not.
+	BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration, viaNATS bool) (train.SelfPlaySpeed, error)
 }
 
 // registry holds the games, in the order they were registered.
@@ -49,6 +50,6 @@ func (e generic[S]) Train(ctx context.Context, cfg train.Config, dir string, opt
 
 // BenchSelfPlay measures self-play as cfg's run plays it (train.BenchSelfPlay), with the
 // network w or random weights.
-func (e generic[S]) BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration) (train.SelfPlaySpeed, error) {
-	return train.BenchSelfPlay(ctx, e.g, cfg, w, warm, d)
+func (e generic[S]) BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration, viaNATS bool) (train.SelfPlaySpeed, error) {
+	return train.BenchSelfPlay(ctx, e.g, cfg, w, warm, d, viaNATS)
 }
