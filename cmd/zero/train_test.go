@@ -103,3 +103,27 @@ func TestSelf(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportFlags: the transport's flags are refused where they mean nothing together.
+func TestTransportFlags(t *testing.T) {
+	for _, tc := range []struct {
+		listen, cert, key, nats, creds, ca string
+		replicas                           int
+		want                               string
+	}{
+		{listen: "0.0.0.0:4222", replicas: 1},
+		{listen: "127.0.0.1:0", cert: "c.pem", key: "k.pem", replicas: 1},
+		{nats: "nats://a:4222,nats://b:4222", creds: "u.creds", replicas: 3},
+		{listen: "4222", replicas: 1, want: "want HOST:PORT"},
+		{listen: ":4222", nats: "nats://a:4222", replicas: 1, want: "--listen and --nats"},
+		{cert: "c.pem", key: "k.pem", replicas: 1, want: "are for --listen"},
+		{listen: ":4222", cert: "c.pem", replicas: 1, want: "go together"},
+		{creds: "u.creds", replicas: 1, want: "are for --nats"},
+		{nats: "nats://a:4222", replicas: 7, want: "want 1 to 5"},
+	} {
+		_, err := transportFlags(tc.listen, tc.cert, tc.key, tc.nats, tc.creds, tc.ca, tc.replicas)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: %v, want %q", tc, err, tc.want)
+		}
+	}
+}
