@@ -63,6 +63,7 @@ type subcommand struct {
 func subcommands() []subcommand {
 	return []subcommand{
 		{"train", "[flags]", "learn a game by self-play: start or resume a run (train --game G, or --config FILE --run DIR)", trainCmd},
+		{"worker", "--connect URL [flags]", "play self-play games for a run on another machine (zero train --listen)", workerCmd},
 		{"perft", "[flags]", "count the positions reached at each depth (a move-generator check and speed test)", perftCmd},
 		{"engine", "[flags]", "speak the engine protocol on stdin/stdout (docs/ENGINE.md)", engineCmd},
 		{"games", "", "list the games", gamesCmd},

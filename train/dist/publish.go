@@ -45,6 +45,9 @@ type PublisherConfig struct {
 	Timeout time.Duration
 	// Logf, if set, hears of games put in the outbox and sent from it.
 	Logf func(string, ...any)
+	// Sent, if set, is called with each game's id once the server has it (from a sender's
+	// goroutine).
+	Sent func(id string)
 }
 
 // ValidName tells whether s can name a worker.
@@ -260,6 +263,9 @@ func (p *Publisher) publish(ctx context.Context, id string, data []byte) error {
 	d := time.Since(start)
 	p.last.Store(d.Microseconds())
 	p.Published.Add(1)
+	if p.cfg.Sent != nil {
+		p.cfg.Sent(id)
+	}
 	p.mu.Lock()
 	if len(p.latencies) < maxLatencies {
 		p.latencies = append(p.latencies, float64(d.Microseconds())/1000)

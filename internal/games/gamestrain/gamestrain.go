@@ -14,6 +14,7 @@ import (
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train"
+	"github.com/zerogames/zero/train/dist"
 )
 
 // Game is a registered game and variant, as training sees it.
@@ -25,6 +26,9 @@ type Game interface {
 	// BenchSelfPlay measures a configuration's self-play (train.BenchSelfPlay), its games
 	// through an embedded NATS server or not.
 	BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration, viaNATS bool) (train.SelfPlaySpeed, error)
+	// Work plays self-play for the run on the server c is connected to (train.Work): the
+	// run's info and configuration as the server gave them.
+	Work(ctx context.Context, c *dist.Conn, run dist.RunInfo, config []byte, opt train.WorkerOptions) error
 }
 
 // registry holds the games, in the order they were registered.
@@ -52,4 +56,9 @@ func (e generic[S]) Train(ctx context.Context, cfg train.Config, dir string, opt
 // network w or random weights.
 func (e generic[S]) BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration, viaNATS bool) (train.SelfPlaySpeed, error) {
 	return train.BenchSelfPlay(ctx, e.g, cfg, w, warm, d, viaNATS)
+}
+
+// Work plays self-play for a run (train.Work).
+func (e generic[S]) Work(ctx context.Context, c *dist.Conn, run dist.RunInfo, config []byte, opt train.WorkerOptions) error {
+	return train.Work(ctx, e.g, c, run, config, opt)
 }
