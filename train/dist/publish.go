@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -82,9 +81,6 @@ type Publisher struct {
 	// Published counts the games the server took (from the outbox too); Outboxed those put
 	// in the outbox; Full the refusals of a full stream; Waits the pauses for the trainer.
 	Published, Outboxed, Full, Waits atomic.Int64
-
-	mu        sync.Mutex
-	latencies []float64 // of the publications since the last Latencies, ms (bounded)
 }
 
 // pending is a game waiting in the queue.
@@ -94,8 +90,6 @@ type pending struct {
 }
 
 const (
-	// maxLatencies bounds the latencies kept between two reads.
-	maxLatencies = 4096
 	// queueGames bounds the games waiting to be sent; senders send that many at once.
 	queueGames = 64
 	senders    = 4
@@ -260,17 +254,11 @@ func (p *Publisher) publish(ctx context.Context, id string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	d := time.Since(start)
-	p.last.Store(d.Microseconds())
+	p.last.Store(time.Since(start).Microseconds())
 	p.Published.Add(1)
 	if p.cfg.Sent != nil {
 		p.cfg.Sent(id)
 	}
-	p.mu.Lock()
-	if len(p.latencies) < maxLatencies {
-		p.latencies = append(p.latencies, float64(d.Microseconds())/1000)
-	}
-	p.mu.Unlock()
 	return nil
 }
 
@@ -354,16 +342,6 @@ func (p *Publisher) Paused() bool { return p.paused.Load() }
 
 // Unsent is the number of games queued or being sent (not yet the server's or the outbox's).
 func (p *Publisher) Unsent() int { return int(p.unsent.Load()) }
-
-// Latencies returns the publications' latencies (ms) since the last call, sorted.
-func (p *Publisher) Latencies() []float64 {
-	p.mu.Lock()
-	l := p.latencies
-	p.latencies = nil
-	p.mu.Unlock()
-	slices.Sort(l)
-	return l
-}
 
 // drain sends the outbox's games, oldest first, whenever the server takes them, until ctx
 // ends.
