@@ -135,14 +135,14 @@ func (w *remote[S]) work(ctx context.Context) error {
 	}
 	w.latest = worker.NewLatest(model)
 	changed := make(chan struct{}, 1)
-	if err := w.c.WatchWeights(ctx, func() {
+	watching, stopWatching := context.WithCancel(ctx)
+	defer stopWatching()
+	w.c.WatchWeights(watching, func() {
 		select {
 		case changed <- struct{}{}:
 		default:
 		}
-	}); err != nil {
-		return fmt.Errorf("watching the network: %w", err)
-	}
+	})
 	sp := w.cfg.SelfPlay
 	batcher, err := worker.NewBatcher(w.latest, sp.Batcher())
 	if err != nil {

@@ -37,12 +37,36 @@ func workerCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.W
 			return fmt.Errorf("--name %q: want 1 to 64 letters, digits, '.', '_' or '-'", *name)
 		}
 		logf := func(format string, a ...any) { fmt.Fprintf(stdout, format+"\n", a...) }
+		// A server that does not answer yet may be a trainer starting, or restarting.
 		c, err := dist.Connect(*connect, dist.Auth{Creds: *creds, CA: *tlsCA}, "zero worker "+*name, logf)
+		for waited := false; errors.Is(err, dist.ErrUnreachable); c, err = dist.Connect(*connect, dist.Auth{Creds: *creds, CA: *tlsCA}, "zero worker "+*name, logf) {
+			if !waited {
+				logf("%v: waiting for it", err)
+				waited = true
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Second):
+			}
+		}
 		if err != nil {
 			return err
 		}
 		defer c.Close()
+		// A trainer that is starting has its server up before the run is on it.
 		run, config, err := c.Run(ctx)
+		for waited := false; errors.Is(err, dist.ErrNoRun); run, config, err = c.Run(ctx) {
+			if !waited {
+				logf("waiting for the trainer to set the run up on %s", *connect)
+				waited = true
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Second):
+			}
+		}
 		if err != nil {
 			return err
 		}

@@ -140,13 +140,25 @@ func (a Auth) options() ([]nats.Option, error) {
 	return opts, nil
 }
 
+// ErrUnreachable is the error of a connection to a server that does not answer (not
+// started yet, or gone).
+var ErrUnreachable = errors.New("no server answers there")
+
 // Conn is a client of the run's server.
 type Conn struct {
 	nc *nats.Conn
 	js jetstream.JetStream
 
-	mu sync.Mutex
-	up chan struct{} // closed (and replaced) at each reconnection
+	mu   sync.Mutex
+	up   chan struct{} // closed (and replaced) at each reconnection
+	down chan struct{} // closed (and replaced) at each disconnection
+}
+
+// disconnected returns a channel closed at the next disconnection.
+func (c *Conn) disconnected() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.down
 }
 
 // reconnected returns a channel closed at the next reconnection.
@@ -172,13 +184,17 @@ func connect(url, name string, logf func(string, ...any), opts ...nats.Option) (
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	c := &Conn{up: make(chan struct{})}
+	c := &Conn{up: make(chan struct{}), down: make(chan struct{})}
 	opts = append(opts, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second),
 		nats.ReconnectBufSize(-1), nats.NoCallbacksAfterClientClose(),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if err != nil {
 				logf("nats: disconnected: %v", err)
 			}
+			c.mu.Lock()
+			close(c.down)
+			c.down = make(chan struct{})
+			c.mu.Unlock()
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) {
 			logf("nats: reconnected to %s", nc.ConnectedUrlRedacted())
@@ -187,8 +203,16 @@ func connect(url, name string, logf func(string, ...any), opts ...nats.Option) (
 			c.up = make(chan struct{})
 			c.mu.Unlock()
 		}),
-		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { logf("nats: %v", err) }))
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			// A watch's consumer is gone while the server is: it is made again on reconnection.
+			if !errors.Is(err, nats.ErrConsumerNotActive) && !strings.Contains(err.Error(), "consumer not active") {
+				logf("nats: %v", err)
+			}
+		}))
 	nc, err := nats.Connect(url, opts...)
+	if errors.Is(err, nats.ErrNoServers) {
+		err = ErrUnreachable
+	}
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", redact(url), err)
 	}
@@ -381,8 +405,28 @@ func (c *Conn) GetWeights(ctx context.Context, path string) (int64, error) {
 }
 
 // WatchWeights calls changed (on its own goroutine) each time a new network is published,
-// until ctx ends.
-func (c *Conn) WatchWeights(ctx context.Context, changed func()) error {
+// until ctx ends; and after each reconnection, when the network may have changed unseen (a
+// restarted trainer's server is a new one: the watch starts again).
+func (c *Conn) WatchWeights(ctx context.Context, changed func()) {
+	go func() {
+		first := true
+		for ctx.Err() == nil {
+			again := c.reconnected()
+			if err := c.watchWeights(ctx, again, changed, !first); err != nil {
+				select {
+				case <-ctx.Done():
+				case <-again:
+				case <-time.After(time.Second):
+				}
+			}
+			first = false
+		}
+	}()
+}
+
+func (c *Conn) watchWeights(ctx context.Context, again <-chan struct{}, changed func(), now bool) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	obs, err := c.js.ObjectStore(ctx, WeightsBucket)
 	if err != nil {
 		return err
@@ -391,23 +435,25 @@ func (c *Conn) WatchWeights(ctx context.Context, changed func()) error {
 	if err != nil {
 		return err
 	}
-	go func() {
-		defer w.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case info, ok := <-w.Updates():
-				if !ok {
-					return
-				}
-				if info != nil && info.Name == weightsObject && !info.Deleted {
-					changed()
-				}
+	defer w.Stop()
+	if now {
+		changed()
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-again:
+			return nil
+		case info, ok := <-w.Updates():
+			if !ok {
+				return errors.New("the watch of the network ended")
+			}
+			if info != nil && info.Name == weightsObject && !info.Deleted {
+				changed()
 			}
 		}
-	}()
-	return nil
+	}
 }
 
 // SetPaused tells the workers to wait (paused) or to play.

@@ -236,9 +236,6 @@ func (p *Publisher) send(ctx context.Context, id string, data []byte) error {
 
 // publish makes one attempt to publish a game.
 func (p *Publisher) publish(ctx context.Context, id string, data []byte) error {
-	if !p.c.nc.IsConnected() {
-		return nats.ErrConnectionClosed // at once: no waiting for a timeout
-	}
 	msg := nats.NewMsg(Subject)
 	msg.Data = data
 	msg.Header.Set(hProtocol, strconv.Itoa(Protocol))
@@ -249,6 +246,19 @@ func (p *Publisher) publish(ctx context.Context, id string, data []byte) error {
 	msg.Header.Set(hLatency, strconv.FormatInt(p.last.Load(), 10))
 	ctx, cancel := context.WithTimeout(ctx, p.cfg.Timeout)
 	defer cancel()
+	// A connection lost while waiting for the server's word loses the word: the game goes to
+	// the outbox at once (if the server had stored it, the id makes the second copy nothing).
+	down := p.c.disconnected()
+	if !p.c.nc.IsConnected() {
+		return nats.ErrConnectionClosed // at once: no waiting for a timeout
+	}
+	go func() {
+		select {
+		case <-down:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	start := time.Now()
 	_, err := p.c.js.PublishMsg(ctx, msg, jetstream.WithMsgID(id), jetstream.WithExpectStream(Stream))
 	if err != nil {
@@ -320,11 +330,16 @@ func (p *Publisher) watchPace(again <-chan struct{}) error {
 		return err
 	}
 	defer w.Stop()
+	down := p.c.disconnected()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-again:
+			return nil
+		case <-down:
+			// No trainer to ask: play on, the games into the outbox (bounded).
+			p.paused.Store(false)
 			return nil
 		case e, ok := <-w.Updates():
 			if !ok {

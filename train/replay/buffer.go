@@ -401,6 +401,15 @@ func (b *Buffer) Has(id string) bool {
 	return ok
 }
 
+// Each calls f with each game in the window, oldest first (f must not keep or change them).
+func (b *Buffer) Each(f func(*Game)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, g := range b.games {
+		f(g)
+	}
+}
+
 // Len is the number of samples in the window.
 func (b *Buffer) Len() int {
 	b.mu.Lock()
