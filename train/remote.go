@@ -159,7 +159,7 @@ func (w *remote[S]) work(ctx context.Context) error {
 	}
 	host, _ := os.Hostname()
 	w.pub, err = w.c.NewPublisher(dist.PublisherConfig{Game: w.cfg.Game, Rules: w.g.Info().Rules, Worker: w.opt.Name, Host: host,
-		Outbox: w.outbox, Logf: w.logf, Sent: func(id string) {
+		Outbox: w.outbox, Logf: w.logf, Sent: func(id string, _ time.Duration) {
 			if journal != nil {
 				jmu.Lock()
 				journal.WriteString(id + "\n")

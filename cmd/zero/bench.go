@@ -26,15 +26,17 @@ func benchCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if len(args) == 0 {
 			fs.Usage()
-			return errors.New("bench: say what to measure: net or selfplay")
+			return errors.New("bench: say what to measure: net, selfplay or ingest")
 		}
 		switch args[0] {
 		case "net":
 			return benchNet(ctx, args[1:], stdout, stderr)
 		case "selfplay":
 			return benchSelfPlay(ctx, args[1:], stdout, stderr)
+		case "ingest":
+			return benchIngest(ctx, args[1:], stdout, stderr)
 		}
-		return fmt.Errorf("bench: unknown benchmark %q (net, selfplay)", args[0])
+		return fmt.Errorf("bench: unknown benchmark %q (net, selfplay, ingest)", args[0])
 	}
 }
 
@@ -257,4 +259,43 @@ func printSelfPlay(stdout io.Writer, way string, s train.SelfPlaySpeed) {
 		fmt.Fprintf(stdout, "cache: %.1f%% of %d leaves answered without the network (%.0f per game)\n",
 			100*s.CacheHitRate(), s.CacheLookups, float64(s.CacheHits)/max(1, float64(s.Games)))
 	}
+}
+
+// benchIngest measures how many games one trainer takes from many workers, simulated on
+// loopback.
+func benchIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bench ingest", "[flags]", "measure a trainer's intake of games: simulated workers publish recorded games over loopback to an embedded server, the trainer checks them into a replay buffer")
+	game := fs.String("game", defaultGame, "the game whose games are sent: "+joinNames())
+	workers := fs.Int("workers", 64, "simulated workers, each on its own connection")
+	n := fs.Int("games", 20000, "stop once the trainer has taken this many games")
+	per := fs.Duration("time", 30*time.Second, "stop after this long at most")
+	syncEvery := fs.Duration("sync-every", 0, "sync the server's store this often instead of at every write, as zero train does (to measure what syncing costs; JetStream's default is 2m)")
+	if help, err := parseFlags(fs, args, stdout, stderr); help || err != nil {
+		return err
+	}
+	if err := noArgs(fs.Args()); err != nil {
+		return err
+	}
+	if *workers < 1 || *workers > 1024 {
+		return fmt.Errorf("--workers %d: want 1 to 1024", *workers)
+	}
+	g, err := gamestrain.Lookup(*game)
+	if err != nil {
+		return fmt.Errorf("--game: %w", err)
+	}
+	s, err := g.BenchIngest(ctx, train.IngestBench{Workers: *workers, Games: *n, Time: *per, SyncEvery: *syncEvery})
+	if err != nil {
+		return err
+	}
+	sync := "synced at every write"
+	if *syncEvery > 0 {
+		sync = "synced every " + syncEvery.String()
+	}
+	fmt.Fprintf(stdout, "%s, %d workers on loopback, store %s, %.1f s: %d games taken (%.0f games/s, %.1f MB/s), %d refused, %d publications refused by a full stream\n",
+		*game, *workers, sync, s.Seconds, s.Taken, float64(s.Taken)/s.Seconds, float64(s.Bytes)/s.Seconds/1e6, s.Refused, s.Full)
+	fmt.Fprintf(stdout, "publication latency: median %.1f ms, 90%% %.1f ms, 99%% %.1f ms, most %.1f ms\n", s.Latency[0], s.Latency[1], s.Latency[2], s.Latency[3])
+	fmt.Fprintf(stdout, "CPU %.2f cores (workers, server and trainer in this process); the trainer's goroutine: checking %.0f%%, adding %.0f%%, syncing %.0f%%, acknowledging %.0f%% of the time\n",
+		s.CPUSeconds/s.Seconds, 100*s.Check/s.Seconds, 100*s.Add/s.Seconds, 100*s.Sync/s.Seconds, 100*s.Ack/s.Seconds)
+	fmt.Fprintf(stdout, "memory: Go heap %.0f MB (server included); the server's store on disk %.1f MB\n", float64(s.HeapBytes)/1e6, float64(s.StoreBytes)/1e6)
+	return nil
 }

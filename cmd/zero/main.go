@@ -72,7 +72,7 @@ func subcommands() []subcommand {
 		{"serve", "[flags]", "play against the agent in a browser (a local web server)", serveCmd},
 		{"report", "[flags]", "draw a training run's charts (losses, Elo, throughput) as PNG files", reportCmd},
 		{"net", "info CHECKPOINT | init [flags]", "inspect a network checkpoint (net info), or create one with random weights (net init)", netCmd},
-		{"bench", "net [flags] | selfplay [flags]", "measure speed: the inference engine against the GEMM peak (bench net), self-play as training plays it (bench selfplay)", benchCmd},
+		{"bench", "net [flags] | selfplay [flags] | ingest [flags]", "measure speed: the inference engine against the GEMM peak (bench net), self-play as training plays it (bench selfplay), a trainer's intake of games from many workers (bench ingest)", benchCmd},
 	}
 }
 

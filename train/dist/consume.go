@@ -135,6 +135,9 @@ type Ingest struct {
 	// ingestion goes on, retrying).
 	Refused func(*Delivery, error)
 	Failed  func(error)
+	// Acked, if set, hears how long each acknowledgement of a batch took (from another
+	// goroutine).
+	Acked func(time.Duration)
 	// SyncEvery is the most time between a game's arrival and its sync and acknowledgement
 	// (default 1s); MaxUnacked the most games waiting for them (default 512). A sync per
 	// game would cost self-play on the same machine: each stalls a core a moment.
@@ -155,23 +158,43 @@ func (k *Consumer) Ingest(ctx context.Context, c *Conn, in Ingest) error {
 	}
 	var unacked []*Delivery
 	oldest := time.Time{} // the arrival of the oldest unacknowledged game
-	flush := func(ctx context.Context) error {
+	// The acknowledgements go out from a goroutine of their own: the server's word on them
+	// waits for its store (synced), and the games go on coming meanwhile (at most the
+	// consumer's MaxAckPending unacknowledged).
+	acks := make(chan []*Delivery, 4)
+	acked := make(chan struct{})
+	actx, stopAcks := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopAcks()
+	go func() {
+		defer close(acked)
+		for batch := range acks {
+			start := time.Now()
+			if err := k.AckAll(actx, batch); err != nil && actx.Err() == nil && in.Failed != nil {
+				in.Failed(fmt.Errorf("acknowledging games: %w", err))
+			}
+			if in.Acked != nil {
+				in.Acked(time.Since(start))
+			}
+		}
+	}()
+	flush := func() error {
 		if len(unacked) == 0 {
 			return nil
 		}
 		if err := in.Sync(); err != nil {
 			return err
 		}
-		if err := k.AckAll(ctx, unacked); err != nil && ctx.Err() == nil && in.Failed != nil {
-			in.Failed(fmt.Errorf("acknowledging games: %w", err))
-		}
-		unacked = unacked[:0]
+		acks <- unacked
+		unacked = nil
 		return nil
 	}
 	defer func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		flush(ctx)
+		// What was added is acknowledged (a few seconds at most: else delivered again).
+		flush()
+		close(acks)
+		t := time.AfterFunc(5*time.Second, stopAcks)
+		<-acked
+		t.Stop()
 	}()
 	it, err := k.c.Messages(jetstream.PullMaxMessages(min(256, in.MaxUnacked)))
 	if err != nil {
@@ -202,7 +225,7 @@ func (k *Consumer) Ingest(ctx context.Context, c *Conn, in Ingest) error {
 			if failures++; (failures == 1 || failures%60 == 0) && in.Failed != nil {
 				in.Failed(fmt.Errorf("taking games: %w", err))
 			}
-			if err := flush(ctx); err != nil {
+			if err := flush(); err != nil {
 				return err
 			}
 			if errors.Is(err, jetstream.ErrMsgIteratorClosed) {
@@ -217,7 +240,7 @@ func (k *Consumer) Ingest(ctx context.Context, c *Conn, in Ingest) error {
 			}
 		}
 		if len(unacked) >= in.MaxUnacked || len(unacked) > 0 && time.Since(oldest) >= in.SyncEvery {
-			if err := flush(ctx); err != nil {
+			if err := flush(); err != nil {
 				return err
 			}
 		}

@@ -44,9 +44,9 @@ type PublisherConfig struct {
 	Timeout time.Duration
 	// Logf, if set, hears of games put in the outbox and sent from it.
 	Logf func(string, ...any)
-	// Sent, if set, is called with each game's id once the server has it (from a sender's
-	// goroutine).
-	Sent func(id string)
+	// Sent, if set, is called with each game's id once the server has it, and how long the
+	// publication took (from a sender's goroutine).
+	Sent func(id string, latency time.Duration)
 }
 
 // ValidName tells whether s can name a worker.
@@ -264,10 +264,11 @@ func (p *Publisher) publish(ctx context.Context, id string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	p.last.Store(time.Since(start).Microseconds())
+	d := time.Since(start)
+	p.last.Store(d.Microseconds())
 	p.Published.Add(1)
 	if p.cfg.Sent != nil {
-		p.cfg.Sent(id)
+		p.cfg.Sent(id, d)
 	}
 	return nil
 }

@@ -28,6 +28,9 @@ type ServerConfig struct {
 	// TLSCert and TLSKey, if set, are the PEM files of the server's certificate: remote
 	// clients must then speak TLS.
 	TLSCert, TLSKey string
+	// SyncEvery, if set, syncs the store that often instead of at every write (what a
+	// crash of the machine may then lose: zero bench ingest measures the cost of syncing).
+	SyncEvery time.Duration
 }
 
 // Server is a NATS server with JetStream, embedded in this process. Its store syncs every
@@ -46,7 +49,7 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 	}
 	opts := &server.Options{
 		ServerName: "zero", DontListen: cfg.Listen == "", NoSigs: true, NoLog: true,
-		JetStream: true, StoreDir: cfg.Dir, SyncAlways: true,
+		JetStream: true, StoreDir: cfg.Dir, SyncAlways: cfg.SyncEvery == 0, SyncInterval: cfg.SyncEvery,
 		JetStreamMaxMemory: 512 << 20, JetStreamMaxStore: 8 << 30,
 		MaxPayload: MaxGameBytes + 64<<10,
 		Users:      []*server.User{{Username: "trainer", Password: password}},

@@ -26,6 +26,9 @@ type Game interface {
 	// BenchSelfPlay measures a configuration's self-play (train.BenchSelfPlay), its games
 	// through an embedded NATS server or not.
 	BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration, viaNATS bool) (train.SelfPlaySpeed, error)
+	// BenchIngest measures how many games a trainer takes from simulated workers
+	// (train.BenchIngest).
+	BenchIngest(ctx context.Context, b train.IngestBench) (train.IngestSpeed, error)
 	// Work plays self-play for the run on the server c is connected to (train.Work): the
 	// run's info and configuration as the server gave them.
 	Work(ctx context.Context, c *dist.Conn, run dist.RunInfo, config []byte, opt train.WorkerOptions) error
@@ -56,6 +59,11 @@ func (e generic[S]) Train(ctx context.Context, cfg train.Config, dir string, opt
 // network w or random weights.
 func (e generic[S]) BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration, viaNATS bool) (train.SelfPlaySpeed, error) {
 	return train.BenchSelfPlay(ctx, e.g, cfg, w, warm, d, viaNATS)
+}
+
+// BenchIngest measures a trainer's intake of the game's games (train.BenchIngest).
+func (e generic[S]) BenchIngest(ctx context.Context, b train.IngestBench) (train.IngestSpeed, error) {
+	return train.BenchIngest(ctx, e.g, b)
 }
 
 // Work plays self-play for a run (train.Work).
