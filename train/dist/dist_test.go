@@ -2,8 +2,15 @@ package dist
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	crand "crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"errors"
 	"fmt"
+	"math/big"
 	"math/rand/v2"
 	gonet "net"
 	"os"
@@ -442,4 +449,43 @@ func (m *jetstreamMsg) publish(ctx context.Context, c *Conn) error {
 	p.cfg.Rules = 0
 	fmt.Sscan(m.rules, &p.cfg.Rules)
 	return p.publish(ctx, m.id, m.data)
+}
+
+// TestTLS: with a certificate, remote clients speak TLS and check the server against their
+// authority; the trainer's own connection stays in-process.
+func TestTLS(t *testing.T) {
+	dir := t.TempDir()
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), crand.Reader)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "zero test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []gonet.IP{gonet.IPv4(127, 0, 0, 1)}, IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(crand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, _ := x509.MarshalECPrivateKey(key)
+	cert, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600)
+	token, _ := NewToken()
+	creds := filepath.Join(dir, "worker.token")
+	os.WriteFile(creds, []byte(token), 0o600)
+	s, c := start(t, ServerConfig{Dir: filepath.Join(dir, "nats"), Listen: "127.0.0.1:0", WorkerToken: token, TLSCert: cert, TLSKey: keyFile})
+	defer s.Shutdown()
+	defer c.Close()
+	if err := c.PutRun(context.Background(), InfoOf(info(), net.DefaultConfig()), []byte("game: yinsh-blitz\n")); err != nil {
+		t.Fatal(err)
+	}
+	wc, err := Connect("tls://"+s.Addr(), Auth{Creds: creds, CA: cert}, "worker", nil)
+	if err != nil {
+		t.Fatalf("with the authority: %v", err)
+	}
+	if _, _, err := wc.Run(context.Background()); err != nil {
+		t.Error(err)
+	}
+	wc.Close()
+	if _, err := Connect("tls://"+s.Addr(), Auth{Creds: creds}, "worker", nil); err == nil || !strings.Contains(err.Error(), "certificate") {
+		t.Errorf("without the authority: %v, want a certificate error", err)
+	}
 }
