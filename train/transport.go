@@ -67,13 +67,13 @@ type transport struct {
 // ingestStats count the games the trainer took and refused, in all and by worker and host,
 // since the last metrics record.
 type ingestStats struct {
-	mu                   sync.Mutex
-	games, samples       int64
-	refused, duplicates  int64
-	bytes                int64
-	latencies            []float64 // the workers' publications, ms (bounded)
-	byWorker, byHost     map[string]int64
-	refusedTotal, gamesT atomic.Int64 // since the session began
+	mu                  sync.Mutex
+	games, samples      int64
+	refused, duplicates int64
+	bytes               int64
+	latencies           []float64 // the workers' publications, ms (bounded)
+	byWorker, byHost    map[string]int64
+	refusedTotal        atomic.Int64 // since the session began
 }
 
 // maxNames bounds the workers and hosts told apart in metrics (the rest are "other"): a
@@ -88,7 +88,6 @@ func (s *ingestStats) add(d *dist.Delivery, samples int, dup bool) {
 		return
 	}
 	s.games++
-	s.gamesT.Add(1)
 	s.samples += int64(samples)
 	s.bytes += int64(d.Bytes)
 	if d.Latency > 0 && len(s.latencies) < 1<<16 {
