@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/train/dist"
 	"github.com/zerogames/zero/train/replay"
 	"github.com/zerogames/zero/train/worker"
 )
@@ -59,8 +62,11 @@ func (s SelfPlaySpeed) NetShare() float64 {
 }
 
 // BenchSelfPlay plays self-play as cfg's run would (its workers, batcher, search budget), with a
-// network of random weights (or w), for d after a warm-up of warm, and measures it.
-func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, w *net.Weights, warm, d time.Duration) (SelfPlaySpeed, error) {
+// network of random weights (or w), for d after a warm-up of warm, and measures it. The games
+// go to a replay buffer in a temporary folder: with viaNATS through the run's path (published
+// to an embedded server, taken, checked through the rules, synced to the buffer and
+// acknowledged), else added to it directly.
+func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, w *net.Weights, warm, d time.Duration, viaNATS bool) (SelfPlaySpeed, error) {
 	cfg.Cores()
 	if err := cfg.Validate(); err != nil {
 		return SelfPlaySpeed{}, err
@@ -85,12 +91,36 @@ func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Confi
 	work, stop := context.WithCancel(ctx)
 	defer stop()
 	var wg sync.WaitGroup
-	errs := make(chan error, sp.Workers)
+	errs := make(chan error, sp.Workers+1)
+	tmp, err := os.MkdirTemp("", "zero-bench-")
+	if err != nil {
+		return SelfPlaySpeed{}, err
+	}
+	defer os.RemoveAll(tmp)
+	buffer, err := replay.Open(filepath.Join(tmp, "replay"), g.Info().Name, cfg.Replay.Window)
+	if err != nil {
+		return SelfPlaySpeed{}, err
+	}
+	defer buffer.Close()
+	var sink worker.GameSink = worker.GameSinkFunc(func(_ context.Context, gm *replay.Game) error {
+		if len(gm.Targets) == 0 {
+			return nil
+		}
+		return buffer.Add(gm)
+	})
+	if viaNATS {
+		pub, stopNATS, err := benchTransport(work, g, tmp, buffer, &wg, errs)
+		if err != nil {
+			return SelfPlaySpeed{}, err
+		}
+		defer stopNATS()
+		sink = pub
+	}
 	for i := range sp.Workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := worker.Play(work, g, mcts.Evaluator(b), wc, cfg.Seed+uint64(i), &stats, worker.GameSinkFunc(discard))
+			err := worker.Play(work, g, mcts.Evaluator(b), wc, cfg.Seed+uint64(i), &stats, sink)
 			if err != nil && work.Err() == nil {
 				errs <- err
 			}
@@ -157,5 +187,56 @@ func cpuSeconds() float64 {
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
 }
 
-// discard drops a game: the benchmark keeps none.
-func discard(context.Context, *replay.Game) error { return nil }
+// benchTransport starts an embedded server with its store in dir, and a goroutine that takes
+// its games into buffer as a run does (checked, synced, acknowledged) until ctx ends; it
+// returns the publisher the workers give their games to, and what stops the server once the
+// workers and wg are done.
+func benchTransport[S env.State[S]](ctx context.Context, g env.Game[S], dir string, buffer *replay.Buffer, wg *sync.WaitGroup, errs chan<- error) (*dist.Publisher, func(), error) {
+	srv, err := dist.StartServer(dist.ServerConfig{Dir: filepath.Join(dir, natsDir)})
+	if err != nil {
+		return nil, nil, err
+	}
+	info := g.Info()
+	c, err := srv.Connect("zero bench", nil)
+	var cons *dist.Consumer
+	var pub *dist.Publisher
+	if err == nil {
+		err = c.Setup(ctx, dist.DefaultLimits())
+	}
+	if err == nil {
+		err = c.SetPaused(ctx, false)
+	}
+	if err == nil {
+		cons, err = c.Consumer(ctx, info.Name, info.Rules)
+	}
+	if err == nil {
+		pub, err = c.NewPublisher(dist.PublisherConfig{Game: info.Name, Rules: info.Rules, Worker: "bench"})
+	}
+	if err != nil {
+		srv.Shutdown()
+		return nil, nil, err
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		err := cons.Ingest(ctx, c, dist.Ingest{
+			Check: func(gm *replay.Game) error { return replay.Check(g, gm) },
+			Add: func(d *dist.Delivery) (bool, error) {
+				if buffer.Has(d.Game.ID) || len(d.Game.Targets) == 0 {
+					return true, nil
+				}
+				return false, buffer.Add(d.Game)
+			},
+			Sync:    buffer.Sync,
+			Refused: func(d *dist.Delivery, err error) { errs <- fmt.Errorf("game %s: %w", d.ID(), err) },
+		})
+		if err != nil {
+			errs <- err
+		}
+	}()
+	return pub, func() {
+		pub.Close()
+		c.Close()
+		srv.Shutdown()
+	}, nil
+}

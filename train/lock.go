@@ -25,6 +25,12 @@ type folderLock struct{ f *os.File }
 // error wrapping ErrBusy that names the holder, if another process (or another run in this
 // one) holds it.
 func lockFolder(dir string) (*folderLock, error) {
+	return lockFolderFor(dir, "run folder %s is %w: %s trains in it; wait for it to stop or give another --run")
+}
+
+// lockFolderFor is lockFolder with the refusal's message: a format of the folder, ErrBusy and
+// the holder.
+func lockFolderFor(dir, refusal string) (*folderLock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -45,7 +51,7 @@ func lockFolder(dir string) (*folderLock, error) {
 		if who == "" {
 			who = "another process"
 		}
-		return nil, fmt.Errorf("run folder %s is %w: %s trains in it; wait for it to stop or give another --run", dir, ErrBusy, who)
+		return nil, fmt.Errorf(refusal, dir, ErrBusy, who)
 	}
 	host, _ := os.Hostname()
 	who := fmt.Sprintf("zero (pid %d on %s, since %s)", os.Getpid(), host, time.Now().Format("2006-01-02 15:04:05"))

@@ -1,8 +1,9 @@
 // Package train is the learning loop: self-play, the replay buffer and the trainer running
 // together in one process over a run folder, with evaluation of every checkpoint and an Elo
-// ladder of them all. The self-play workers and their batcher are package train/worker's (the
-// run is their GameSink, a worker.Latest their WeightsSource), the trainer is net/nettrain's,
-// the evaluation games package selfplay's.
+// ladder of them all. The self-play workers and their batcher are package train/worker's (a
+// worker.Latest their WeightsSource); their games, and those of workers on other machines,
+// reach the trainer through NATS JetStream (package train/dist: an embedded server by default);
+// the trainer is net/nettrain's, the evaluation games package selfplay's.
 //
 // A run folder holds everything the run knows, so that it can stop at any moment and resume:
 //
@@ -16,10 +17,14 @@
 //	metrics.jsonl     one JSON record per line: train, selfplay, eval (zero report draws them)
 //	events.out.tfevents.*  the same values for TensorBoard, a file a session (tfevents)
 //	ratings.json      every evaluation game and the Elo ladder (written atomically)
+//	nats/             the embedded NATS server's store: the games not yet taken
+//	worker.token      the secret remote workers connect with (zero train --listen)
 //	lock              held (an OS file lock) by the process training in the folder
 //
 // Invariants: state.json only names a checkpoint that was fully written; a checkpoint holds the
-// optimizer state of its step; the replay buffer only grows by whole games. A process killed at
+// optimizer state of its step; the replay buffer only grows by whole games, each checked
+// against the rules and held once (by its id) however often the server delivers it; a game
+// leaves the server only once the buffer has synced it. A process killed at
 // any moment (SIGKILL included) therefore resumes from its last checkpoint with every finished
 // game it had recorded, losing only the games in progress and the training steps since that
 // checkpoint. An interruption (context cancelled: Ctrl-C) writes a last checkpoint first. One
@@ -67,6 +72,9 @@ type Options struct {
 	// Command is the command line that started the session, written in its record in
 	// config-history/ ("": none).
 	Command string
+	// Transport is how games and weights travel (the zero value: an embedded server with no
+	// socket, for the run's own workers).
+	Transport Transport
 }
 
 // Files of a run folder.
@@ -189,6 +197,8 @@ type run[S env.State[S]] struct {
 	mu     sync.Mutex // guards state and ladder
 	state  State
 	ladder Ladder
+
+	tr *transport // the session's server, connection, consumer and publisher
 
 	evalQueue chan CheckpointEntry
 	// init is the checkpoint of cfg.Init when the run starts from it (nil otherwise).
@@ -489,6 +499,11 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	defer r.batcher.Close()
+	if err := r.startTransport(ctx, w); err != nil {
+		return err
+	}
+	defer r.stopTransport()
 	r.logf("%s: session %d of %s, step %d, %d samples in the buffer (%d ever), %d checkpoints",
 		r.dir, r.state.Sessions, r.cfg.Game, r.state.Step, r.buffer.Len(), r.buffer.Total(), len(r.state.Checkpoints))
 
@@ -499,8 +514,19 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 	judge, stopJudge := context.WithCancel(ctx)
 	defer stopJudge()
 	var wg sync.WaitGroup
-	errs := make(chan error, sp.Workers+2)
+	errs := make(chan error, sp.Workers+3)
 	r.startSelfPlay(work, &wg, errs)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		if err := r.ingest(work); err != nil {
+			errs <- err
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		r.pace(work)
+	}()
 	r.evalQueue = make(chan CheckpointEntry, 1)
 	var evalWG sync.WaitGroup
 	if r.cfg.Eval.Games > 0 {
@@ -523,7 +549,6 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 	stopWork()
 	wg.Wait()
 	<-watchDone
-	r.batcher.Close()
 	// Games the workers finished between the last save of the state and their stop are in
 	// the buffer: the state counts them too (the next session would, but the state of a
 	// finished run would stay short).
@@ -548,7 +573,8 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 	return trainErr
 }
 
-// startSelfPlay starts the self-play workers, with the run as their game sink (AddGame).
+// startSelfPlay starts the self-play workers, whose games go to the stream (the transport's
+// publisher), as remote workers' do.
 func (r *run[S]) startSelfPlay(ctx context.Context, wg *sync.WaitGroup, errs chan<- error) {
 	sp := r.cfg.SelfPlay
 	wc := sp.Worker(r.step.Load)
@@ -557,39 +583,12 @@ func (r *run[S]) startSelfPlay(ctx context.Context, wg *sync.WaitGroup, errs cha
 		seed := r.cfg.Seed<<20 ^ uint64(r.state.Sessions)<<8 ^ uint64(i)
 		go func() {
 			defer wg.Done()
-			err := worker.Play(ctx, r.g, mcts.Evaluator(r.batcher), wc, seed, &r.stats, r)
+			err := worker.Play(ctx, r.g, mcts.Evaluator(r.batcher), wc, seed, &r.stats, r.tr.pub)
 			if err != nil && ctx.Err() == nil {
 				errs <- err
 			}
 		}()
 	}
-}
-
-// AddGame is the run as the workers' game sink: a recorded game goes to the buffer, and the
-// worker waits while self-play is too far ahead of the trainer (see ahead), until ctx ends.
-func (r *run[S]) AddGame(ctx context.Context, gm *replay.Game) error {
-	// Under mu, so that a save of the state counts the games and the buffer's samples at the
-	// same instant.
-	r.mu.Lock()
-	var err error
-	if len(gm.Targets) > 0 {
-		err = r.buffer.Add(gm)
-	}
-	if err == nil {
-		r.games++
-	}
-	r.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	for r.ahead() {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	return nil
 }
 
 // allowedSteps is the number of training steps total samples pay for: TrainRatio samples drawn
@@ -602,11 +601,15 @@ func (r *run[S]) allowedSteps(total int64) int64 {
 }
 
 // ahead tells whether self-play has made more samples than the trainer will want for a while:
-// more than MinSamples beyond those its steps so far pay for. Self-play then waits, and the
-// cores go to training, so the ratio holds in both directions.
-func (r *run[S]) ahead() bool {
+// more than MinSamples (or two batches' worth) beyond those its steps so far pay for; or, if
+// not fully, more than half that. Self-play then waits (pace), and the cores go to training,
+// so the ratio holds in both directions, whichever machines play.
+func (r *run[S]) ahead(fully bool) bool {
 	paid := float64(r.step.Load()) * float64(r.cfg.Trainer.BatchSize) / r.cfg.Replay.TrainRatio
 	slack := max(float64(r.cfg.Replay.MinSamples), 2*float64(r.cfg.Trainer.BatchSize)/r.cfg.Replay.TrainRatio)
+	if !fully {
+		slack /= 2
+	}
 	return float64(r.buffer.Total()) > paid+slack
 }
 
@@ -694,6 +697,9 @@ func (r *run[S]) train(ctx context.Context, t *nettrain.Trainer, pcg *rand.PCG, 
 		summed++
 		if step%int64(cfg.PublishEvery) == 0 {
 			r.latest.Publish(net.NewModel(t.Weights()))
+			if err := r.publishWeights(ctx, t.Weights(), step, false); err != nil {
+				return finish(err)
+			}
 			secs := time.Since(windowStart).Seconds()
 			n := float64(summed)
 			r.loss.Store(&nettrain.Loss{Total: sum.Total / n, Policy: sum.Policy / n, Value: sum.Value / n, L2: sum.L2 / n})

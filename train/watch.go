@@ -152,8 +152,8 @@ func (r *run[S]) left(ctx context.Context, step int64, stepsPerSecond float64) t
 
 // watch shows the run's progress until work ends, then closes done: on a terminal a progress
 // bar of training steps (towards stop.steps when set) described by the short status; elsewhere
-// the status line every LogEvery. Every LogEvery it also records self-play's throughput in
-// metrics. session is the session's context, whose deadline is --for's.
+// the status line every LogEvery. Every LogEvery it also records in metrics the throughput of
+// the run's own self-play (selfplay) and the games taken from every worker (ingest). session is the session's context, whose deadline is --for's.
 func (r *run[S]) watch(work, session context.Context, done chan<- struct{}) {
 	defer close(done)
 	hasBar := false
@@ -215,14 +215,24 @@ func (r *run[S]) watch(work, session context.Context, done chan<- struct{}) {
 				"steps_per_s":       sp.Rate(step - lastStep),
 			}
 			r.record("selfplay", v)
+			waiting, _, err := r.tr.conn.Stats(work)
+			if err != nil {
+				waiting = 0
+			}
+			iv := r.tr.ingest.record(sp.Seconds, waiting)
+			r.record("ingest", iv)
+			if n := int64(iv["refused"]); n > 0 {
+				r.logf("%d games refused in the last %s (%d in this session): see the lines \"refused game\" above", n, roundDuration(time.Duration(sp.Seconds*float64(time.Second))), r.tr.ingest.refusedTotal.Load())
+			}
 			samples := r.buffer.Total()
 			p = progress{
 				step: step, firstStep: step == 0, samples: samples, minSamples: int64(r.cfg.Replay.MinSamples),
 				window: r.buffer.Len(), sampleRate: float64(samples-lastSamples) / sp.Seconds,
 				elapsed: time.Duration(r.elapsed() * float64(time.Second)), left: r.left(session, step, v["steps_per_s"]),
 				loss: r.loss.Load(), steps: v["steps_per_s"],
-				rates: fmt.Sprintf("%.2f games/s, %.0f samples/s, %.0f sims/s, batch %.0f%% full, net %.2f cores, %.2f steps/s",
-					v["games_per_s"], v["samples_per_s"], v["simulations_per_s"], 100*v["batch_fill"], v["net_cores"], v["steps_per_s"]),
+				rates: fmt.Sprintf("%.2f games/s, %.0f samples/s, %.0f sims/s, batch %.0f%% full, net %.2f cores, %.2f steps/s; taken %.2f games/s from %.0f workers",
+					v["games_per_s"], v["samples_per_s"], v["simulations_per_s"], 100*v["batch_fill"], v["net_cores"], v["steps_per_s"],
+					iv["games_per_s"], iv["workers"]),
 			}
 			if hasBar {
 				r.console.withBar(func(bar *progressbar.ProgressBar) {

@@ -26,15 +26,17 @@ func benchCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if len(args) == 0 {
 			fs.Usage()
-			return errors.New("bench: say what to measure: net or selfplay")
+			return errors.New("bench: say what to measure: net, selfplay or ingest")
 		}
 		switch args[0] {
 		case "net":
 			return benchNet(ctx, args[1:], stdout, stderr)
 		case "selfplay":
 			return benchSelfPlay(ctx, args[1:], stdout, stderr)
+		case "ingest":
+			return benchIngest(ctx, args[1:], stdout, stderr)
 		}
-		return fmt.Errorf("bench: unknown benchmark %q (net, selfplay)", args[0])
+		return fmt.Errorf("bench: unknown benchmark %q (net, selfplay, ingest)", args[0])
 	}
 }
 
@@ -158,11 +160,26 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 	checkpoint := fs.String("checkpoint", "", "play with this checkpoint's network (default: random weights)")
 	warm := fs.Duration("warmup", 5*time.Second, "time played before measuring")
 	per := fs.Duration("time", 30*time.Second, "time measured")
+	via := fs.String("transport", "nats", "where the games go: nats (a training run's path: an embedded NATS server, checked, into a replay buffer), direct (into a replay buffer), or both, alternating, to compare")
+	rounds := fs.Int("rounds", 1, "with --transport both, the number of rounds of the two")
 	if help, err := parseFlags(fs, args, stdout, stderr); help || err != nil {
 		return err
 	}
 	if err := noArgs(fs.Args()); err != nil {
 		return err
+	}
+	var ways []bool // via NATS
+	switch *via {
+	case "nats":
+		ways = []bool{true}
+	case "direct":
+		ways = []bool{false}
+	case "both":
+		for range max(*rounds, 1) {
+			ways = append(ways, false, true)
+		}
+	default:
+		return fmt.Errorf("--transport %q: want nats, direct or both", *via)
 	}
 	var cfg train.Config
 	var err error
@@ -199,17 +216,86 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "%s: net %s × %s, BLAS %s; %s × %s, %s, batch ≤ %d, %d simulations (cheap %d, full share %.2f), gumbel %v, solver %v (scan depth %d), cache %d MB a worker\n",
 		cfg.Game, nouns(cfg.Net.Blocks, "block"), nouns(cfg.Net.Channels, "channel"), linalg.Kernels(), nouns(sp.Workers, "worker"), nouns(sp.GamesPerWorker, "game"), nouns(sp.InferenceWorkers, "inference worker"), sp.BatchSize,
 		sp.Simulations, sp.CheapSimulations, sp.FullShare, sp.Gumbel, sp.Solver, sp.ScanDepth, sp.CacheMB)
-	s, err := g.BenchSelfPlay(ctx, cfg, w, *warm, *per)
-	if err != nil {
-		return err
+	var sum [2]train.SelfPlaySpeed // direct, nats
+	for _, nats := range ways {
+		s, err := g.BenchSelfPlay(ctx, cfg, w, *warm, *per, nats)
+		if err != nil {
+			return err
+		}
+		way := "direct"
+		if nats {
+			way = "nats"
+		}
+		printSelfPlay(stdout, way, s)
+		t := &sum[0]
+		if nats {
+			t = &sum[1]
+		}
+		t.Seconds += s.Seconds
+		t.CPUSeconds += s.CPUSeconds
+		t.Games += s.Games
+		t.Simulations += s.Simulations
 	}
-	fmt.Fprintf(stdout, "%.1f s: %.2f games/s, %.1f decisions/s, %.1f samples/s, %.0f simulations/s, %.0f positions/s\n",
-		s.Seconds, s.Rate(s.Games), s.Rate(s.Decisions), s.Rate(s.Samples), s.Rate(s.Simulations), s.Rate(s.Positions))
+	if *via == "both" {
+		d, n := sum[0], sum[1]
+		// On a shared machine the process gets what CPU the others leave: the CPU time a game
+		// costs is the steadier measure.
+		perGame := func(s train.SelfPlaySpeed) float64 { return 1000 * s.CPUSeconds / float64(max(s.Games, 1)) }
+		fmt.Fprintf(stdout, "nats against direct over %d rounds: games/s %.3f vs %.3f (%+.1f%%), simulations/s %.0f vs %.0f (%+.1f%%); CPU %.2f vs %.2f cores, %.2f vs %.2f ms a game (%+.1f%%)\n",
+			len(ways)/2, n.Rate(n.Games), d.Rate(d.Games), 100*(n.Rate(n.Games)/d.Rate(d.Games)-1),
+			n.Rate(n.Simulations), d.Rate(d.Simulations), 100*(n.Rate(n.Simulations)/d.Rate(d.Simulations)-1),
+			n.CPUSeconds/n.Seconds, d.CPUSeconds/d.Seconds, perGame(n), perGame(d), 100*(perGame(n)/perGame(d)-1))
+	}
+	return nil
+}
+
+// printSelfPlay prints what one measure of self-play found.
+func printSelfPlay(stdout io.Writer, way string, s train.SelfPlaySpeed) {
+	fmt.Fprintf(stdout, "%s, %.1f s: %.2f games/s, %.1f decisions/s, %.1f samples/s, %.0f simulations/s, %.0f positions/s; %.2f ms of CPU a game\n",
+		way, s.Seconds, s.Rate(s.Games), s.Rate(s.Decisions), s.Rate(s.Samples), s.Rate(s.Simulations), s.Rate(s.Positions), 1000*s.CPUSeconds/float64(max(s.Games, 1)))
 	fmt.Fprintf(stdout, "batches: %.1f positions on average (%.0f%% full); CPU %.2f cores; net %.0f%% of the CPU time, search+batching overhead %.0f%%\n",
 		float64(s.Positions)/max(1, float64(s.Batches)), 100*s.BatchFill(), s.CPUSeconds/s.Seconds, 100*s.NetShare(), 100*(1-s.NetShare()))
 	if s.CacheLookups > 0 {
 		fmt.Fprintf(stdout, "cache: %.1f%% of %d leaves answered without the network (%.0f per game)\n",
 			100*s.CacheHitRate(), s.CacheLookups, float64(s.CacheHits)/max(1, float64(s.Games)))
 	}
+}
+
+// benchIngest measures how many games one trainer takes from many workers, simulated on
+// loopback.
+func benchIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bench ingest", "[flags]", "measure a trainer's intake of games: simulated workers publish recorded games over loopback to an embedded server, the trainer checks them into a replay buffer")
+	game := fs.String("game", defaultGame, "the game whose games are sent: "+joinNames())
+	workers := fs.Int("workers", 64, "simulated workers, each on its own connection")
+	n := fs.Int("games", 20000, "stop once the trainer has taken this many games")
+	per := fs.Duration("time", 30*time.Second, "stop after this long at most")
+	syncEvery := fs.Duration("sync-every", 0, "sync the server's store this often instead of at every write, as zero train does (to measure what syncing costs; JetStream's default is 2m)")
+	if help, err := parseFlags(fs, args, stdout, stderr); help || err != nil {
+		return err
+	}
+	if err := noArgs(fs.Args()); err != nil {
+		return err
+	}
+	if *workers < 1 || *workers > 1024 {
+		return fmt.Errorf("--workers %d: want 1 to 1024", *workers)
+	}
+	g, err := gamestrain.Lookup(*game)
+	if err != nil {
+		return fmt.Errorf("--game: %w", err)
+	}
+	s, err := g.BenchIngest(ctx, train.IngestBench{Workers: *workers, Games: *n, Time: *per, SyncEvery: *syncEvery})
+	if err != nil {
+		return err
+	}
+	sync := "synced at every write"
+	if *syncEvery > 0 {
+		sync = "synced every " + syncEvery.String()
+	}
+	fmt.Fprintf(stdout, "%s, %d workers on loopback, store %s, %.1f s: %d games taken (%.0f games/s, %.1f MB/s), %d refused, %d publications refused by a full stream\n",
+		*game, *workers, sync, s.Seconds, s.Taken, float64(s.Taken)/s.Seconds, float64(s.Bytes)/s.Seconds/1e6, s.Refused, s.Full)
+	fmt.Fprintf(stdout, "publication latency: median %.1f ms, 90%% %.1f ms, 99%% %.1f ms, most %.1f ms\n", s.Latency[0], s.Latency[1], s.Latency[2], s.Latency[3])
+	fmt.Fprintf(stdout, "CPU %.2f cores (workers, server and trainer in this process); the trainer's goroutine: checking %.0f%%, adding %.0f%%, syncing %.0f%%, acknowledging %.0f%% of the time\n",
+		s.CPUSeconds/s.Seconds, 100*s.Check/s.Seconds, 100*s.Add/s.Seconds, 100*s.Sync/s.Seconds, 100*s.Ack/s.Seconds)
+	fmt.Fprintf(stdout, "memory: Go heap %.0f MB (server included); the server's store on disk %.1f MB\n", float64(s.HeapBytes)/1e6, float64(s.StoreBytes)/1e6)
 	return nil
 }

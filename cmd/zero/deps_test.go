@@ -11,12 +11,12 @@ const module = "github.com/zerogames/zero/"
 
 // playSide are the packages that play and must link no training code: the engine protocol, the
 // user interfaces, the arena's players and the registry they share, the network as inference
-// sees it, and below them. train/worker and train/replay are on the list too: self-play on
-// another machine will run them without the trainer.
+// sees it, and below them. train/worker, train/replay and train/dist are on the list too:
+// self-play on another machine runs them, and needs no trainer.
 var playSide = []string{
 	"env", "mcts", "net", "net/linalg", "selfplay",
 	"internal/games", "internal/engine", "internal/ui", "internal/ui/term", "internal/ui/web",
-	"train/worker", "train/replay",
+	"train/worker", "train/replay", "train/dist",
 }
 
 // TestPlaySideLinksNoGorgonia holds the import direction of the pipeline (env → mcts, net →

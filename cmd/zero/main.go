@@ -63,6 +63,7 @@ type subcommand struct {
 func subcommands() []subcommand {
 	return []subcommand{
 		{"train", "[flags]", "learn a game by self-play: start or resume a run (train --game G, or --config FILE --run DIR)", trainCmd},
+		{"worker", "--connect URL [flags]", "play self-play games for a run on another machine (zero train --listen)", workerCmd},
 		{"perft", "[flags]", "count the positions reached at each depth (a move-generator check and speed test)", perftCmd},
 		{"engine", "[flags]", "speak the engine protocol on stdin/stdout (docs/ENGINE.md)", engineCmd},
 		{"games", "", "list the games", gamesCmd},
@@ -72,7 +73,7 @@ func subcommands() []subcommand {
 		{"report", "[flags]", "draw a training run's charts (losses, Elo, throughput) as PNG files", reportCmd},
 		{"net", "info CHECKPOINT | init [flags]", "inspect a network checkpoint (net info), or create one with random weights (net init)", netCmd},
 		{"replay", "dump --run DIR [flags]", "write a training run's self-play games as game records (one a line, as an arena's games.jsonl)", replayCmd},
-		{"bench", "net [flags] | selfplay [flags]", "measure speed: the inference engine against the GEMM peak (bench net), self-play as training plays it (bench selfplay)", benchCmd},
+		{"bench", "net [flags] | selfplay [flags] | ingest [flags]", "measure speed: the inference engine against the GEMM peak (bench net), self-play as training plays it (bench selfplay), a trainer's intake of games from many workers (bench ingest)", benchCmd},
 	}
 }
 

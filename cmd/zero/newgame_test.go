@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -41,7 +42,11 @@ func TestMain(m *testing.M) {
 func zeroWithTicTacToe(args []string) int {
 	all.Register()
 	all.Add[testgames.Board](testgames.TicTacToe)
-	if err := run(context.Background(), args, os.Stdin, os.Stdout, os.Stderr); err != nil {
+	// An interrupt stops the work cleanly, as zero's main has it (TestDistributed stops its
+	// workers and trainer so).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, args, os.Stdin, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "zero:", err)
 		return 1
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/games/gamestrain"
 	"github.com/zerogames/zero/train"
+	"github.com/zerogames/zero/train/dist"
 )
 
 // trainCmd is `zero train`: start or resume a training run.
@@ -30,6 +32,13 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 	session := fs.Duration("for", 0, "stop this session after this long (0: when the run stops)")
 	logEvery := fs.Duration("log", 30*time.Second, "period of the log lines and self-play metrics")
 	initFrom := fs.String("init", "", "start the new run from this checkpoint's weights (of the game, or of another variant with the same net: yinsh-blitz's for yinsh)")
+	listen := fs.String("listen", "", "also take remote workers (zero worker) at this `HOST:PORT` of the embedded server; they authenticate with the run folder's worker.token")
+	tlsCert := fs.String("tls-cert", "", "with --listen, the server's certificate (PEM `file`): remote workers must then speak TLS")
+	tlsKey := fs.String("tls-key", "", "the key (PEM `file`) of --tls-cert")
+	natsURL := fs.String("nats", "", "use this NATS server or cluster (`URL`, nats://host:4222, several comma-separated) instead of the embedded one")
+	creds := fs.String("creds", "", "with --nats, the NATS credentials `file` (a user JWT and seed) or a file holding a token")
+	tlsCA := fs.String("tls-ca", "", "with --nats, the authority (PEM `file`) that signed the server's certificate (default: the system's)")
+	replicas := fs.Int("replicas", 1, "with --nats, the copies of the run's streams in the cluster (3 in a 3-node cluster)")
 	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if err := noArgs(args); err != nil {
 			return err
@@ -46,6 +55,11 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		}
 		// --steps and --time hold for this session; the run keeps its configured stop.
 		opts := train.Options{Out: stdout, LogEvery: *logEvery, Command: commandLine(fs)}
+		tr, err := transportFlags(*listen, *tlsCert, *tlsKey, *natsURL, *creds, *tlsCA, *replicas)
+		if err != nil {
+			return err
+		}
+		opts.Transport = tr
 		if steps.set || total.set {
 			stop := cfg.Stop
 			if steps.set {
@@ -77,6 +91,30 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		}
 		return err
 	}
+}
+
+// transportFlags checks the transport's flags and makes them a train.Transport.
+func transportFlags(listen, cert, key, natsURL, creds, ca string, replicas int) (train.Transport, error) {
+	t := train.Transport{Listen: listen, TLSCert: cert, TLSKey: key, NATS: natsURL, Replicas: replicas,
+		Auth: dist.Auth{Creds: creds, CA: ca}}
+	switch {
+	case listen != "" && natsURL != "":
+		return t, errors.New("--listen and --nats: with --nats the workers connect to the NATS servers, not to zero train")
+	case (cert != "" || key != "") && listen == "":
+		return t, errors.New("--tls-cert and --tls-key are for --listen (with --nats, the NATS servers have the certificates)")
+	case (cert == "") != (key == ""):
+		return t, errors.New("--tls-cert and --tls-key go together")
+	case (creds != "" || ca != "" || replicas != 1) && natsURL == "":
+		return t, errors.New("--creds, --tls-ca and --replicas are for --nats")
+	case replicas < 1 || replicas > 5:
+		return t, fmt.Errorf("--replicas %d: want 1 to 5", replicas)
+	}
+	if listen != "" {
+		if _, _, err := net.SplitHostPort(listen); err != nil {
+			return t, fmt.Errorf("--listen %q: want HOST:PORT (0.0.0.0:4222 for every interface, 127.0.0.1:4222 for this machine)", listen)
+		}
+	}
+	return t, nil
 }
 
 // trainConfig chooses a run's configuration and folder: --config, else the run folder's own

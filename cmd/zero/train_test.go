@@ -50,6 +50,8 @@ func TestTrainCommand(t *testing.T) {
 		{"unknown game", []string{"train", "--game", "chess"}, nil, `--game: unknown game "chess"`},
 		{"nothing to train", []string{"train"}, nil, "give --game GAME, --config FILE, or --run DIR"},
 		{"bench selfplay", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms"}, []string{"yinsh-blitz: net 1 block × 8 channels", "simulations/s", "overhead"}, ""},
+		{"bench selfplay both ways", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms", "--transport", "both"}, []string{"\ndirect, ", "\nnats, ", "nats against direct over 1 rounds"}, ""},
+		{"bench ingest", []string{"bench", "ingest", "--game", "yinsh-blitz", "--workers", "3", "--games", "30", "--time", "20s"}, []string{"yinsh-blitz, 3 workers on loopback, store synced at every write", "0 refused", "publication latency: median"}, ""},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
@@ -100,6 +102,30 @@ func TestSelf(t *testing.T) {
 		os.Args = []string{tc.argv0}
 		if got := self(); got != tc.want {
 			t.Errorf("invoked as %s: resume with %s, want %s", tc.argv0, got, tc.want)
+		}
+	}
+}
+
+// TestTransportFlags: the transport's flags are refused where they mean nothing together.
+func TestTransportFlags(t *testing.T) {
+	for _, tc := range []struct {
+		listen, cert, key, nats, creds, ca string
+		replicas                           int
+		want                               string
+	}{
+		{listen: "0.0.0.0:4222", replicas: 1},
+		{listen: "127.0.0.1:0", cert: "c.pem", key: "k.pem", replicas: 1},
+		{nats: "nats://a:4222,nats://b:4222", creds: "u.creds", replicas: 3},
+		{listen: "4222", replicas: 1, want: "want HOST:PORT"},
+		{listen: ":4222", nats: "nats://a:4222", replicas: 1, want: "--listen and --nats"},
+		{cert: "c.pem", key: "k.pem", replicas: 1, want: "are for --listen"},
+		{listen: ":4222", cert: "c.pem", replicas: 1, want: "go together"},
+		{creds: "u.creds", replicas: 1, want: "are for --nats"},
+		{nats: "nats://a:4222", replicas: 7, want: "want 1 to 5"},
+	} {
+		_, err := transportFlags(tc.listen, tc.cert, tc.key, tc.nats, tc.creds, tc.ca, tc.replicas)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: %v, want %q", tc, err, tc.want)
 		}
 	}
 }

@@ -30,7 +30,8 @@ import (
 	"github.com/zerogames/zero/train/metrics"
 )
 
-// chart is one PNG: the series of a kind of record whose names it lists.
+// chart is one PNG: the series of a kind of record whose names it lists (a name ending in "/"
+// stands for every series whose name starts with it, in name order).
 type chart struct {
 	file, title, kind, ylabel string
 	names                     []string
@@ -42,6 +43,8 @@ var charts = []chart{
 	{"elo", "Elo of the checkpoints (95% interval)", "eval", "Elo", []string{"elo"}, true},
 	{"selfplay", "Self-play and training rates", "selfplay", "per second", []string{"games_per_s", "samples_per_s", "steps_per_s"}, false},
 	{"simulations", "Search rate", "selfplay", "simulations per second", []string{"simulations_per_s"}, false},
+	{"ingest", "Games taken by the trainer, in all and by worker", "ingest", "games per second", []string{"games_per_s", "worker/"}, false},
+	{"refused", "Games refused (not of the rules) and duplicates, per period", "ingest", "games", []string{"refused", "duplicates"}, false},
 }
 
 // Write reads runDir/metrics.jsonl and writes the charts and summary.txt into outDir,
@@ -96,11 +99,14 @@ func Write(runDir, outDir string) ([]string, error) {
 func pick(all []metrics.Series, names []string) []metrics.Series {
 	var out []metrics.Series
 	for _, n := range names {
+		var some []metrics.Series
 		for _, s := range all {
-			if s.Name == n {
-				out = append(out, s)
+			if s.Name == n || strings.HasSuffix(n, "/") && strings.HasPrefix(s.Name, n) {
+				some = append(some, s)
 			}
 		}
+		slices.SortFunc(some, func(a, b metrics.Series) int { return strings.Compare(a.Name, b.Name) })
+		out = append(out, some...)
 	}
 	return out
 }
@@ -314,4 +320,47 @@ func Summary(w io.Writer, records []metrics.Record) {
 	if len(rates) > 0 {
 		fmt.Fprintf(w, "rates      %s (mean of the periods)\n", strings.Join(rates, ", "))
 	}
+	ingestSummary(w, records)
+}
+
+// ingestSummary is the line of the games the trainer took: how many, from how many workers
+// and hosts, the refused and duplicates, the workers' median publication latency.
+func ingestSummary(w io.Writer, records []metrics.Record) {
+	var games, refused, dups float64
+	workers, hosts := map[string]bool{}, map[string]bool{}
+	var p50 []float64
+	var last time.Time
+	for _, r := range records {
+		if r.Kind != "ingest" {
+			continue
+		}
+		secs := 0.0
+		if !last.IsZero() {
+			secs = r.Time.Sub(last).Seconds()
+		}
+		last = r.Time
+		games += r.Values["games_per_s"] * secs
+		refused += r.Values["refused"]
+		dups += r.Values["duplicates"]
+		if v, ok := r.Values["publish_ms_p50"]; ok {
+			p50 = append(p50, v)
+		}
+		for name := range r.Values {
+			if w, ok := strings.CutPrefix(name, "worker/"); ok {
+				workers[strings.TrimSuffix(w, "/games_per_s")] = true
+			}
+			if h, ok := strings.CutPrefix(name, "host/"); ok {
+				hosts[strings.TrimSuffix(h, "/games_per_s")] = true
+			}
+		}
+	}
+	if last.IsZero() {
+		return
+	}
+	line := fmt.Sprintf("ingest     about %.0f games taken from %d workers on %d hosts, %.0f refused, %.0f duplicates", games, len(workers), len(hosts), refused, dups)
+	if len(p50) > 0 {
+		slices.Sort(p50)
+		line += fmt.Sprintf("; publication %.1f ms (median of the periods' medians)", p50[len(p50)/2])
+	}
+	fmt.Fprintln(w, line)
 }

@@ -25,6 +25,9 @@ func TestWrite(t *testing.T) {
 			Values: map[string]float64{"loss": 4 / float64(step+1), "policy_loss": 3 / float64(step+1), "value_loss": 1 / float64(step+1)}})
 		l.Write(metrics.Record{Kind: "selfplay", Step: step * 100, Time: at, Elapsed: float64(step) * 600,
 			Values: map[string]float64{"games_per_s": 2, "samples_per_s": 20, "simulations_per_s": 2000, "steps_per_s": 0.5}})
+		l.Write(metrics.Record{Kind: "ingest", Step: step * 100, Time: at, Elapsed: float64(step) * 600,
+			Values: map[string]float64{"games_per_s": 2, "worker/train/games_per_s": 1.5, "worker/b/games_per_s": 0.5,
+				"host/vm/games_per_s": 2, "refused": float64(step % 2), "duplicates": 0, "publish_ms_p50": 3}})
 		if step%5 == 0 {
 			l.Write(metrics.Record{Kind: "eval", Step: step * 100, Time: at, Elapsed: float64(step) * 600,
 				Values: map[string]float64{"elo": float64(step) * 30, "elo_low": float64(step)*30 - 40, "elo_high": float64(step)*30 + 40}})
@@ -46,7 +49,8 @@ func TestWrite(t *testing.T) {
 		}
 	}
 	want := []string{"loss-by-step.png", "loss-by-time.png", "elo-by-step.png", "elo-by-time.png",
-		"selfplay-by-step.png", "selfplay-by-time.png", "simulations-by-step.png", "simulations-by-time.png"}
+		"selfplay-by-step.png", "selfplay-by-time.png", "simulations-by-step.png", "simulations-by-time.png",
+		"ingest-by-step.png", "ingest-by-time.png", "refused-by-step.png", "refused-by-time.png"}
 	if strings.Join(pngs, " ") != strings.Join(want, " ") {
 		t.Errorf("charts %v, want %v", pngs, want)
 	}
@@ -58,6 +62,7 @@ func TestWrite(t *testing.T) {
 		"run        1900 steps, 3h10m0s of training (records from 2026-11-24 10:00 to 2026-11-24 13:10)\n",
 		"elo        best +450 ± 40 at step 1500; last +450 ± 40 at step 1500 (4 checkpoints rated)\n",
 		"rates      2 games/s, 20 samples/s, 2e+03 simulations/s, 0.5 steps/s (mean of the periods)\n",
+		"ingest     about 22800 games taken from 2 workers on 1 hosts, 10 refused, 0 duplicates; publication 3.0 ms (median of the periods' medians)\n",
 	} {
 		if !strings.Contains(string(summary), line) {
 			t.Errorf("summary lacks %q:\n%s", line, summary)

@@ -57,8 +57,9 @@ func (w Window) Size(total int64) int {
 // the window's clock, survives the deletion of old shards).
 const (
 	shardMagic   = "ZRPL"
-	shardVersion = 3
-	// oldestShardVersion is the oldest format read (version 2: no flags in the targets).
+	shardVersion = 4
+	// oldestShardVersion is the oldest format read (version 2: no flags in the targets;
+	// version 3: no game ids).
 	oldestShardVersion = 2
 	shardExt           = ".zrp"
 	// gamesPerShard: a new shard is started after this many games, so old shards can be
@@ -102,8 +103,9 @@ type Buffer struct {
 	inShard int      // games in it
 	file    shardFile
 	buf     []byte
-	broken  error // set when a failed write could not be undone
-	cut     []Cut // what Open cut off
+	ids     map[string]struct{} // the IDs of games
+	broken  error               // set when a failed write could not be undone
+	cut     []Cut               // what Open cut off
 }
 
 // Cut is a torn record that Open cut off the end of the newest shard: a game that the process
@@ -157,7 +159,7 @@ func Open(dir, game string, w Window) (*Buffer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	b := &Buffer{dir: dir, game: game, window: w}
+	b := &Buffer{dir: dir, game: game, window: w, ids: map[string]struct{}{}}
 	shards, err := shardNumbers(dir)
 	if err != nil {
 		return nil, err
@@ -410,6 +412,9 @@ func (b *Buffer) nextShardLocked() error {
 func (b *Buffer) addLocked(g *Game, shard int) {
 	b.games = append(b.games, g)
 	b.shardOf = append(b.shardOf, shard)
+	if g.ID != "" {
+		b.ids[g.ID] = struct{}{}
+	}
 	gi := int32(len(b.games) - 1)
 	for t := range g.Targets {
 		b.samples = append(b.samples, sample{gi, int32(t)})
@@ -433,6 +438,9 @@ func (b *Buffer) trimLocked() {
 		if n != b.shardOf[drop] && n != b.shard {
 			os.Remove(b.shardPath(n)) // best effort: an old shard left behind is only disk
 		}
+	}
+	for _, g := range b.games[:drop] {
+		delete(b.ids, g.ID)
 	}
 	b.games = slices.Delete(b.games, 0, drop)
 	b.shardOf = slices.Delete(b.shardOf, 0, drop)
@@ -460,6 +468,24 @@ func (b *Buffer) GamesSince(total int64) int {
 		n++
 	}
 	return n
+}
+
+// Has tells whether the buffer holds a game of this ID (in the window: a game the window has
+// passed is forgotten).
+func (b *Buffer) Has(id string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok := b.ids[id]
+	return ok
+}
+
+// Each calls f with each game in the window, oldest first (f must not keep or change them).
+func (b *Buffer) Each(f func(*Game)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, g := range b.games {
+		f(g)
+	}
 }
 
 // Len is the number of samples in the window.

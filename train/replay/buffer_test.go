@@ -196,7 +196,7 @@ func TestDamageIsRefused(t *testing.T) {
 		}, "replay format version 9"},
 		{"an older format than read", func(dir string) {
 			os.WriteFile(filepath.Join(dir, "000003.zrp"), shardHeader("yinsh-blitz", 1), 0o644)
-		}, "replay format version 1, this build reads 2 to 3"},
+		}, "replay format version 1, this build reads 2 to 4"},
 		{"unknown flags in a target", func(dir string) {
 			g := &Game{Actions: []env.Action{1, 2}, Targets: []Target{{Ply: 0, Value: 1, Proven: true, Policy: []PolicyEntry{{1, 1}}}}}
 			rec, _ := appendRecord(nil, g)
@@ -490,6 +490,84 @@ func TestOlderShards(t *testing.T) {
 	defer b.Close()
 	if len(b.games) != 2 || !sameGame(b.games[0], want) || !sameGame(b.games[1], g) {
 		t.Errorf("after a reopen: %d games", len(b.games))
+	}
+}
+
+// TestGameIDs: a game's ID survives its record and a reopen, the buffer knows the IDs of the
+// games in its window and forgets those the window passes; a message's payload decodes only
+// whole.
+func TestGameIDs(t *testing.T) {
+	dir := t.TempDir()
+	b, err := Open(dir, "yinsh-blitz", Window{Min: 40, Max: 40, Exponent: 1, Growth: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for seed := range uint64(12) {
+		g := randomGame(seed)
+		g.ID = fmt.Sprintf("host-1/5f3a/%d", seed)
+		ids = append(ids, g.ID)
+		if err := b.Add(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !b.Has(ids[11]) || b.Has(ids[0]) || b.Has("host-1/5f3a/99") {
+		t.Errorf("Has: newest %v, oldest (past the window) %v, never added %v", b.Has(ids[11]), b.Has(ids[0]), b.Has("host-1/5f3a/99"))
+	}
+	b2, err := Open(dir, "yinsh-blitz", Window{Min: 40, Max: 40, Exponent: 1, Growth: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b2.Close()
+	if !b2.Has(ids[11]) || b2.games[len(b2.games)-1].ID != ids[11] {
+		t.Errorf("after a reopen the newest game is %q, want %q", b2.games[len(b2.games)-1].ID, ids[11])
+	}
+	g := randomGame(3)
+	g.ID = ids[3]
+	rec, err := AppendGame(nil, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := DecodeGame(rec)
+	if err != nil || back.ID != g.ID || !sameGame(back, g) {
+		t.Fatalf("DecodeGame: %v, id %q", err, back.ID)
+	}
+	if _, err := DecodeGame(rec[:len(rec)-1]); err == nil {
+		t.Error("a record cut short decodes")
+	}
+	if _, err := DecodeGame(append(rec, 0)); err == nil {
+		t.Error("a record with a byte after it decodes")
+	}
+	g.ID = strings.Repeat("x", MaxID+1)
+	if _, err := AppendGame(nil, g); err == nil {
+		t.Error("an id longer than MaxID is recorded")
+	}
+}
+
+// TestVersion3Shard: a shard of format 3 (no game ids) is read, and not appended to.
+func TestVersion3Shard(t *testing.T) {
+	dir := t.TempDir()
+	g := randomGame(4)
+	rec, _ := appendRecord(nil, g)
+	// Format 3's record is format 4's without the id's length byte (an empty id).
+	n := binary.LittleEndian.Uint32(rec)
+	payload := rec[4 : 4+n-1]
+	old := binary.LittleEndian.AppendUint32(nil, uint32(len(payload)))
+	old = append(old, payload...)
+	old = binary.LittleEndian.AppendUint32(old, crc32.Checksum(payload, castagnoli))
+	shard := append(binary.LittleEndian.AppendUint64(shardHeader("yinsh-blitz", 3), 0), old...)
+	os.WriteFile(filepath.Join(dir, "000001.zrp"), shard, 0o644)
+	b, err := Open(dir, "yinsh-blitz", small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.games) != 1 || !sameGame(b.games[0], g) {
+		t.Fatalf("the version 3 shard reads as %d games", len(b.games))
+	}
+	b.Add(randomGame(5))
+	b.Close()
+	if data, _ := os.ReadFile(filepath.Join(dir, "000001.zrp")); !bytes.Equal(data, shard) {
+		t.Errorf("the version 3 shard was written to")
 	}
 }
 

@@ -27,7 +27,14 @@ type Game struct {
 	Targets []Target     // the decisions searched in full, in order of Ply
 	Result  env.Result
 	Step    int64 // the training step of the network that played it
+	// ID names the game uniquely within its run ("worker/session/number", as the worker that
+	// played it published it): the trainer keeps a game once however often it is delivered.
+	// "" for games played before games had one.
+	ID string
 }
+
+// MaxID is the longest Game.ID a record holds.
+const MaxID = 255
 
 // Target is the training target of one decision.
 type Target struct {
@@ -52,10 +59,11 @@ type PolicyEntry struct {
 // payload:
 //
 //	u8 result | i64 step | u16 n | n × u16 action |
-//	u16 t | t × ( u16 ply | f32 value | u8 flags | u16 m | m × ( u16 action | u16 prob·65535 ) )
+//	u16 t | t × ( u16 ply | f32 value | u8 flags | u16 m | m × ( u16 action | u16 prob·65535 ) ) |
+//	u8 k | k bytes ID
 //
-// flags bit 0 is Proven. Shards of version 2 have no flags byte (nothing proven); they are
-// read, and appended to no more.
+// flags bit 0 is Proven. Shards of version 2 have no flags byte (nothing proven), shards of
+// version 3 no ID; they are read, and appended to no more.
 //
 // Actions fit 16 bits: every game's action space is under 65,536 (checked when writing).
 const maxRecord = 1 << 24
@@ -99,12 +107,36 @@ func appendRecord(dst []byte, g *Game) ([]byte, error) {
 			dst = binary.LittleEndian.AppendUint16(dst, uint16(math.Round(float64(min(max(e.Prob, 0), 1))*65535)))
 		}
 	}
+	if len(g.ID) > MaxID {
+		return dst[:start], fmt.Errorf("replay: a game id of %d bytes (at most %d)", len(g.ID), MaxID)
+	}
+	dst = append(dst, byte(len(g.ID)))
+	dst = append(dst, g.ID...)
 	n := len(dst) - start - 4
 	if n > maxRecord {
 		return dst[:start], fmt.Errorf("replay: a record of %d bytes is too large", n)
 	}
 	binary.LittleEndian.PutUint32(dst[start:], uint32(n))
 	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start+4:], castagnoli)), nil
+}
+
+// AppendGame appends g as one record to dst: the bytes a shard holds for it, which are also
+// how a game travels from a worker to the trainer (a message's payload).
+func AppendGame(dst []byte, g *Game) ([]byte, error) { return appendRecord(dst, g) }
+
+// DecodeGame reads a game that AppendGame wrote: exactly one whole record whose checksum
+// matches. It checks the record's layout, not the game's rules (Check does).
+func DecodeGame(b []byte) (*Game, error) {
+	g, n, err := readRecord(b, shardVersion)
+	switch {
+	case errors.Is(err, errTorn):
+		return nil, fmt.Errorf("replay: a record of %d bytes, cut short", len(b))
+	case err != nil:
+		return nil, fmt.Errorf("replay: %w", err)
+	case n != len(b):
+		return nil, fmt.Errorf("replay: %d bytes after the record", len(b)-n)
+	}
+	return g, nil
 }
 
 // errTorn marks a record cut short: it runs past the end of the data.
@@ -159,6 +191,9 @@ func readRecord(b []byte, version uint16) (*Game, int, error) {
 		if r.err == nil && t.Ply >= len(g.Actions) {
 			r.err = fmt.Errorf("target at ply %d of a %d-decision game", t.Ply, len(g.Actions))
 		}
+	}
+	if version >= 4 {
+		g.ID = string(r.take(int(r.u8())))
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.err = fmt.Errorf("%d bytes left over", len(r.b))

@@ -14,6 +14,7 @@ import (
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train"
+	"github.com/zerogames/zero/train/dist"
 )
 
 // Game is a registered game and variant, as training sees it.
@@ -22,8 +23,15 @@ type Game interface {
 	Info() *env.Info
 	// Train runs or resumes a training run in a run folder (train.Run).
 	Train(ctx context.Context, cfg train.Config, dir string, opt train.Options) error
-	// BenchSelfPlay measures a configuration's self-play (train.BenchSelfPlay).
-	BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration) (train.SelfPlaySpeed, error)
+	// BenchSelfPlay measures a configuration's self-play (train.BenchSelfPlay), its games
+	// through an embedded NATS server or not.
+	BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration, viaNATS bool) (train.SelfPlaySpeed, error)
+	// BenchIngest measures how many games a trainer takes from simulated workers
+	// (train.BenchIngest).
+	BenchIngest(ctx context.Context, b train.IngestBench) (train.IngestSpeed, error)
+	// Work plays self-play for the run on the server c is connected to (train.Work): the
+	// run's info and configuration as the server gave them.
+	Work(ctx context.Context, c *dist.Conn, run dist.RunInfo, config []byte, opt train.WorkerOptions) error
 }
 
 // registry holds the games, in the order they were registered.
@@ -49,6 +57,16 @@ func (e generic[S]) Train(ctx context.Context, cfg train.Config, dir string, opt
 
 // BenchSelfPlay measures self-play as cfg's run plays it (train.BenchSelfPlay), with the
 // network w or random weights.
-func (e generic[S]) BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration) (train.SelfPlaySpeed, error) {
-	return train.BenchSelfPlay(ctx, e.g, cfg, w, warm, d)
+func (e generic[S]) BenchSelfPlay(ctx context.Context, cfg train.Config, w *net.Weights, warm, d time.Duration, viaNATS bool) (train.SelfPlaySpeed, error) {
+	return train.BenchSelfPlay(ctx, e.g, cfg, w, warm, d, viaNATS)
+}
+
+// BenchIngest measures a trainer's intake of the game's games (train.BenchIngest).
+func (e generic[S]) BenchIngest(ctx context.Context, b train.IngestBench) (train.IngestSpeed, error) {
+	return train.BenchIngest(ctx, e.g, b)
+}
+
+// Work plays self-play for a run (train.Work).
+func (e generic[S]) Work(ctx context.Context, c *dist.Conn, run dist.RunInfo, config []byte, opt train.WorkerOptions) error {
+	return train.Work(ctx, e.g, c, run, config, opt)
 }

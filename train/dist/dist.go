@@ -1,0 +1,484 @@
+// Package dist is how games and weights travel between the self-play workers and the trainer
+// of a run: NATS JetStream, with the server embedded in the trainer's process by default.
+//
+// A run's JetStream assets (one run per server, or per NATS account on a shared cluster):
+//
+//	stream ZERO_GAMES     subject zero.games: finished games, one a message (the payload a replay
+//	                      record, replay.AppendGame); a work queue (a game leaves it when the
+//	                      trainer acknowledges it), bounded in games and bytes, refusing new
+//	                      games when full (back-pressure); message ids (worker/session/number)
+//	                      deduplicate a worker's retries
+//	consumer trainer      durable, explicit acknowledgement: the trainer acknowledges a game once
+//	                      it is checked and durably in the replay buffer, or refused
+//	KV zero_run           the run: "info" (RunInfo: game, rules, encoding, shapes, net) and
+//	                      "config" (the session's configuration, YAML), read by workers
+//	KV zero_flow          "pace": "wait" while self-play is ahead of training (memory)
+//	objects zero_weights  "latest": the newest network as a checkpoint file (memory)
+//
+// Invariants: a game is in the replay buffer at most once whatever is redelivered or retried
+// (its id is kept with it, replay.Buffer.Has); a game a worker could not hand to the server
+// waits in its outbox on disk, bounded; everything the server holds is bounded.
+//
+// The package links no gorgonia: a worker needs env, mcts, net and replay only.
+package dist
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/net"
+)
+
+// Names of a run's JetStream assets.
+const (
+	Stream        = "ZERO_GAMES"
+	Subject       = "zero.games"
+	Durable       = "trainer"
+	RunBucket     = "zero_run"
+	FlowBucket    = "zero_flow"
+	WeightsBucket = "zero_weights"
+
+	infoKey       = "info"
+	configKey     = "config"
+	paceKey       = "pace"
+	weightsObject = "latest"
+)
+
+// Protocol is the version of what crosses the wire (the run's info, the games' headers and
+// payload). A worker refuses a run of another.
+const Protocol = 1
+
+// WorkerUser is the user name workers connect as to a trainer's embedded server.
+const WorkerUser = "worker"
+
+// RunInfo is what a worker must share with the run to play its games: the game, its rules
+// revision and encoding, the network's input and output shapes and architecture.
+type RunInfo struct {
+	Protocol    int        `json:"protocol"`
+	Game        string     `json:"game"`
+	Rules       int        `json:"rules"`
+	Encoding    int        `json:"encoding"`
+	Observation env.Shape  `json:"observation"`
+	NumActions  int        `json:"num_actions"`
+	Net         net.Config `json:"net"`
+}
+
+// InfoOf is the RunInfo of a game and net.
+func InfoOf(info *env.Info, cfg net.Config) RunInfo {
+	return RunInfo{Protocol: Protocol, Game: info.Name, Rules: info.Rules, Encoding: info.Encoding,
+		Observation: info.Observation, NumActions: info.NumActions, Net: cfg}
+}
+
+// Mismatch says how a run differs from what this build plays (its game's info), "" if not:
+// each difference that would make its games or its network wrong, with both values.
+func (ri RunInfo) Mismatch(info *env.Info) string {
+	var diffs []string
+	if ri.Protocol != Protocol {
+		diffs = append(diffs, fmt.Sprintf("the run speaks protocol %d, this build %d", ri.Protocol, Protocol))
+	}
+	if ri.Game != info.Name {
+		diffs = append(diffs, fmt.Sprintf("the run plays %s, not %s", ri.Game, info.Name))
+	}
+	if ri.Rules != info.Rules {
+		diffs = append(diffs, fmt.Sprintf("the run plays revision %d of %s's rules, this build revision %d", ri.Rules, ri.Game, info.Rules))
+	}
+	if ri.Encoding != info.Encoding {
+		diffs = append(diffs, fmt.Sprintf("the run's network reads version %d of the encoding, this build writes version %d", ri.Encoding, info.Encoding))
+	}
+	if ri.Observation != info.Observation || ri.NumActions != info.NumActions {
+		diffs = append(diffs, fmt.Sprintf("the run's network reads %v and writes %d actions, this build's game %v and %d",
+			ri.Observation, ri.NumActions, info.Observation, info.NumActions))
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// Auth is how a client proves who it is.
+type Auth struct {
+	// Creds is a file: NATS credentials (a user JWT and its seed, for an external cluster), or
+	// the token `zero train --listen` writes into its run folder (worker.token). "": none.
+	Creds string
+	// User and Password, if set, are used as they are (the trainer's own connection).
+	User, Password string
+	// CA is a PEM file of the authority that signed the server's certificate ("": the
+	// system's).
+	CA string
+}
+
+func (a Auth) options() ([]nats.Option, error) {
+	var opts []nats.Option
+	if a.User != "" {
+		opts = append(opts, nats.UserInfo(a.User, a.Password))
+	}
+	if a.Creds != "" {
+		data, err := os.ReadFile(a.Creds)
+		if err != nil {
+			return nil, fmt.Errorf("credentials: %w", err)
+		}
+		if strings.Contains(string(data), "BEGIN NATS USER JWT") {
+			opts = append(opts, nats.UserCredentials(a.Creds))
+		} else {
+			token := strings.TrimSpace(string(data))
+			if token == "" || strings.ContainsAny(token, " \t\n") {
+				return nil, fmt.Errorf("credentials: %s holds neither NATS credentials nor a token", a.Creds)
+			}
+			opts = append(opts, nats.UserInfo(WorkerUser, token))
+		}
+	}
+	if a.CA != "" {
+		opts = append(opts, nats.RootCAs(a.CA))
+	}
+	return opts, nil
+}
+
+// ErrUnreachable is the error of a connection to a server that does not answer (not
+// started yet, or gone).
+var ErrUnreachable = errors.New("no server answers there")
+
+// Conn is a client of the run's server.
+type Conn struct {
+	nc *nats.Conn
+	js jetstream.JetStream
+
+	mu   sync.Mutex
+	up   chan struct{} // closed (and replaced) at each reconnection
+	down chan struct{} // closed (and replaced) at each disconnection
+}
+
+// disconnected returns a channel closed at the next disconnection.
+func (c *Conn) disconnected() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.down
+}
+
+// reconnected returns a channel closed at the next reconnection.
+func (c *Conn) reconnected() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.up
+}
+
+// Connect connects to the server at url (nats://host:port, tls://host:port; several, comma
+// separated, for a cluster). A dropped connection is reconnected for ever; what is published
+// meanwhile fails at once (no buffering: a worker keeps the game in its outbox). name names
+// the client in the server's monitoring; logf, if not nil, hears of disconnections.
+func Connect(url string, auth Auth, name string, logf func(string, ...any)) (*Conn, error) {
+	opts, err := auth.options()
+	if err != nil {
+		return nil, err
+	}
+	return connect(url, name, logf, opts...)
+}
+
+func connect(url, name string, logf func(string, ...any), opts ...nats.Option) (*Conn, error) {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	c := &Conn{up: make(chan struct{}), down: make(chan struct{})}
+	opts = append(opts, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second),
+		nats.ReconnectBufSize(-1), nats.NoCallbacksAfterClientClose(),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				logf("nats: disconnected: %v", err)
+			}
+			c.mu.Lock()
+			close(c.down)
+			c.down = make(chan struct{})
+			c.mu.Unlock()
+		}),
+		nats.ReconnectHandler(func(nc *nats.Conn) {
+			logf("nats: reconnected to %s", nc.ConnectedUrlRedacted())
+			c.mu.Lock()
+			close(c.up)
+			c.up = make(chan struct{})
+			c.mu.Unlock()
+		}),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			// A watch's consumer is gone while the server is: it is made again on reconnection.
+			if !errors.Is(err, nats.ErrConsumerNotActive) && !strings.Contains(err.Error(), "consumer not active") {
+				logf("nats: %v", err)
+			}
+		}))
+	nc, err := nats.Connect(url, opts...)
+	if errors.Is(err, nats.ErrNoServers) {
+		err = ErrUnreachable
+	}
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s: %w", redact(url), err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	c.nc, c.js = nc, js
+	return c, nil
+}
+
+// redact hides a password or token in a URL.
+func redact(url string) string {
+	if i, j := strings.Index(url, "://"), strings.LastIndex(url, "@"); i >= 0 && j > i {
+		return url[:i+3] + "…" + url[j:]
+	}
+	return url
+}
+
+// Close closes the connection.
+func (c *Conn) Close() { c.nc.Close() }
+
+// Connected tells whether the connection is up now.
+func (c *Conn) Connected() bool { return c.nc.IsConnected() }
+
+// Limits bound what the server holds for a run.
+type Limits struct {
+	// Replicas is the number of copies of each stream in a cluster (1: a single server).
+	Replicas int
+	// MaxGames and MaxBytes bound the games waiting for the trainer: beyond them a new game
+	// is refused, and its worker waits and retries.
+	MaxGames int64
+	MaxBytes int64
+	// Dedup is how long the server remembers a game's id, to drop a retried publication.
+	Dedup time.Duration
+}
+
+// DefaultLimits suit a run of up to a hundred workers.
+func DefaultLimits() Limits {
+	return Limits{Replicas: 1, MaxGames: 4096, MaxBytes: 256 << 20, Dedup: 10 * time.Minute}
+}
+
+// MaxGameBytes bounds a game's message.
+const MaxGameBytes = 1 << 20
+
+// Setup creates (or updates to lim) the run's stream, its durable consumer, buckets and object
+// store: the trainer's first act on a server.
+func (c *Conn) Setup(ctx context.Context, lim Limits) error {
+	r := max(lim.Replicas, 1)
+	_, err := c.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: Stream, Description: "zero: finished self-play games for the trainer", Subjects: []string{Subject},
+		Retention: jetstream.WorkQueuePolicy, Discard: jetstream.DiscardNew,
+		MaxMsgs: lim.MaxGames, MaxBytes: lim.MaxBytes, MaxMsgSize: MaxGameBytes,
+		Storage: jetstream.FileStorage, Replicas: r, Duplicates: lim.Dedup,
+	})
+	if err != nil {
+		return fmt.Errorf("stream %s: %w", Stream, err)
+	}
+	// The consumer is made afresh: the games a trainer before took but did not acknowledge
+	// (it stopped) are delivered at once, not after the acknowledgement's timeout. In a work
+	// queue the stream holds exactly the games not acknowledged, so none is lost or repeated.
+	if err := c.js.DeleteConsumer(ctx, Stream, Durable); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return fmt.Errorf("consumer %s: %w", Durable, err)
+	}
+	if _, err := c.js.CreateOrUpdateConsumer(ctx, Stream, jetstream.ConsumerConfig{
+		Durable: Durable, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
+		MaxAckPending: 1024, MaxDeliver: -1, Replicas: r,
+	}); err != nil {
+		return fmt.Errorf("consumer %s: %w", Durable, err)
+	}
+	if _, err := c.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket: RunBucket, Description: "zero: the run's game, network and configuration", History: 1,
+		MaxBytes: 16 << 20, Storage: jetstream.FileStorage, Replicas: r,
+	}); err != nil {
+		return fmt.Errorf("bucket %s: %w", RunBucket, err)
+	}
+	if _, err := c.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket: FlowBucket, Description: "zero: whether self-play waits for training", History: 1,
+		MaxBytes: 1 << 20, Storage: jetstream.MemoryStorage, Replicas: r,
+	}); err != nil {
+		return fmt.Errorf("bucket %s: %w", FlowBucket, err)
+	}
+	if _, err := c.js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
+		Bucket: WeightsBucket, Description: "zero: the newest network", MaxBytes: 256 << 20,
+		Storage: jetstream.MemoryStorage, Replicas: r,
+	}); err != nil {
+		return fmt.Errorf("object store %s: %w", WeightsBucket, err)
+	}
+	return nil
+}
+
+// PutRun publishes the run's info and configuration for workers.
+func (c *Conn) PutRun(ctx context.Context, info RunInfo, config []byte) error {
+	kv, err := c.js.KeyValue(ctx, RunBucket)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	if _, err := kv.Put(ctx, configKey, config); err != nil {
+		return fmt.Errorf("publishing the run's configuration: %w", err)
+	}
+	if _, err := kv.Put(ctx, infoKey, data); err != nil {
+		return fmt.Errorf("publishing the run's info: %w", err)
+	}
+	return nil
+}
+
+// ErrNoRun is the error of a server that holds no run (no trainer set it up yet).
+var ErrNoRun = errors.New("the server holds no run: start the trainer first (zero train --listen)")
+
+// Run reads the run's info and configuration.
+func (c *Conn) Run(ctx context.Context) (RunInfo, []byte, error) {
+	var info RunInfo
+	kv, err := c.js.KeyValue(ctx, RunBucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		return info, nil, ErrNoRun
+	}
+	if err != nil {
+		return info, nil, fmt.Errorf("reading the run: %w", err)
+	}
+	e, err := kv.Get(ctx, infoKey)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return info, nil, ErrNoRun
+	}
+	if err != nil {
+		return info, nil, fmt.Errorf("reading the run: %w", err)
+	}
+	if err := json.Unmarshal(e.Value(), &info); err != nil {
+		return info, nil, fmt.Errorf("the run's info: %w", err)
+	}
+	cfg, err := kv.Get(ctx, configKey)
+	if err != nil {
+		return info, nil, fmt.Errorf("reading the run's configuration: %w", err)
+	}
+	return info, cfg.Value(), nil
+}
+
+// PutWeights publishes the checkpoint file at path, of training step step, as the newest
+// network. The object store checksums it (SHA-256), and a worker loads it with net.Load.
+func (c *Conn) PutWeights(ctx context.Context, path string, step int64) error {
+	obs, err := c.js.ObjectStore(ctx, WeightsBucket)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = obs.Put(ctx, jetstream.ObjectMeta{Name: weightsObject, Metadata: map[string]string{"step": fmt.Sprint(step)}}, f)
+	return err
+}
+
+// ErrNoWeights is the error of a server that has no network yet.
+var ErrNoWeights = errors.New("no network published yet")
+
+// GetWeights writes the newest network to the file at path (a checkpoint: load it with
+// net.Load) and returns its step; the object store's checksum is checked. ErrNoWeights if
+// there is none.
+func (c *Conn) GetWeights(ctx context.Context, path string) (int64, error) {
+	obs, err := c.js.ObjectStore(ctx, WeightsBucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		return 0, ErrNoWeights
+	}
+	if err != nil {
+		return 0, err
+	}
+	info, err := obs.GetInfo(ctx, weightsObject)
+	if errors.Is(err, jetstream.ErrObjectNotFound) {
+		return 0, ErrNoWeights
+	}
+	if err != nil {
+		return 0, err
+	}
+	tmp := path + ".download"
+	if err := obs.GetFile(ctx, weightsObject, tmp); err != nil {
+		os.Remove(tmp)
+		return 0, fmt.Errorf("fetching the network: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return 0, err
+	}
+	var step int64
+	fmt.Sscan(info.Metadata["step"], &step)
+	return step, nil
+}
+
+// WatchWeights calls changed (on its own goroutine) each time a new network is published,
+// until ctx ends; and after each reconnection, when the network may have changed unseen (a
+// restarted trainer's server is a new one: the watch starts again).
+func (c *Conn) WatchWeights(ctx context.Context, changed func()) {
+	go func() {
+		first := true
+		for ctx.Err() == nil {
+			again := c.reconnected()
+			if err := c.watchWeights(ctx, again, changed, !first); err != nil {
+				select {
+				case <-ctx.Done():
+				case <-again:
+				case <-time.After(time.Second):
+				}
+			}
+			first = false
+		}
+	}()
+}
+
+func (c *Conn) watchWeights(ctx context.Context, again <-chan struct{}, changed func(), now bool) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	obs, err := c.js.ObjectStore(ctx, WeightsBucket)
+	if err != nil {
+		return err
+	}
+	w, err := obs.Watch(ctx, jetstream.UpdatesOnly())
+	if err != nil {
+		return err
+	}
+	defer w.Stop()
+	if now {
+		changed()
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-again:
+			return nil
+		case info, ok := <-w.Updates():
+			if !ok {
+				return errors.New("the watch of the network ended")
+			}
+			if info != nil && info.Name == weightsObject && !info.Deleted {
+				changed()
+			}
+		}
+	}
+}
+
+// SetPaused tells the workers to wait (paused) or to play.
+func (c *Conn) SetPaused(ctx context.Context, paused bool) error {
+	kv, err := c.js.KeyValue(ctx, FlowBucket)
+	if err != nil {
+		return err
+	}
+	v := "play"
+	if paused {
+		v = "wait"
+	}
+	_, err = kv.PutString(ctx, paceKey, v)
+	return err
+}
+
+// Stats are the server's figures for the games waiting: their number and bytes.
+func (c *Conn) Stats(ctx context.Context) (msgs, bytes uint64, err error) {
+	s, err := c.js.Stream(ctx, Stream)
+	if err != nil {
+		return 0, 0, err
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	return info.State.Msgs, info.State.Bytes, nil
+}

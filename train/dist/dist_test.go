@@ -1,0 +1,491 @@
+package dist
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	crand "crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	gonet "net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/train/replay"
+)
+
+// Tests start real servers in-process (nats-server's own habit), on loopback when a socket is
+// needed.
+
+// randomGame is a random YINSH blitz game with a target at every other decision.
+func randomGame(seed uint64) *replay.Game {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	s := yinsh.Blitz.New()
+	g := &replay.Game{}
+	for s.ToMove() != env.Terminal {
+		legal := s.Legal(nil)
+		if len(legal) > 1 && len(g.Actions)%2 == 0 {
+			g.Targets = append(g.Targets, replay.Target{Ply: len(g.Actions), Policy: []replay.PolicyEntry{{Action: legal[0], Prob: 1}}})
+		}
+		a := legal[rng.IntN(len(legal))]
+		g.Actions = append(g.Actions, a)
+		s = s.Play(a)
+	}
+	g.Result = s.Result()
+	return g
+}
+
+func start(t *testing.T, cfg ServerConfig) (*Server, *Conn) {
+	t.Helper()
+	s, err := StartServer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Connect("test trainer", t.Logf)
+	if err != nil {
+		s.Shutdown()
+		t.Fatal(err)
+	}
+	if err := c.Setup(context.Background(), DefaultLimits()); err != nil {
+		t.Fatal(err)
+	}
+	return s, c
+}
+
+func info() *env.Info { return yinsh.Blitz.Info() }
+
+func publisher(t *testing.T, c *Conn, outbox *Outbox) *Publisher {
+	t.Helper()
+	p, err := c.NewPublisher(PublisherConfig{Game: info().Name, Rules: info().Rules, Worker: "w1", Host: "test", Outbox: outbox, Timeout: 2 * time.Second, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p
+}
+
+// sent waits until the publisher has handed every game to the server or its outbox.
+func sent(t *testing.T, p *Publisher) {
+	t.Helper()
+	for end := time.Now().Add(10 * time.Second); p.Unsent() > 0; {
+		if time.Now().After(end) {
+			t.Fatalf("%d games still unsent", p.Unsent())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// take fetches games until n have come (acknowledging each, counting each id) or a few
+// seconds pass.
+func take(t *testing.T, c *Conn, n int, seen map[string]int, ack bool) {
+	t.Helper()
+	k, err := c.Consumer(context.Background(), info().Name, info().Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	got := 0
+	for got < n && time.Now().Before(deadline) {
+		ds, err := k.Fetch(n-got, 200*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var acks []*Delivery
+		for _, d := range ds {
+			if d.Err != nil {
+				t.Fatalf("delivery %s: %v", d.ID(), d.Err)
+			}
+			if err := replay.Check(yinsh.Blitz, d.Game); err != nil {
+				t.Fatalf("game %s: %v", d.Game.ID, err)
+			}
+			seen[d.Game.ID]++
+			got++
+			if ack {
+				acks = append(acks, &d)
+			}
+		}
+		if err := k.AckAll(context.Background(), acks); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got != n {
+		t.Fatalf("%d games delivered, want %d", got, n)
+	}
+}
+
+// TestRestartLosesNothing: games published to the embedded server (in-process, no socket)
+// survive its restart on the same store, those acknowledged are never delivered again, those
+// delivered but not acknowledged are.
+func TestRestartLosesNothing(t *testing.T) {
+	dir := t.TempDir()
+	s, c := start(t, ServerConfig{Dir: dir})
+	p := publisher(t, c, nil)
+	for i := range 30 {
+		if err := p.AddGame(context.Background(), randomGame(uint64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sent(t, p)
+	seen := map[string]int{}
+	take(t, c, 10, seen, true)
+	take(t, c, 5, map[string]int{}, false) // delivered, never acknowledged
+	c.Close()
+	s.Shutdown()
+
+	s, c = start(t, ServerConfig{Dir: dir})
+	defer s.Shutdown()
+	defer c.Close()
+	take(t, c, 20, seen, true)
+	if len(seen) != 30 {
+		t.Errorf("%d distinct games delivered, want 30", len(seen))
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("game %s acknowledged %d times", id, n)
+		}
+	}
+	msgs, _, err := c.Stats(context.Background())
+	for end := time.Now().Add(5 * time.Second); err == nil && msgs > 0 && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+		msgs, _, err = c.Stats(context.Background())
+	}
+	if err != nil || msgs != 0 {
+		t.Errorf("the stream holds %d games after all were acknowledged (%v)", msgs, err)
+	}
+}
+
+// TestFullStreamWaits: a full stream refuses games; they wait in the publisher's queue and
+// are retried, and once the queue is full the workers wait too, until the trainer takes games.
+// A retried id is stored once.
+func TestFullStreamWaits(t *testing.T) {
+	s, c := start(t, ServerConfig{Dir: t.TempDir()})
+	defer s.Shutdown()
+	defer c.Close()
+	lim := DefaultLimits()
+	lim.MaxGames = 3
+	if err := c.Setup(context.Background(), lim); err != nil {
+		t.Fatal(err)
+	}
+	p := publisher(t, c, nil)
+	games := make([]*replay.Game, 8)
+	for i := range games {
+		games[i] = randomGame(uint64(i))
+	}
+	// The stream takes 3; the senders hold one each, the queue the rest; one more waits.
+	n := 3 + senders + queueGames + 1
+	done := make(chan error)
+	go func() {
+		for i := range n {
+			if err := p.AddGame(context.Background(), games[i%len(games)]); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("%d games were taken by a stream of 3 and a queue of %d (%v)", n, queueGames, err)
+	case <-time.After(500 * time.Millisecond):
+	}
+	if p.Full.Load() == 0 {
+		t.Error("no refusal counted")
+	}
+	seen := map[string]int{}
+	take(t, c, n, seen, true)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the worker still waits after the stream was emptied")
+	}
+	if len(seen) != n {
+		t.Errorf("%d distinct games, want %d", len(seen), n)
+	}
+	// The same id again: the server keeps one.
+	g := randomGame(9)
+	g.ID = "w1/" + p.Session() + "/1"
+	data, _ := replay.AppendGame(nil, g)
+	if err := p.publish(context.Background(), g.ID, data); err != nil {
+		t.Fatal(err)
+	}
+	if msgs, _, _ := c.Stats(context.Background()); msgs != 0 {
+		t.Errorf("a game published again was stored twice")
+	}
+}
+
+// TestPace: after a game, a worker waits while the trainer says self-play is ahead.
+func TestPace(t *testing.T) {
+	s, c := start(t, ServerConfig{Dir: t.TempDir()})
+	defer s.Shutdown()
+	defer c.Close()
+	p := publisher(t, c, nil)
+	ctx := context.Background()
+	if err := c.SetPaused(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(5 * time.Second); !p.Paused() && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	done := make(chan error)
+	go func() { done <- p.AddGame(ctx, randomGame(1)) }()
+	select {
+	case <-done:
+		t.Fatal("the worker does not wait")
+	case <-time.After(200 * time.Millisecond):
+	}
+	c.SetPaused(ctx, false)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the worker still waits after the trainer said play")
+	}
+	if p.Waits.Load() != 1 || p.Published.Load() != 1 {
+		t.Errorf("%d waits, %d published; want 1, 1", p.Waits.Load(), p.Published.Load())
+	}
+}
+
+func freePort(t *testing.T) string {
+	l, err := gonet.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestRemoteWorker: over loopback, a worker with the token reads the run and the weights and
+// publishes; a wrong token is refused; the worker may not touch the run's stream, buckets or
+// weights; games played while the server is down wait in the outbox and arrive once it is
+// back, each once.
+func TestRemoteWorker(t *testing.T) {
+	dir, addr := t.TempDir(), freePort(t)
+	token, _ := NewToken()
+	cfg := ServerConfig{Dir: filepath.Join(dir, "nats"), Listen: addr, WorkerToken: token}
+	s, c := start(t, cfg)
+	ctx := context.Background()
+	if err := c.PutRun(ctx, InfoOf(info(), net.DefaultConfig()), []byte("game: yinsh-blitz\n")); err != nil {
+		t.Fatal(err)
+	}
+	// A network, as the trainer publishes it.
+	spec, _ := net.SpecOf(info(), yinsh.Blitz)
+	w, _ := net.NewWeights(spec, net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 8}, rand.New(rand.NewPCG(1, 1)))
+	ck := filepath.Join(dir, "w.zck")
+	if err := net.Save(ck, w, nil, 42, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.PutWeights(ctx, ck, 42); err != nil {
+		t.Fatal(err)
+	}
+
+	creds := filepath.Join(dir, "worker.token")
+	os.WriteFile(creds, []byte(token+"\n"), 0o600)
+	bad := filepath.Join(dir, "bad.token")
+	os.WriteFile(bad, []byte("0123456789abcdef\n"), 0o600)
+	if _, err := Connect("nats://"+addr, Auth{Creds: bad}, "bad worker", nil); err == nil || !strings.Contains(err.Error(), "Authorization") {
+		t.Errorf("a wrong token: %v, want an authorization error", err)
+	}
+	if _, err := Connect("nats://"+addr, Auth{}, "anonymous", nil); err == nil {
+		t.Errorf("an anonymous client was let in")
+	}
+	wc, err := Connect("nats://"+addr, Auth{Creds: creds}, "worker", t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wc.Close()
+	ri, config, err := wc.Run(ctx)
+	if err != nil || ri.Mismatch(info()) != "" || string(config) != "game: yinsh-blitz\n" {
+		t.Fatalf("the run as a worker reads it: %+v %q %v", ri, config, err)
+	}
+	other := *info()
+	other.Rules++
+	if m := ri.Mismatch(&other); !strings.Contains(m, "revision") {
+		t.Errorf("another rules revision: %q", m)
+	}
+	got := filepath.Join(dir, "got.zck")
+	if step, err := wc.GetWeights(ctx, got); err != nil || step != 42 {
+		t.Fatalf("weights: step %d, %v", step, err)
+	}
+	if _, err := net.Load(got, spec); err != nil {
+		t.Fatalf("the weights fetched: %v", err)
+	}
+	// What a worker may not do (the server does not answer a request it does not allow: each
+	// waits for its timeout).
+	for name, f := range map[string]func(ctx context.Context) error{
+		"delete the stream": func(ctx context.Context) error { return wc.js.DeleteStream(ctx, Stream) },
+		"purge the stream": func(ctx context.Context) error {
+			st, err := wc.js.Stream(ctx, Stream)
+			if err != nil {
+				return err
+			}
+			return st.Purge(ctx)
+		},
+		"write the run": func(ctx context.Context) error {
+			kv, err := wc.js.KeyValue(ctx, RunBucket)
+			if err != nil {
+				return err
+			}
+			_, err = kv.Put(ctx, infoKey, []byte("{}"))
+			return err
+		},
+		"publish weights": func(ctx context.Context) error { return wc.PutWeights(ctx, ck, 43) },
+		"read the games": func(ctx context.Context) error {
+			cons, err := wc.js.Consumer(ctx, Stream, Durable)
+			if err != nil {
+				return err
+			}
+			_, err = cons.Fetch(1, jetstream.FetchMaxWait(200*time.Millisecond))
+			return err
+		},
+	} {
+		ctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		if err := f(ctx); err == nil {
+			t.Errorf("a worker could %s", name)
+		}
+		cancel()
+	}
+
+	outbox, err := OpenOutbox(filepath.Join(dir, "outbox"), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := publisher(t, wc, outbox)
+	for i := range 3 {
+		if err := p.AddGame(ctx, randomGame(uint64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sent(t, p)
+	c.Close()
+	s.Shutdown()
+	for i := 3; i < 8; i++ {
+		if err := p.AddGame(ctx, randomGame(uint64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sent(t, p)
+	if outbox.Len() != 5 || p.Outboxed.Load() != 5 {
+		t.Fatalf("with the server down: %d games in the outbox, want 5", outbox.Len())
+	}
+	s, c = start(t, cfg)
+	defer s.Shutdown()
+	defer c.Close()
+	seen := map[string]int{}
+	take(t, c, 8, seen, true)
+	for end := time.Now().Add(5 * time.Second); outbox.Len() > 0 && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(seen) != 8 || outbox.Len() != 0 {
+		t.Errorf("%d distinct games, %d left in the outbox", len(seen), outbox.Len())
+	}
+}
+
+// TestRefusedDeliveries: messages that are no game of the run are delivered with the reason.
+func TestRefusedDeliveries(t *testing.T) {
+	s, c := start(t, ServerConfig{Dir: t.TempDir()})
+	defer s.Shutdown()
+	defer c.Close()
+	ctx := context.Background()
+	good, _ := replay.AppendGame(nil, &replay.Game{ID: "x/1/1", Result: env.Draw})
+	cases := []struct {
+		id, game, rules, want string
+		data                  []byte
+	}{
+		{"x/1/1", "gyges", "1", "a game of", good},
+		{"x/1/2", info().Name, "99", "revision", good},
+		{"x/1/3", info().Name, fmt.Sprint(info().Rules), "checksum", append(good[:len(good)-1:len(good)-1], 0)},
+		{"x/1/4", info().Name, fmt.Sprint(info().Rules), "not the message's", good},
+	}
+	for _, tc := range cases {
+		msg := &jetstreamMsg{tc.id, tc.game, tc.rules, tc.data}
+		if err := msg.publish(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k, _ := c.Consumer(ctx, info().Name, info().Rules)
+	ds, err := k.Fetch(10, 500*time.Millisecond)
+	if err != nil || len(ds) != len(cases) {
+		t.Fatalf("%d deliveries, %v", len(ds), err)
+	}
+	for i, d := range ds {
+		if d.Err == nil || !strings.Contains(d.Err.Error(), cases[i].want) {
+			t.Errorf("%s: %v, want %q", cases[i].id, d.Err, cases[i].want)
+		}
+		d.Refuse()
+	}
+	if ds, _ := k.Fetch(10, 300*time.Millisecond); len(ds) != 0 {
+		t.Errorf("refused messages delivered again")
+	}
+	if !errors.Is(ErrNoRun, ErrNoRun) {
+		t.Fatal()
+	}
+}
+
+// jetstreamMsg is a message as a forger would publish it.
+type jetstreamMsg struct {
+	id, game, rules string
+	data            []byte
+}
+
+func (m *jetstreamMsg) publish(ctx context.Context, c *Conn) error {
+	p := &Publisher{c: c, cfg: PublisherConfig{Game: m.game, Worker: "x", Timeout: time.Second}}
+	msg := struct{}{}
+	_ = msg
+	p.cfg.Rules = 0
+	fmt.Sscan(m.rules, &p.cfg.Rules)
+	return p.publish(ctx, m.id, m.data)
+}
+
+// TestTLS: with a certificate, remote clients speak TLS and check the server against their
+// authority; the trainer's own connection stays in-process.
+func TestTLS(t *testing.T) {
+	dir := t.TempDir()
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), crand.Reader)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "zero test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []gonet.IP{gonet.IPv4(127, 0, 0, 1)}, IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(crand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, _ := x509.MarshalECPrivateKey(key)
+	cert, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600)
+	token, _ := NewToken()
+	creds := filepath.Join(dir, "worker.token")
+	os.WriteFile(creds, []byte(token), 0o600)
+	s, c := start(t, ServerConfig{Dir: filepath.Join(dir, "nats"), Listen: "127.0.0.1:0", WorkerToken: token, TLSCert: cert, TLSKey: keyFile})
+	defer s.Shutdown()
+	defer c.Close()
+	if err := c.PutRun(context.Background(), InfoOf(info(), net.DefaultConfig()), []byte("game: yinsh-blitz\n")); err != nil {
+		t.Fatal(err)
+	}
+	wc, err := Connect("tls://"+s.Addr(), Auth{Creds: creds, CA: cert}, "worker", nil)
+	if err != nil {
+		t.Fatalf("with the authority: %v", err)
+	}
+	if _, _, err := wc.Run(context.Background()); err != nil {
+		t.Error(err)
+	}
+	wc.Close()
+	if _, err := Connect("tls://"+s.Addr(), Auth{Creds: creds}, "worker", nil); err == nil || !strings.Contains(err.Error(), "certificate") {
+		t.Errorf("without the authority: %v, want a certificate error", err)
+	}
+}
