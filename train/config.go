@@ -345,6 +345,9 @@ func ParseConfig(data []byte) (Config, error) {
 	if probe.Game == "" {
 		return Config{}, errors.New("game: missing (the game to learn, as yinsh-blitz)")
 	}
+	if bad := unknownKeys(data); len(bad) > 0 {
+		return Config{}, errors.New(strings.Join(bad, "; "))
+	}
 	c := DefaultConfig(probe.Game)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)

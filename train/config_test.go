@@ -12,7 +12,12 @@ func TestConfigRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		name, yaml, says string
 	}{
-		{"unknown key", "game: yinsh\nselfplay: {simulatons: 10}\n", "line 2: field simulatons not found"},
+		{"unknown key", "game: yinsh\nselfplay: {simulatons: 10}\n", "line 2: selfplay.simulatons: no such setting (did you mean selfplay.simulations?)"},
+		{"a typo in a section", "game: yinsh\nreplay:\n  trian_ratio: 4\n", "line 3: replay.trian_ratio: no such setting (did you mean replay.train_ratio?)"},
+		{"an unknown section", "game: yinsh\nsearch: {c_puct: 2}\n", "line 2: search: no such setting"},
+		{"a search key, inline in selfplay", "game: yinsh\nselfplay: {c_pcut: 2}\n", "line 2: selfplay.c_pcut: no such setting (did you mean selfplay.c_puct?)"},
+		{"a key in a list", "game: yinsh\noptimizer: {schedule: [{step: 5, factr: 0.5}]}\n", "line 2: optimizer.schedule.factr: no such setting (did you mean optimizer.schedule.factor?)"},
+		{"no Go type named", "game: yinsh\nreplay: {zzzzzz: 1}\n", "line 2: replay.zzzzzz: no such setting"},
 		{"wrong type", "game: yinsh\nnet: {blocks: many}\n", "line 2: cannot unmarshal !!str `many` into int"},
 		{"out of range", "game: yinsh\nnet: {blocks: -1}\n", "net.blocks: must be in [0, 128], is -1"},
 		{"two problems", "game: yinsh\ntrainer: {batch_size: 0}\neval: {games: 3}\n", "trainer.batch_size: must be in [1, 4096], is 0\neval.games: must be even"},

@@ -38,7 +38,7 @@ func TestNetCommands(t *testing.T) {
 		{"info", []string{"net", "info", ckpt}, []string{"game         yinsh-blitz (rules revision 2, encoding 1)", "checksum ok", "1 block × 8 channels", "spatial, 59 planes + 1 off the grid", "optimizer    sgd"}, ""},
 		{"info of a bad file", []string{"net", "info", garbage}, nil, "garbage.ckpt: truncated"},
 		{"info without a file", []string{"net", "info"}, nil, "give one checkpoint file"},
-		{"init with an unknown key", []string{"net", "init", "--config", unknown, "--out", ckpt + "2"}, nil, "unknown.yaml: line 3: field blockz not found"},
+		{"init with an unknown key", []string{"net", "init", "--config", unknown, "--out", ckpt + "2"}, nil, "unknown.yaml: line 3: net.blockz: no such setting (did you mean net.blocks?)"},
 		{"init with a bad value", []string{"net", "init", "--config", invalid, "--out", ckpt + "2"}, nil, "invalid.yaml: net.blocks: must be in [0, 128], is -1"},
 		{"init of an unknown game", []string{"net", "init", "--config", noGame, "--out", ckpt + "2"}, nil, `nogame.yaml: game: unknown game "chess"`},
 		{"init without --out", []string{"net", "init", "--config", good}, nil, "--out: give"},

@@ -45,7 +45,7 @@ func TestTrainCommand(t *testing.T) {
 		{"init from another variant", []string{"train", "--config", normal, "--run", filepath.Join(dir, "normal"), "--init", blitzStep20, "--steps", "1", "--log", "1h"}, []string{"session 1 of yinsh, step 0", "starting from the weights of " + blitzStep20 + " (yinsh-blitz, step 20)", "stopped at step 1"}, ""},
 		{"init into a run folder holding a run", []string{"train", "--run", runDir, "--init", blitzStep20}, nil, "--init starts a new run, and the run folder " + runDir + " holds one"},
 		{"another game in the folder", []string{"train", "--game", "gyges", "--run", runDir}, nil, "holds a yinsh-blitz run"},
-		{"unknown key", []string{"train", "--config", unknown, "--run", filepath.Join(dir, "x")}, nil, "unknown.yaml: line 3: field simulatons not found"},
+		{"unknown key", []string{"train", "--config", unknown, "--run", filepath.Join(dir, "x")}, nil, "unknown.yaml: line 3: selfplay.simulatons: no such setting (did you mean selfplay.simulations?)"},
 		{"bad value", []string{"train", "--config", invalid, "--run", filepath.Join(dir, "x")}, nil, "invalid.yaml: replay.train_ratio: must be in [0.01, 1000], is 0"},
 		{"unknown game", []string{"train", "--game", "chess"}, nil, `--game: unknown game "chess"`},
 		{"nothing to train", []string{"train"}, nil, "give --game GAME, --config FILE, or --run DIR"},
