@@ -24,7 +24,9 @@ func TestBrowserWidths(t *testing.T) {
 		} {
 			name := fmt.Sprintf("width-%d-%s-%s", width, tt.game, tt.side)
 			d.run(chromedp.EmulateViewport(width, 860),
-				chromedp.Navigate(fmt.Sprintf("%s/?game=%s&side=%s&opponent=random", srv.URL, tt.game, tt.side)))
+				chromedp.Navigate(fmt.Sprintf("%s/?game=%s&side=%s&opponent=random", srv.URL, tt.game, tt.side)),
+				// The page is idle before its first game exists: wait for the game itself.
+				chromedp.Poll[chromedp.Void](`typeof page !== "undefined" && page.st != null`, chromedp.WithPollingTimeout(10*time.Second)))
 			d.settle(0)
 			d.shot(name + "-start")
 			// The person's moves, picked across the legal list as a person might: through the
