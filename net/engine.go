@@ -176,7 +176,8 @@ func (b *Batch) Check(s *Spec) error {
 }
 
 // Engine runs a Model's forward pass on batches of any size, with buffers allocated once:
-// Evaluate and EvaluateLegal allocate nothing. An Engine is for one goroutine; run one per
+// Evaluate and EvaluateLegal allocate nothing. They run with flush-to-zero and
+// denormals-are-zero set on their thread, for the call only (fpu.go). An Engine is for one goroutine; run one per
 // worker (they share the Model), each making single-threaded BLAS calls.
 //
 // A batch runs through the net in chunks of positions sized so that a chunk's im2col holds
@@ -253,6 +254,7 @@ func (e *Engine) Evaluate(obs, logits, value []float32) error {
 		return fmt.Errorf("net: Evaluate: %d positions need %d observation values (have %d) and %d logits (have %d)",
 			n, n*s.Observation.Size(), len(obs), n*s.NumActions, len(logits))
 	}
+	defer restoreFPU(flushDenormals())
 	size, actions := s.Observation.Size(), s.NumActions
 	for c0 := 0; c0 < n; c0 += e.chunk {
 		k := min(e.chunk, n-c0)
@@ -276,6 +278,7 @@ func (e *Engine) EvaluateLegal(b *Batch) error {
 	if err := b.Check(s); err != nil {
 		return err
 	}
+	defer restoreFPU(flushDenormals())
 	size := s.Observation.Size()
 	start := int32(0)
 	for c0 := 0; c0 < b.N; c0 += e.chunk {
