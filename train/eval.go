@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/atomicfile"
@@ -16,14 +17,21 @@ import (
 )
 
 // runNets loads the checkpoints of evaluation games for a run's game.
-type runNets struct{ spec *net.Spec }
+type runNets struct {
+	spec    *net.Spec
+	backend *atomic.Value // what the last engine made runs on (net.Engine.Describe), for the log
+}
 
 // Evaluator loads path and runs it on an engine of its own (one per player).
 func (n runNets) Evaluator(path string, info *env.Info) (mcts.Evaluator, error) {
 	if info.Name != n.spec.Game {
 		return nil, fmt.Errorf("checkpoint %s: a %s player in a %s game", path, n.spec.Game, info.Name)
 	}
-	return net.LoadEngine(path, n.spec)
+	e, err := net.LoadEngine(path, n.spec)
+	if err == nil {
+		n.backend.Store(e.Describe())
+	}
+	return e, err
 }
 
 // evaluate rates each checkpoint handed to it: Eval.Games games against each of the Previous
@@ -31,7 +39,7 @@ func (n runNets) Evaluator(path string, info *env.Info) (mcts.Evaluator, error) 
 // rated again (anchored at "random" when it is a baseline) and written to ratings.json.
 func (r *run[S]) evaluate(ctx context.Context) error {
 	cfg := r.cfg.Eval
-	nets := runNets{r.spec}
+	nets := runNets{r.spec, new(atomic.Value)}
 	for {
 		var e CheckpointEntry
 		select {
@@ -147,6 +155,9 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 		if rated {
 			values["elo"], values["elo_low"], values["elo_high"] = rating.Elo, rating.Elo-rating.CI95, rating.Elo+rating.CI95
 			line += fmt.Sprintf("; Elo %+.0f ± %.0f (best %s)", rating.Elo, rating.CI95, best)
+		}
+		if b, ok := nets.backend.Load().(string); ok {
+			line += "; nets on " + b
 		}
 		r.recordAt("eval", e.Step, e.Elapsed, values)
 		r.logf("%s", line)
