@@ -163,7 +163,7 @@ type dnnlOptions struct {
 	// for that batch size (and, for the rest of a batch, for the powers of two below it).
 	chunk int
 	// winograd runs the tower's 3×3 convolutions by Winograd's F(4×4, 3×3) where oneDNN has
-	// it (float32, channels by 16; never in bfloat16): 2.25× fewer multiplications, within
+	// it (float32; not in bfloat16): 2.25× fewer multiplications, within
 	// 1e-4 of the Go engine like the direct ones.
 	winograd bool
 }
@@ -175,10 +175,10 @@ type dnnlOptions struct {
 // with it, 32 channels run best in chunks of 4 to 8 positions, 64 in chunks of 32; direct
 // convolutions, float32 or bfloat16, are flat from 4 to 64. ZERO_DNNL_CHUNK (positions) and
 // ZERO_DNNL_CONV (direct or winograd) override the choice, to measure others.
-func dnnlTuning(m *Model) dnnlOptions {
+func dnnlTuning(m *Model, bf16 bool) dnnlOptions {
 	h, w := m.spec.Observation.Height, m.spec.Observation.Width
 	tiles := (h + 3) / 4 * ((w + 3) / 4) * 16
-	o := dnnlOptions{chunk: 16, winograd: 4*tiles <= 5*h*w}
+	o := dnnlOptions{chunk: 16, winograd: !bf16 && 4*tiles <= 5*h*w}
 	if o.winograd {
 		o.chunk = 32
 		if m.cfg.Channels <= 32 {

@@ -2,7 +2,7 @@
 
 package net
 
-// The oneDNN backend's side in Go: zdnnl.h is the whole C surface (six functions), zdnnl.c
+// The oneDNN backend's side in Go: zdnnl.h is the whole C surface (nine functions), zdnnl.c
 // builds the network from oneDNN 2.6's primitives (Debian's libdnnl-dev; the 3.x API differs).
 
 /*
@@ -113,3 +113,46 @@ func (d *dnnlNet) close() {
 
 // dnnlFree frees a zd_net whose engine was collected without Close.
 func dnnlFree(z *C.zd_net) { C.zd_free(z) }
+
+// dnnlMatmul is oneDNN's n×n matrix product, a yardstick (zd_matmul).
+type dnnlMatmul struct {
+	m    *C.zd_matmul
+	free runtime.Cleanup
+}
+
+// newDNNLMatmul builds oneDNN's n×n product in bfloat16 or float32 on the calling thread.
+func newDNNLMatmul(n int, bf16 bool) (*dnnlMatmul, error) {
+	var msg [512]C.char
+	b := C.int(0)
+	if bf16 {
+		b = 1
+	}
+	runtime.LockOSThread()
+	m := C.zd_matmul_new(C.int(n), b, &msg[0], C.int(len(msg)))
+	runtime.UnlockOSThread()
+	if m == nil {
+		return nil, errors.New(C.GoString(&msg[0]))
+	}
+	d := &dnnlMatmul{m: m}
+	d.free = runtime.AddCleanup(d, func(m *C.zd_matmul) { C.zd_matmul_free(m) }, m)
+	return d, nil
+}
+
+func (d *dnnlMatmul) run() error {
+	runtime.LockOSThread()
+	rc := C.zd_matmul_run(d.m)
+	runtime.UnlockOSThread()
+	runtime.KeepAlive(d)
+	if rc != 0 {
+		return errors.New("oneDNN matmul failed")
+	}
+	return nil
+}
+
+func (d *dnnlMatmul) close() {
+	if d.m != nil {
+		d.free.Stop()
+		C.zd_matmul_free(d.m)
+		d.m = nil
+	}
+}

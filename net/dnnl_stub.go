@@ -25,3 +25,12 @@ func (d *dnnlNet) run(n int, obs, logits, value []float32) error {
 }
 func (d *dnnlNet) impl() string { return "" }
 func (d *dnnlNet) close()       {}
+
+type dnnlMatmul struct{}
+
+func newDNNLMatmul(n int, bf16 bool) (*dnnlMatmul, error) {
+	return nil, errors.New("built without oneDNN")
+}
+
+func (d *dnnlMatmul) run() error { return errors.New("built without oneDNN") }
+func (d *dnnlMatmul) close()     {}

@@ -277,7 +277,7 @@ func NewEngineOn(m *Model, b Backend) (*Engine, error) {
 	if b == Go {
 		return newGoEngine(m), nil
 	}
-	o := dnnlTuning(m)
+	o := dnnlTuning(m, b == OneDNNBF16)
 	d, err := newDNNL(m, b == OneDNNBF16, o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b, err)

@@ -913,3 +913,111 @@ void zd_free(zd_net *z) {
 	}
 	free(z);
 }
+
+struct zd_matmul {
+	zd_net z; // for the engine, the stream, the error and CK
+	dnnl_primitive_t mm;
+	dnnl_memory_t a, b, c, s;
+	void *scratch;
+};
+
+void zd_matmul_free(zd_matmul *m) {
+	if (!m) {
+		return;
+	}
+	dnnl_primitive_destroy(m->mm);
+	dnnl_memory_destroy(m->a);
+	dnnl_memory_destroy(m->b);
+	dnnl_memory_destroy(m->c);
+	dnnl_memory_destroy(m->s);
+	free(m->scratch);
+	dnnl_primitive_attr_destroy(m->z.attr);
+	if (m->z.stream) {
+		dnnl_stream_destroy(m->z.stream);
+	}
+	if (m->z.eng) {
+		dnnl_engine_destroy(m->z.eng);
+	}
+	free(m);
+}
+
+zd_matmul *zd_matmul_new(int n, int bf16, char *err, int errlen) {
+	omp_set_num_threads(1);
+	zd_matmul *m = calloc(1, sizeof *m);
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	zd_net *z = &m->z;
+	dnnl_primitive_desc_t pd = NULL, rpd = NULL;
+	dnnl_primitive_t r = NULL;
+	dnnl_memory_t u = NULL;
+	dnnl_memory_desc_t amd, bmd, cmd, umd;
+	dnnl_matmul_desc_t md;
+	dnnl_data_type_t dt = bf16 ? dnnl_bf16 : dnnl_f32;
+	CK(dnnl_engine_create(&z->eng, dnnl_cpu, 0));
+	CK(dnnl_stream_create(&z->stream, z->eng, dnnl_stream_default_flags));
+	CK(dnnl_primitive_attr_create(&z->attr));
+	CK(dnnl_primitive_attr_set_scratchpad_mode(z->attr, dnnl_scratchpad_mode_user));
+	CK(md2(&amd, n, n, dt, dnnl_ab));
+	CK(md2(&bmd, n, n, dt, dnnl_format_tag_any));
+	CK(md2(&cmd, n, n, dnnl_f32, dnnl_ab));
+	CK(dnnl_matmul_desc_init(&md, &amd, &bmd, NULL, &cmd));
+	CK(dnnl_primitive_desc_create(&pd, &md, z->attr, z->eng, NULL));
+	CK(dnnl_primitive_create(&m->mm, pd));
+	// The operands, from values as the Go engine's yardstick has (i mod 7 / 7, i mod 5 / 5).
+	const dnnl_memory_desc_t *wmd = query(pd, dnnl_query_weights_md), *smd = query(pd, dnnl_query_scratchpad_md);
+	CK(dnnl_memory_create(&m->a, &amd, z->eng, DNNL_MEMORY_ALLOCATE));
+	CK(dnnl_memory_create(&m->b, wmd, z->eng, DNNL_MEMORY_ALLOCATE));
+	CK(dnnl_memory_create(&m->c, &cmd, z->eng, DNNL_MEMORY_ALLOCATE));
+	if (dnnl_memory_desc_get_size(smd) > 0) {
+		if (!(m->scratch = aligned_alloc(64, (dnnl_memory_desc_get_size(smd) + 63) / 64 * 64))) {
+			fail(z, "out of memory");
+			goto bad;
+		}
+		CK(dnnl_memory_create(&m->s, smd, z->eng, m->scratch));
+	}
+	CK(md2(&umd, n, n, dnnl_f32, dnnl_ab));
+	CK(dnnl_memory_create(&u, &umd, z->eng, DNNL_MEMORY_ALLOCATE));
+	for (int k = 0; k < 2; k++) {
+		float *h;
+		CK(dnnl_memory_get_data_handle(u, (void **)&h));
+		for (int64_t i = 0; i < (int64_t)n * n; i++) {
+			h[i] = k == 0 ? (float)(i % 7) / 7 : (float)(i % 5) / 5;
+		}
+		dnnl_memory_t dst = k == 0 ? m->a : m->b;
+		const dnnl_memory_desc_t *dmd;
+		CK(dnnl_memory_get_memory_desc(dst, &dmd));
+		CK(dnnl_reorder_primitive_desc_create(&rpd, &umd, z->eng, dmd, z->eng, NULL));
+		CK(dnnl_primitive_create(&r, rpd));
+		dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, u}, {DNNL_ARG_TO, dst}};
+		CK(dnnl_primitive_execute(r, z->stream, 2, args));
+		CK(dnnl_stream_wait(z->stream));
+		dnnl_primitive_destroy(r);
+		dnnl_primitive_desc_destroy(rpd);
+		r = NULL;
+		rpd = NULL;
+	}
+	dnnl_memory_destroy(u);
+	dnnl_primitive_desc_destroy(pd);
+	return m;
+bad:
+	snprintf(err, errlen, "%s", z->err);
+	dnnl_primitive_destroy(r);
+	dnnl_primitive_desc_destroy(rpd);
+	dnnl_primitive_desc_destroy(pd);
+	dnnl_memory_destroy(u);
+	zd_matmul_free(m);
+	return NULL;
+}
+
+int zd_matmul_run(zd_matmul *m) {
+	zd_net *z = &m->z;
+	omp_set_num_threads(1);
+	dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, m->a}, {DNNL_ARG_WEIGHTS, m->b}, {DNNL_ARG_DST, m->c}, {DNNL_ARG_SCRATCHPAD, m->s}};
+	CK(dnnl_primitive_execute(m->mm, z->stream, m->s ? 4 : 3, args));
+	CK(dnnl_stream_wait(z->stream));
+	return 0;
+bad:
+	return -1;
+}

@@ -62,4 +62,17 @@ const char *zd_impl(zd_net *z);
 // zd_free releases everything the engine holds.
 void zd_free(zd_net *z);
 
+// zd_matmul is a yardstick for zero bench net: the n×n by n×n matrix product on oneDNN (its
+// matmul primitive, f32 or bf16 operands, f32 result), on one thread.
+typedef struct zd_matmul zd_matmul;
+
+// zd_matmul_new builds one, its operands filled; NULL with the reason in err on failure.
+zd_matmul *zd_matmul_new(int n, int bf16, char *err, int errlen);
+
+// zd_matmul_run computes the product once; 0, or -1 on failure.
+int zd_matmul_run(zd_matmul *m);
+
+// zd_matmul_free releases it.
+void zd_matmul_free(zd_matmul *m);
+
 #endif

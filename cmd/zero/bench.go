@@ -102,12 +102,9 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "net %s: observation %v, %d actions; %d blocks × %d channels, global pooling %v; %.1f MFLOP a position\n",
 		spec.Game, spec.Observation, spec.NumActions, cfg.Blocks, cfg.Channels, cfg.GlobalPool, m.FLOPs()/1e6)
 	fmt.Fprintf(stdout, "BLAS %s (%s kernels, OPENBLAS_CORETYPE=%q); CPU %s\n", linalg.Name, linalg.Kernels(), linalg.CoreType(), cpuName())
-	for _, b := range backends {
-		fmt.Fprintf(stdout, "backend %s\n", b.Describe())
-	}
 	// The machine may be shared: the backends run interleaved, batch by batch, in the same
 	// workers, with the yardstick's GEMMs (see net.MeasureEngines).
-	fmt.Fprintf(stdout, "%6s %8s %-12s %12s %9s %12s %8s %7s\n", "batch", "workers", "backend", "positions/s", "GFLOP/s", "GEMM GFLOP/s", "of GEMM", "× last")
+	described := false
 	for _, nw := range ws {
 		for _, b := range bs {
 			if err := ctx.Err(); err != nil {
@@ -117,8 +114,15 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if err != nil {
 				return err
 			}
+			if !described {
+				for _, s := range speeds {
+					fmt.Fprintf(stdout, "backend %s\n", s.Engine)
+				}
+				described = true
+				fmt.Fprintf(stdout, "%6s %8s %-12s %12s %9s %12s %8s %7s  %s\n", "batch", "workers", "backend", "positions/s", "GFLOP/s", "GEMM GFLOP/s", "of GEMM", "× last", "GEMM: the fastest of its precision")
+			}
 			for _, s := range speeds {
-				fmt.Fprintf(stdout, "%6d %8d %-12s %12.0f %9.1f %12.1f %7.0f%% %7.2f\n", b, nw, s.Backend, s.Positions, s.GFLOPS, s.GEMM, 100*s.GFLOPS/s.GEMM, s.Positions/speeds[len(speeds)-1].Positions)
+				fmt.Fprintf(stdout, "%6d %8d %-12s %12.0f %9.1f %12.1f %7.0f%% %7.2f  %s\n", b, nw, s.Backend, s.Positions, s.GFLOPS, s.GEMM, 100*s.GFLOPS/s.GEMM, s.Positions/speeds[len(speeds)-1].Positions, s.Yardstick)
 			}
 		}
 	}
