@@ -233,7 +233,7 @@ bad:
 	return NULL;
 }
 
-// addPrim makes pd's primitive for plan p (and destroys pd).
+// addPrim makes pd's primitive for plan p; it takes pd: destroyed, success or not.
 static prim *addPrim(zd_net *z, plan *p, dnnl_primitive_desc_t pd) {
 	prim *pr = &p->prims[p->nprims];
 	memset(pr, 0, sizeof *pr);
@@ -375,7 +375,7 @@ static const dnnl_memory_desc_t *query(dnnl_primitive_desc_t pd, dnnl_query_t wh
 }
 
 // layerStep appends a convolution or inner product of layer l (its weights in the format pd
-// wants) from src into dst, and makes its primitive.
+// wants) from src into dst, and makes its primitive. It takes pd: destroyed, success or not.
 static int layerStep(zd_net *z, plan *p, dnnl_primitive_desc_t pd, int l, dnnl_memory_t src, dnnl_memory_t dst) {
 	dnnl_memory_t w = weights(z, l, query(pd, dnnl_query_weights_md));
 	if (!w) {
@@ -472,9 +472,12 @@ static int build(zd_net *z, plan *p, int n) {
 				goto bad;
 			}
 		}
-		prA = addPrim(z, p, pdA);
+		prA = addPrim(z, p, pdA); // destroys pdA
 		pdA = NULL;
-		prB = prA ? addPrim(z, p, pdB) : NULL;
+		if (!prA) {
+			goto bad;
+		}
+		prB = addPrim(z, p, pdB);
 		pdB = NULL;
 		if (!prB) {
 			goto bad;
@@ -489,7 +492,10 @@ static int build(zd_net *z, plan *p, int n) {
 	// Policy head.
 	PD(md4(&any, n, s->policy_channels, h, w, act(z), dnnl_format_tag_any));
 	PD(convPD(z, &pd, &tower, s->policy_channels, 1, &any, postReLU));
-	if (!(pfeat = mem(z, p, query(pd, dnnl_query_dst_md))) || layerStep(z, p, pd, z->lpconv, x, pfeat) < 0) {
+	if (!(pfeat = mem(z, p, query(pd, dnnl_query_dst_md)))) {
+		goto bad;
+	}
+	if (layerStep(z, p, pd, z->lpconv, x, pfeat) < 0) { // destroys pd
 		pd = NULL;
 		goto bad;
 	}
@@ -547,17 +553,24 @@ static int build(zd_net *z, plan *p, int n) {
 		if (s->offgrid > 0) {
 			PD(poolPD(z, &pd, pmd, dnnl_pooling_avg));
 			dnnl_memory_t pooled = mem(z, p, query(pd, dnnl_query_dst_md));
-			if (!pooled || !(prA = addPrim(z, p, pd))) {
+			if (!pooled) {
 				goto bad;
 			}
+			prim *pool = addPrim(z, p, pd); // destroys pd
 			pd = NULL;
+			if (!pool) {
+				goto bad;
+			}
 			dnnl_exec_arg_t a[2] = {{DNNL_ARG_SRC, pfeat}, {DNNL_ARG_DST, pooled}};
-			addStep(p, prA, 2, a);
+			addStep(p, pool, 2, a);
 			const dnnl_memory_desc_t *qmd;
 			CK(dnnl_memory_get_memory_desc(pooled, &qmd));
 			PD(md2(&md, n, s->offgrid, dnnl_f32, dnnl_nc));
 			PD(ipPD(z, &pd, qmd, s->offgrid, 1, &md, postNone));
-			if (!(p->offgrid = mem(z, p, &md)) || layerStep(z, p, pd, z->lpoff, pooled, p->offgrid) < 0) {
+			if (!(p->offgrid = mem(z, p, &md))) {
+				goto bad;
+			}
+			if (layerStep(z, p, pd, z->lpoff, pooled, p->offgrid) < 0) { // destroys pd
 				pd = NULL;
 				goto bad;
 			}
@@ -576,7 +589,10 @@ static int build(zd_net *z, plan *p, int n) {
 	// Value head.
 	PD(md4(&any, n, s->value_channels, h, w, act(z), dnnl_format_tag_any));
 	PD(convPD(z, &pd, &tower, s->value_channels, 1, &any, postReLU));
-	if (!(vfeat = mem(z, p, query(pd, dnnl_query_dst_md))) || layerStep(z, p, pd, z->lvconv, x, vfeat) < 0) {
+	if (!(vfeat = mem(z, p, query(pd, dnnl_query_dst_md)))) {
+		goto bad;
+	}
+	if (layerStep(z, p, pd, z->lvconv, x, vfeat) < 0) { // destroys pd
 		pd = NULL;
 		goto bad;
 	}
@@ -602,12 +618,16 @@ static int build(zd_net *z, plan *p, int n) {
 		for (int k = 0; k < 2; k++) {
 			PD(poolPD(z, &pd, vmd, algs[k]));
 			dnnl_memory_t pooled = mem(z, p, query(pd, dnnl_query_dst_md));
-			if (!pooled || !(prA = addPrim(z, p, pd))) {
+			if (!pooled) {
 				goto bad;
 			}
+			prim *pool = addPrim(z, p, pd); // destroys pd
 			pd = NULL;
+			if (!pool) {
+				goto bad;
+			}
 			dnnl_exec_arg_t a[2] = {{DNNL_ARG_SRC, vfeat}, {DNNL_ARG_DST, pooled}};
-			addStep(p, prA, 2, a);
+			addStep(p, pool, 2, a);
 			const dnnl_memory_desc_t *qmd;
 			CK(dnnl_memory_get_memory_desc(pooled, &qmd));
 			PD(ipPD(z, &pd, qmd, s->value_hidden, k == 0, &hmd, k == 0 ? postNone : postSumReLU));
