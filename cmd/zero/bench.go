@@ -39,8 +39,8 @@ func benchCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 	}
 }
 
-// benchNet measures the inference engine against the machine's GEMM speed, and optionally
-// a training step.
+// benchNet measures every inference backend side by side against the machine's GEMM speed,
+// and optionally a training step.
 func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("zero bench net", flag.ContinueOnError)
 	game := fs.String("game", "yinsh", "the game whose default net to measure: "+joinNames())

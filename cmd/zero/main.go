@@ -69,7 +69,7 @@ func subcommands() []subcommand {
 		{"serve", "play against the agent in a browser (a local web server)", serveCmd},
 		{"report", "draw a training run's charts (losses, Elo, throughput) as PNG files", reportCmd},
 		{"net", "inspect or create a network checkpoint: net info CHECKPOINT, net init --config C --out F", netCmd},
-		{"bench", "measure speed: bench net [--game G] (the inference engine against the GEMM peak)", benchCmd},
+		{"bench", "measure speed: bench net [--game G] (every inference backend, side by side, against the GEMM peak)", benchCmd},
 	}
 }
 
