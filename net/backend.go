@@ -82,16 +82,19 @@ func ParseBackend(name string) (Backend, error) {
 	return b, nil
 }
 
-// DefaultBackend is the backend NewEngine uses: the one BackendVar names, or Auto. A backend
-// this build or CPU cannot run gives way to Auto's choice, with one warning line on stderr.
+// DefaultBackend is the backend NewEngine uses: the one BackendVar names, or Auto. An unknown
+// name gives way to Auto, a backend this build or CPU cannot run to its fallback (oneDNN's
+// float32 for bfloat16, else Go), each with one warning line on stderr.
 var DefaultBackend = sync.OnceValue(func() Backend {
-	b, err := ParseBackend(os.Getenv(BackendVar))
-	if err == nil {
-		err = b.Available()
+	name := os.Getenv(BackendVar)
+	b, err := ParseBackend(name)
+	if err != nil {
+		b = Auto()
+	} else if err = b.Available(); err != nil {
+		b = fallback(b)
 	}
 	if err != nil {
-		b = fallback(b)
-		warn(fmt.Sprintf("net: %s=%s: %v: using %s", BackendVar, os.Getenv(BackendVar), err, b))
+		warn(fmt.Sprintf("net: %s=%s: %v: using %s", BackendVar, name, err, b))
 	}
 	return b
 })

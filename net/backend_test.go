@@ -5,7 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -491,4 +493,64 @@ func TestOneDNNSwapUnderLoad(t *testing.T) {
 		t.Errorf("%d requests answered (want 400): %d by the old weights, %d by the new (want 200 each)", answered.Load(), old.Load(), fresh.Load())
 	}
 	_ = fmt.Sprint()
+}
+
+// TestBackendChoice runs the test binary again with ZERO_BACKEND set: a backend the build
+// and CPU can run is used without a word; an unknown one, or one they cannot run, gives way
+// (bf16 to oneDNN's float32, oneDNN to Go, unknown names to Auto) with one warning line, however
+// many engines are made.
+func TestBackendChoice(t *testing.T) {
+	if os.Getenv("ZERO_TEST_BACKEND_CHILD") != "" {
+		spec := synthetic(t, "six", 7, 6, 6, 300)
+		w, err := NewWeights(spec, smallConfig(), rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewModel(w)
+		for range 3 {
+			e := NewEngine(m)
+			fmt.Printf("engine on %s\n", e.Backend())
+			e.Close()
+		}
+		return
+	}
+	cases := []struct {
+		env  string
+		want Backend
+		warn string
+	}{
+		{"", Auto(), ""},
+		{"auto", Auto(), ""},
+		{"go", Go, ""},
+		{"bogus", Auto(), `unknown backend "bogus"`},
+		{"onednn-fp32", OneDNN, ""},
+		{"onednn-bf16", OneDNNBF16, ""},
+	}
+	for i := range cases {
+		c := &cases[i]
+		if err := c.want.Available(); err != nil { // the fallback and its warning
+			c.want, c.warn = fallback(c.want), err.Error()
+		}
+	}
+	for _, c := range cases {
+		t.Run("ZERO_BACKEND="+c.env, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestBackendChoice$")
+			cmd.Env = append(os.Environ(), "ZERO_TEST_BACKEND_CHILD=1", BackendVar+"="+c.env)
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%v: %s%s", err, stdout.String(), stderr.String())
+			}
+			if want := strings.Repeat(fmt.Sprintf("engine on %s\n", c.want), 3); !strings.Contains(stdout.String(), want) {
+				t.Errorf("stdout %q, want %q", stdout.String(), want)
+			}
+			warnings := strings.Count(stderr.String(), "net: ")
+			switch {
+			case c.warn == "" && warnings > 0:
+				t.Errorf("a warning for a backend it can run: %q", stderr.String())
+			case c.warn != "" && (warnings != 1 || !strings.Contains(stderr.String(), c.warn) || !strings.Contains(stderr.String(), "using "+string(c.want))):
+				t.Errorf("stderr %q, want one line saying %q and using %s", stderr.String(), c.warn, c.want)
+			}
+		})
+	}
 }
