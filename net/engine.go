@@ -230,9 +230,10 @@ func (b *Batch) Check(s *Spec) error {
 // Evaluate and EvaluateLegal allocate nothing. An Engine is for one goroutine; run one per
 // worker (they share the Model), each single-threaded (BLAS, oneDNN's OpenMP).
 //
-// It runs on one Backend, chosen when it is made. On Go, the engine written here, a batch runs through the net in chunks of positions sized so that a chunk's im2col holds
-// about maxCols columns (8 YINSH positions, 28 of 6×6): each chunk's activations stay in cache
-// from layer to layer. Activations are laid out channel-major over the chunk,
+// It runs on one Backend, chosen when it is made. On Go, the engine written here, a batch runs
+// through the net in chunks of positions sized so that a chunk's im2col holds about maxCols
+// columns (8 YINSH positions, 28 of 6×6): each chunk's activations stay in cache from layer to
+// layer. Activations are laid out channel-major over the chunk,
 // [channel][position][cell], so that a 3×3 convolution is one GEMM, weights [out][in·9] times
 // the chunk's im2col [in·9][positions·cells]: on small boards the batch is what makes the GEMM
 // large. On oneDNN (build tag dnnl; zdnnl.c) the whole net is oneDNN's primitives, built once
@@ -244,7 +245,7 @@ type Engine struct {
 	backend Backend
 	dnnl    *dnnlNet  // the oneDNN backend's network; nil on the Go engine
 	scratch []float32 // oneDNN's logits of one chunk, for EvaluateLegal
-	chunk   int       // positions run through the net at once: one im2col tile
+	chunk   int       // positions run through the net at once: one im2col tile, or a oneDNN plan
 	in      []float32 // [planes][n·cells]
 	act     [3][]float32
 	col     []float32 // one im2col tile

@@ -15,8 +15,8 @@ import (
 // Batcher is the one door to the network during self-play: every worker's leaves come to it,
 // and it runs them through the network in batches as full as it can make them, on one or more
 // inference engines (one per inference worker, each single-threaded, built and run on the
-// worker's own OS thread), routing each answer back to its caller. Before each batch it asks its WeightsSource for the newest network and
-// swaps it in (the hot swap of new weights).
+// worker's own OS thread), routing each answer back to its caller. Before each batch it asks
+// its WeightsSource for the newest network and swaps it in (the hot swap of new weights).
 //
 // A worker calls Evaluate (the batcher is an mcts.Evaluator) and blocks until its positions
 // are evaluated: requests from several workers are merged into one batch of up to MaxBatch
