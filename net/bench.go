@@ -21,6 +21,10 @@ type Speed struct {
 	Batch, Workers int
 	// Positions is positions evaluated per second, all workers together.
 	Positions float64
+	// PositionsCPU is positions evaluated per second of the workers' CPU time, all workers
+	// together: the rate that waiting for a core on a busy machine does not lower (the wall
+	// clock's Positions does).
+	PositionsCPU float64
 	// GFLOPS is the engine's arithmetic rate, all workers together.
 	GFLOPS float64
 	// GEMM is the rate of the fastest 1024×1024 matrix product of the backend's precision
@@ -99,6 +103,7 @@ func MeasureEngines(m *Model, backends []Backend, batch, workers int, d time.Dur
 	type tally struct {
 		batches []int
 		engine  []time.Duration
+		cpu     []int64
 		about   []string
 		names   []string
 		bf16    []bool
@@ -115,7 +120,7 @@ func MeasureEngines(m *Model, backends []Backend, batch, workers int, d time.Dur
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			t := &tallies[k]
-			t.batches, t.engine = make([]int, len(backends)), make([]time.Duration, len(backends))
+			t.batches, t.engine, t.cpu = make([]int, len(backends)), make([]time.Duration, len(backends)), make([]int64, len(backends))
 			engines := make([]*Engine, len(backends))
 			for i, b := range backends {
 				if engines[i], t.err = NewEngineOn(m, b); t.err != nil {
@@ -148,11 +153,12 @@ func MeasureEngines(m *Model, backends []Backend, batch, workers int, d time.Dur
 				done = true
 				var total time.Duration
 				for i, e := range engines {
-					t0 := time.Now()
+					t0, c0 := time.Now(), threadCPU()
 					if t.err = e.Evaluate(obs, logits, value); t.err != nil {
 						return
 					}
 					t.engine[i] += time.Since(t0)
+					t.cpu[i] += threadCPU() - c0
 					t.batches[i]++
 					total += t.engine[i]
 					done = done && t.engine[i] >= d
@@ -188,6 +194,7 @@ func MeasureEngines(m *Model, backends []Backend, batch, workers int, d time.Dur
 		sp[i] = Speed{Backend: b, Engine: tallies[0].about[i], Batch: batch, Workers: workers}
 		for _, t := range tallies {
 			sp[i].Positions += float64(t.batches[i]*batch) / t.engine[i].Seconds()
+			sp[i].PositionsCPU += float64(t.batches[i]*batch) / (float64(t.cpu[i]) / 1e9)
 		}
 		sp[i].GFLOPS = sp[i].Positions * m.flops / 1e9
 		for j, r := range rates {

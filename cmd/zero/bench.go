@@ -119,10 +119,12 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 					fmt.Fprintf(stdout, "backend %s\n", s.Engine)
 				}
 				described = true
-				fmt.Fprintf(stdout, "%6s %8s %-12s %12s %9s %12s %8s %7s  %s\n", "batch", "workers", "backend", "positions/s", "GFLOP/s", "GEMM GFLOP/s", "of GEMM", "× last", "GEMM: the fastest of its precision")
+				fmt.Fprintf(stdout, "%6s %8s %-12s %12s %9s %12s %8s %7s %10s %7s  %s\n", "batch", "workers", "backend", "positions/s", "GFLOP/s", "GEMM GFLOP/s", "of GEMM", "× last", "per CPU s", "× last", "GEMM: the fastest of its precision")
 			}
 			for _, s := range speeds {
-				fmt.Fprintf(stdout, "%6d %8d %-12s %12.0f %9.1f %12.1f %7.0f%% %7.2f  %s\n", b, nw, s.Backend, s.Positions, s.GFLOPS, s.GEMM, 100*s.GFLOPS/s.GEMM, s.Positions/speeds[len(speeds)-1].Positions, s.Yardstick)
+				last := speeds[len(speeds)-1]
+				fmt.Fprintf(stdout, "%6d %8d %-12s %12.0f %9.1f %12.1f %7.0f%% %7.2f %10.0f %7.2f  %s\n", b, nw, s.Backend, s.Positions, s.GFLOPS, s.GEMM, 100*s.GFLOPS/s.GEMM,
+					s.Positions/last.Positions, s.PositionsCPU, s.PositionsCPU/last.PositionsCPU, s.Yardstick)
 			}
 		}
 	}
