@@ -17,11 +17,20 @@
 //     [Engine.Evaluate] writes every action's logit and a value in [-1, 1] for the player to
 //     decide (the search's evaluator); [Engine.EvaluateLegal] the softmax over each position's
 //     legal actions of a [Batch].
+//   - Backends: the engine runs on [Go] (im2col and BLAS, always there) or, built with the tag
+//     dnnl (cgo, Debian's libdnnl-dev, oneDNN 2.6's C API: zdnnl.h), on [OneDNN] (float32) or
+//     [OneDNNBF16]. [Auto] chooses bf16 where oneDNN runs on AMX, oneDNN float32 elsewhere, Go
+//     without oneDNN; ZERO_BACKEND ([BackendVar]) forces one, and a backend the build or CPU
+//     cannot run gives way with one warning line ([DefaultBackend]).
 //   - [Save] and [Load] write and read a checkpoint: the Weights, and the [Optimizer]'s state
 //     (Adam's or SGD's moments, kept in plain slices) so that a resumed run is bit for bit the
 //     uninterrupted one.
 //
-// Invariants, each held by a test: the engine allocates nothing; a checkpoint that is truncated,
+// Invariants, each held by a test: the engine allocates nothing (in Go, every backend);
+// oneDNN in float32 equals the Go engine within 1e-4 of the outputs' scale on every game's net
+// (random and shipped weights), bf16 within stated tolerances with the same best move on 99%
+// of the positions a shipped model plays; a swap of weights under load answers every request
+// with the old weights or the new; a checkpoint that is truncated,
 // damaged, of another format, game or shape is refused with an error saying which. Package
 // nettrain holds the engine equal to gorgonia's forward pass in evaluation mode within 1e-4
 // (relative) for every architecture.

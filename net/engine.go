@@ -31,6 +31,11 @@ type Model struct {
 	plane, cell []int32
 	blas        blas.Float32
 	maxCols     int // columns of one im2col tile: 256 to 2048 measured alike on YINSH, 4096 slower
+	// params holds every folded tensor above, one after the other (the layers' slices are
+	// views of it); offsets[2k], offsets[2k+1] are layer k's weights and bias in it, in the
+	// order of layers(): how the oneDNN backend loads them in one call.
+	params  []float32
+	offsets []int64
 }
 
 // conv is a convolution with its batchnorm folded in: out = w·im2col(in) + b.
@@ -89,7 +94,53 @@ func NewModel(w *Weights) *Model {
 	m.vconv = m.fold(w, "value.conv", "value.bn")
 	m.vfc1 = m.dense(w, "value.fc1")
 	m.vfc2 = m.dense(w, "value.fc2")
+	m.pack()
 	return m
+}
+
+// layers lists the model's weights and biases, layer by layer: stem, each block's two
+// convolutions, the policy convolution, then the spatial head's output and off-grid layers or
+// the dense head's, the value convolution and its two dense layers (zdnnl.h's zd_load order).
+func (m *Model) layers() [][2]*[]float32 {
+	var ls [][2]*[]float32
+	conv := func(c *conv) { ls = append(ls, [2]*[]float32{&c.w, &c.b}) }
+	dense := func(d *dense) { ls = append(ls, [2]*[]float32{&d.w, &d.b}) }
+	conv(&m.stem)
+	for i := range m.blocks {
+		conv(&m.blocks[i][0])
+		conv(&m.blocks[i][1])
+	}
+	conv(&m.pconv)
+	if m.spec.Spatial() {
+		conv(&m.pout)
+		if m.spec.OffGrid > 0 {
+			dense(&m.poff)
+		}
+	} else {
+		dense(&m.pfc)
+	}
+	conv(&m.vconv)
+	dense(&m.vfc1)
+	dense(&m.vfc2)
+	return ls
+}
+
+// pack moves every tensor of the model into one slice, params.
+func (m *Model) pack() {
+	ls := m.layers()
+	n := 0
+	for _, l := range ls {
+		n += len(*l[0]) + len(*l[1])
+	}
+	m.params = make([]float32, 0, n)
+	for _, l := range ls {
+		for _, t := range l {
+			at := len(m.params)
+			m.params = append(m.params, *t...)
+			*t = m.params[at:len(m.params):len(m.params)]
+			m.offsets = append(m.offsets, int64(at))
+		}
+	}
 }
 
 // fold merges batchnorm bn into convolution name: γ(conv(x)−μ)/√(σ²+ε)+β.
@@ -177,34 +228,89 @@ func (b *Batch) Check(s *Spec) error {
 
 // Engine runs a Model's forward pass on batches of any size, with buffers allocated once:
 // Evaluate and EvaluateLegal allocate nothing. An Engine is for one goroutine; run one per
-// worker (they share the Model), each making single-threaded BLAS calls.
+// worker (they share the Model), each single-threaded (BLAS, oneDNN's OpenMP).
 //
-// A batch runs through the net in chunks of positions sized so that a chunk's im2col holds
-// about maxCols columns (8 YINSH positions, 28 of 6×6): each chunk's activations stay in cache
-// from layer to layer. Activations are laid out channel-major over the chunk,
+// It runs on one Backend, chosen when it is made. On Go, the engine written here, a batch runs
+// through the net in chunks of positions sized so that a chunk's im2col holds about maxCols
+// columns (8 YINSH positions, 28 of 6×6): each chunk's activations stay in cache from layer to
+// layer. Activations are laid out channel-major over the chunk,
 // [channel][position][cell], so that a 3×3 convolution is one GEMM, weights [out][in·9] times
 // the chunk's im2col [in·9][positions·cells]: on small boards the batch is what makes the GEMM
-// large.
+// large. On oneDNN (build tag dnnl; zdnnl.c) the whole net is oneDNN's primitives, built once
+// per chunk size; such an engine holds C memory until Close (or until the collector finds it
+// unreachable). Every backend runs with flush-to-zero and denormals-are-zero on its thread,
+// for the call only (fpu.go).
 type Engine struct {
-	m      *Model
-	chunk  int       // positions run through the net at once: one im2col tile
-	in     []float32 // [planes][n·cells]
-	act    [3][]float32
-	col    []float32 // one im2col tile
-	pfeat  []float32 // [policy channels][n·cells]
-	pplane []float32 // [policy planes][n·cells] (spatial) or [n][actions] (dense)
-	pooled []float32 // [n][max(policy channels, 2·value channels)]
-	poff   []float32 // [n][off-grid]
-	vfeat  []float32 // [value channels][n·cells]
-	vhid   []float32 // [n][value hidden]
-	vout   []float32 // [n]
+	m       *Model
+	backend Backend
+	dnnl    *dnnlNet  // the oneDNN backend's network; nil on the Go engine
+	scratch []float32 // oneDNN's logits of one chunk, for EvaluateLegal
+	chunk   int       // positions run through the net at once: one im2col tile, or a oneDNN plan
+	in      []float32 // [planes][n·cells]
+	act     [3][]float32
+	col     []float32 // one im2col tile
+	pfeat   []float32 // [policy channels][n·cells]
+	pplane  []float32 // [policy planes][n·cells] (spatial) or [n][actions] (dense)
+	pooled  []float32 // [n][max(policy channels, 2·value channels)]
+	poff    []float32 // [n][off-grid]
+	vfeat   []float32 // [value channels][n·cells]
+	vhid    []float32 // [n][value hidden]
+	vout    []float32 // [n]
 }
 
-// NewEngine makes an engine that runs m.
+// NewEngine makes an engine that runs m on DefaultBackend; where that backend cannot be built
+// for m, on Go instead, with one warning line on stderr.
 func NewEngine(m *Model) *Engine {
+	b := DefaultBackend()
+	e, err := NewEngineOn(m, b)
+	if err != nil {
+		warn(fmt.Sprintf("net: %v: using %s", err, Go))
+		e, _ = NewEngineOn(m, Go)
+	}
+	return e
+}
+
+// NewEngineOn makes an engine that runs m on backend b, or says why it cannot.
+func NewEngineOn(m *Model, b Backend) (*Engine, error) {
+	if err := b.Available(); err != nil {
+		return nil, err
+	}
+	if b == Go {
+		return newGoEngine(m), nil
+	}
+	o := dnnlTuning(m, b == OneDNNBF16)
+	d, err := newDNNL(m, b == OneDNNBF16, o)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b, err)
+	}
+	return &Engine{m: m, backend: b, dnnl: d, chunk: o.chunk, scratch: make([]float32, o.chunk*m.spec.NumActions)}, nil
+}
+
+// Backend is the backend the engine runs on.
+func (e *Engine) Backend() Backend { return e.backend }
+
+// Describe says what the engine runs on: the backend, its library and kernels.
+func (e *Engine) Describe() string {
+	if e.dnnl != nil {
+		return fmt.Sprintf("%s, %s, chunks of %d", e.backend.Describe(), e.dnnl.impl(), e.chunk)
+	}
+	return e.backend.Describe()
+}
+
+// Close releases what the engine holds outside Go's memory (oneDNN's); the engine is not to be
+// used after. Engines of the Go backend hold nothing: Close does nothing.
+func (e *Engine) Close() {
+	if e.dnnl != nil {
+		e.dnnl.close()
+		e.dnnl = nil
+	}
+}
+
+// newGoEngine makes an engine that runs m on the Go backend.
+func newGoEngine(m *Model) *Engine {
 	s, c := m.spec, m.cfg
 	cells := s.Cells()
-	e := &Engine{m: m, chunk: max(1, m.maxCols/cells)}
+	e := &Engine{m: m, backend: Go, chunk: max(1, m.maxCols/cells)}
 	cols := e.chunk * cells
 	e.in = make([]float32, s.Observation.Planes*cols)
 	for i := range e.act {
@@ -237,6 +343,11 @@ func (e *Engine) Swap(m *Model) error {
 	if err := e.m.spec.sameShape(m.spec); err != nil {
 		return fmt.Errorf("net: swapping models of other shapes: %w", err)
 	}
+	if e.dnnl != nil {
+		if err := e.dnnl.load(m); err != nil {
+			return fmt.Errorf("net: swapping: %w", err)
+		}
+	}
 	e.m = m
 	return nil
 }
@@ -253,6 +364,10 @@ func (e *Engine) Evaluate(obs, logits, value []float32) error {
 		return fmt.Errorf("net: Evaluate: %d positions need %d observation values (have %d) and %d logits (have %d)",
 			n, n*s.Observation.Size(), len(obs), n*s.NumActions, len(logits))
 	}
+	if e.dnnl != nil {
+		return e.dnnl.run(n, obs, logits, value)
+	}
+	defer restoreFPU(flushDenormals())
 	size, actions := s.Observation.Size(), s.NumActions
 	for c0 := 0; c0 < n; c0 += e.chunk {
 		k := min(e.chunk, n-c0)
@@ -276,17 +391,33 @@ func (e *Engine) EvaluateLegal(b *Batch) error {
 	if err := b.Check(s); err != nil {
 		return err
 	}
-	size := s.Observation.Size()
+	size, actions := s.Observation.Size(), s.NumActions
+	if e.dnnl == nil {
+		defer restoreFPU(flushDenormals())
+	}
 	start := int32(0)
 	for c0 := 0; c0 < b.N; c0 += e.chunk {
 		n := min(e.chunk, b.N-c0)
-		e.forward(n, b.Obs[c0*size:])
-		copy(b.Value[c0:], e.vout[:n])
+		if e.dnnl != nil {
+			if err := e.dnnl.run(n, b.Obs[c0*size:], e.scratch, b.Value[c0:c0+n]); err != nil {
+				return err
+			}
+		} else {
+			e.forward(n, b.Obs[c0*size:])
+			copy(b.Value[c0:], e.vout[:n])
+		}
 		for i := range n {
 			end := b.LegalEnd[c0+i]
 			legal, p := b.Legal[start:end], b.Policy[start:end]
-			for j, a := range legal {
-				p[j] = e.logit(n, i, int(a))
+			if e.dnnl != nil {
+				logits := e.scratch[i*actions : (i+1)*actions]
+				for j, a := range legal {
+					p[j] = logits[a]
+				}
+			} else {
+				for j, a := range legal {
+					p[j] = e.logit(n, i, int(a))
+				}
 			}
 			softmax(p)
 			start = end

@@ -20,6 +20,7 @@ import (
 
 // SelfPlaySpeed is what BenchSelfPlay measured.
 type SelfPlaySpeed struct {
+	Backend     string  // what the network ran on (net.Engine.Describe)
 	Seconds     float64 // wall time measured
 	CPUSeconds  float64 // the process's CPU time over it (user + system)
 	Games       int64   // games finished
@@ -141,6 +142,7 @@ func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Confi
 		m0 := readMark(&stats, b)
 		if err = wait(d); err == nil {
 			s = readMark(&stats, b).since(m0, sp.BatchSize)
+			s.Backend = b.Backend()
 		}
 	}
 	stop()

@@ -504,8 +504,8 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 		return err
 	}
 	defer r.stopTransport()
-	r.logf("%s: session %d of %s, step %d, %d samples in the buffer (%d ever), %d checkpoints",
-		r.dir, r.state.Sessions, r.cfg.Game, r.state.Step, r.buffer.Len(), r.buffer.Total(), len(r.state.Checkpoints))
+	r.logf("%s: session %d of %s, step %d, %d samples in the buffer (%d ever), %d checkpoints; self-play's net on %s",
+		r.dir, r.state.Sessions, r.cfg.Game, r.state.Step, r.buffer.Len(), r.buffer.Total(), len(r.state.Checkpoints), r.batcher.Backend())
 
 	// Self-play stops with work, evaluation with judge: the trainer decides when. The
 	// evaluation of the last checkpoint of a run that reached its stop is waited for.

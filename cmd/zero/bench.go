@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -46,8 +48,8 @@ func syntheticNet() net.Config {
 	return net.Config{Blocks: 4, Channels: 64, PolicyChannels: 4, ValueChannels: 2, ValueHidden: 128}
 }
 
-// benchNet measures the inference engine against the machine's GEMM speed, and optionally
-// a training step.
+// benchNet measures every inference backend side by side against the machine's GEMM speed,
+// and optionally a training step.
 func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench net", "[flags]", "measure the inference engine (positions/s by batch size and workers) against the machine's GEMM peak, and optionally a training step")
 	game := fs.String("game", defaultGame, "the game to measure the benchmark net (6 blocks × 64 channels) on: "+joinNames())
@@ -57,10 +59,15 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	workers := fs.String("workers", "1,2", "numbers of workers (goroutines, one engine each), comma-separated")
 	per := fs.Duration("time", time.Second, "time to measure each line")
 	trainBatch := fs.Int("train", 0, "also measure training steps on batches of this size (0: no)")
+	backendList := fs.String("backends", "", "inference backends to measure side by side, comma-separated (go, onednn-fp32, onednn-bf16; default: every one this build and CPU can run)")
 	if help, err := parseFlags(fs, args, stdout, stderr); help || err != nil {
 		return err
 	}
 	if err := noArgs(fs.Args()); err != nil {
+		return err
+	}
+	backends, err := backendsFlag(*backendList)
+	if err != nil {
 		return err
 	}
 	bs, err := intList("--batch", *batches)
@@ -103,17 +110,31 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	m := net.NewModel(w)
 	fmt.Fprintf(stdout, "net %s: observation %v, %d actions; %s × %s, global pooling %v; %.1f MFLOP a position\n",
 		spec.Game, spec.Observation, spec.NumActions, nouns(cfg.Blocks, "block"), nouns(cfg.Channels, "channel"), cfg.GlobalPool, m.FLOPs()/1e6)
-	fmt.Fprintf(stdout, "BLAS %s (%s kernels, OPENBLAS_CORETYPE=%q)\n", linalg.Name, linalg.Kernels(), linalg.CoreType())
-	// The machine may be shared: the yardstick is GEMMs interleaved with the engine's batches in
-	// the same workers (see net.MeasureEngine).
-	fmt.Fprintf(stdout, "%6s %8s %12s %9s %12s %8s\n", "batch", "workers", "positions/s", "GFLOP/s", "GEMM GFLOP/s", "of GEMM")
+	fmt.Fprintf(stdout, "BLAS %s (%s kernels, OPENBLAS_CORETYPE=%q); CPU %s\n", linalg.Name, linalg.Kernels(), linalg.CoreType(), cpuName())
+	// The machine may be shared: the backends run interleaved, batch by batch, in the same
+	// workers, with the yardstick's GEMMs (see net.MeasureEngines).
+	described := false
 	for _, nw := range ws {
 		for _, b := range bs {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			s := net.MeasureEngine(m, b, nw, *per)
-			fmt.Fprintf(stdout, "%6d %8d %12.0f %9.1f %12.1f %7.0f%%\n", b, nw, s.Positions, s.GFLOPS, s.GEMM, 100*s.GFLOPS/s.GEMM)
+			speeds, err := net.MeasureEngines(m, backends, b, nw, *per)
+			if err != nil {
+				return err
+			}
+			if !described {
+				for _, s := range speeds {
+					fmt.Fprintf(stdout, "backend %s\n", s.Engine)
+				}
+				described = true
+				fmt.Fprintf(stdout, "%6s %8s %-12s %12s %9s %12s %8s %7s %10s %7s  %s\n", "batch", "workers", "backend", "positions/s", "GFLOP/s", "GEMM GFLOP/s", "of GEMM", "× last", "per CPU s", "× last", "GEMM: the fastest of its precision")
+			}
+			for _, s := range speeds {
+				last := speeds[len(speeds)-1]
+				fmt.Fprintf(stdout, "%6d %8d %-12s %12.0f %9.1f %12.1f %7.0f%% %7.2f %10.0f %7.2f  %s\n", b, nw, s.Backend, s.Positions, s.GFLOPS, s.GEMM, 100*s.GFLOPS/s.GEMM,
+					s.Positions/last.Positions, s.PositionsCPU, s.PositionsCPU/last.PositionsCPU, s.Yardstick)
+			}
 		}
 	}
 	if *trainBatch > 0 {
@@ -125,6 +146,40 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			opt.Method, *trainBatch, sps, bytes/1e6, allocs)
 	}
 	return nil
+}
+
+// backendsFlag reads --backends: the backends named, or every one this build and CPU can run
+// (net.Backends), the Go engine last: the others' speed is given as a multiple of the last one's.
+func backendsFlag(list string) ([]net.Backend, error) {
+	if list == "" {
+		return net.Backends(), nil
+	}
+	var out []net.Backend
+	for _, name := range strings.Split(list, ",") {
+		b, err := net.ParseBackend(name)
+		if err == nil {
+			err = b.Available()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--backends: %w", err)
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// cpuName is the CPU's model name (/proc/cpuinfo), for the record beside a measurement.
+func cpuName() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return fmt.Sprintf("%s, %d cores", strings.TrimSpace(v), runtime.NumCPU())
+		}
+	}
+	return runtime.GOARCH
 }
 
 // intList parses "1,2,4" into positive integers.
@@ -213,7 +268,7 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	cfg.Cores()
 	sp := cfg.SelfPlay
-	fmt.Fprintf(stdout, "%s: net %s × %s, BLAS %s; %s × %s, %s, batch ≤ %d, %d simulations (cheap %d, full share %.2f), gumbel %v, solver %v (scan depth %d), cache %d MB a worker\n",
+	fmt.Fprintf(stdout, "%s: net %s × %s, BLAS %s kernels; %s × %s, %s, batch ≤ %d, %d simulations (cheap %d, full share %.2f), gumbel %v, solver %v (scan depth %d), cache %d MB a worker\n",
 		cfg.Game, nouns(cfg.Net.Blocks, "block"), nouns(cfg.Net.Channels, "channel"), linalg.Kernels(), nouns(sp.Workers, "worker"), nouns(sp.GamesPerWorker, "game"), nouns(sp.InferenceWorkers, "inference worker"), sp.BatchSize,
 		sp.Simulations, sp.CheapSimulations, sp.FullShare, sp.Gumbel, sp.Solver, sp.ScanDepth, sp.CacheMB)
 	var sum [2]train.SelfPlaySpeed // direct, nats
@@ -251,6 +306,7 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 // printSelfPlay prints what one measure of self-play found.
 func printSelfPlay(stdout io.Writer, way string, s train.SelfPlaySpeed) {
+	fmt.Fprintf(stdout, "network on %s; CPU %s\n", s.Backend, cpuName())
 	fmt.Fprintf(stdout, "%s, %.1f s: %.2f games/s, %.1f decisions/s, %.1f samples/s, %.0f simulations/s, %.0f positions/s; %.2f ms of CPU a game\n",
 		way, s.Seconds, s.Rate(s.Games), s.Rate(s.Decisions), s.Rate(s.Samples), s.Rate(s.Simulations), s.Rate(s.Positions), 1000*s.CPUSeconds/float64(max(s.Games, 1)))
 	fmt.Fprintf(stdout, "batches: %.1f positions on average (%.0f%% full); CPU %.2f cores; net %.0f%% of the CPU time, search+batching overhead %.0f%%\n",

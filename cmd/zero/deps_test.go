@@ -21,14 +21,14 @@ var playSide = []string{
 
 // TestPlaySideLinksNoGorgonia holds the import direction of the pipeline (env → mcts, net →
 // play → self-play → training): no package in playSide depends, even indirectly, on a package
-// whose path contains "gorgonia", in the default build and with OpenBLAS. A failure names the
-// chain of imports that brings it in.
+// whose path contains "gorgonia", in the default build, with OpenBLAS and with oneDNN. A
+// failure names the chain of imports that brings it in.
 func TestPlaySideLinksNoGorgonia(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("the go command is not on PATH, so the dependencies cannot be listed:", err)
 	}
-	for _, tags := range []string{"", "openblas"} {
+	for _, tags := range []string{"", "openblas", "openblas,dnnl"} {
 		pkgs := make([]string, len(playSide))
 		for i, p := range playSide {
 			pkgs[i] = module + p

@@ -73,7 +73,7 @@ func subcommands() []subcommand {
 		{"report", "[flags]", "draw a training run's charts (losses, Elo, throughput) as PNG files", reportCmd},
 		{"net", "info CHECKPOINT | init [flags]", "inspect a network checkpoint (net info), or create one with random weights (net init)", netCmd},
 		{"replay", "dump --run DIR [flags]", "write a training run's self-play games as game records (one a line, as an arena's games.jsonl)", replayCmd},
-		{"bench", "net [flags] | selfplay [flags] | ingest [flags]", "measure speed: the inference engine against the GEMM peak (bench net), self-play as training plays it (bench selfplay), a trainer's intake of games from many workers (bench ingest)", benchCmd},
+		{"bench", "net [flags] | selfplay [flags] | ingest [flags]", "measure speed: every inference backend side by side against the GEMM peak (bench net), self-play as training plays it (bench selfplay), a trainer's intake of games from many workers (bench ingest)", benchCmd},
 	}
 }
 

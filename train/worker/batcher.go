@@ -14,9 +14,9 @@ import (
 
 // Batcher is the one door to the network during self-play: every worker's leaves come to it,
 // and it runs them through the network in batches as full as it can make them, on one or more
-// inference engines (one per inference worker, each single-threaded BLAS), routing each answer
-// back to its caller. Before each batch it asks its WeightsSource for the newest network and
-// swaps it in (the hot swap of new weights).
+// inference engines (one per inference worker, each single-threaded, built and run on the
+// worker's own OS thread), routing each answer back to its caller. Before each batch it asks
+// its WeightsSource for the newest network and swaps it in (the hot swap of new weights).
 //
 // A worker calls Evaluate (the batcher is an mcts.Evaluator) and blocks until its positions
 // are evaluated: requests from several workers are merged into one batch of up to MaxBatch
@@ -33,6 +33,7 @@ type Batcher struct {
 	free     chan []*request // group slices handed back by the inference workers
 	mu       sync.RWMutex    // Evaluate sends under the read lock; Close closes under the lock
 	weights  WeightsSource
+	backend  string // what the engines run on
 	wg       sync.WaitGroup
 	closed   atomic.Bool
 
@@ -86,11 +87,19 @@ func NewBatcher(weights WeightsSource, cfg BatcherConfig) (*Batcher, error) {
 	b.pool.New = func() any { return &request{done: make(chan struct{}, 1)} }
 	b.wg.Add(1 + cfg.Workers)
 	go b.gather()
+	built := make(chan string)
 	for range cfg.Workers {
-		go b.infer(net.NewEngine(model))
+		go b.infer(model, built)
+	}
+	for range cfg.Workers {
+		b.backend = <-built
 	}
 	return b, nil
 }
+
+// Backend says what the inference workers run on (net.Engine.Describe): the backend, its
+// library and kernels.
+func (b *Batcher) Backend() string { return b.backend }
 
 var _ mcts.Evaluator = (*Batcher)(nil)
 
@@ -183,12 +192,18 @@ func (b *Batcher) gather() {
 	}
 }
 
-// infer runs groups through its engine: one request in place, several copied into one batch.
-func (b *Batcher) infer(e *net.Engine) {
+// infer runs groups through an engine of its own: one request in place, several copied into
+// one batch. It says what the engine runs on to built once it is made.
+func (b *Batcher) infer(model *net.Model, built chan<- string) {
 	defer b.wg.Done()
-	// Locked to its thread, the worker can read the CPU time of its forward passes.
+	// Locked to its thread, the worker builds and runs its engine there (oneDNN's primitives
+	// are made for the thread's one OpenMP thread), and can read the CPU time of its forward
+	// passes.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	e := net.NewEngine(model)
+	defer e.Close()
+	built <- e.Describe()
 	var obs, logits, values []float32
 	for group := range b.groups {
 		if m := b.weights.Model(); m != nil && e.Model() != m {

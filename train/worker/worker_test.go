@@ -128,6 +128,82 @@ func TestBatcherPublishAndClose(t *testing.T) {
 	}
 }
 
+// TestBatcherSwapUnderLoad publishes new weights while eight callers keep the batcher busy:
+// no request is lost or fails, each is answered by the old weights or the new ones, and every
+// request made after the publication by the new ones (on whichever backend this build runs).
+func TestBatcherSwapUnderLoad(t *testing.T) {
+	g := testgames.TicTacToe
+	info := g.Info()
+	m1, m2 := tinyModel(t, info, g, 1), tinyModel(t, info, g, 2)
+	latest := NewLatest(m1)
+	b, err := NewBatcher(latest, BatcherConfig{MaxBatch: 8, MaxWait: 100 * time.Microsecond, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	t.Logf("the batcher's engines: %s", b.Backend())
+	size, n := info.Observation.Size(), info.NumActions
+	const k = 3
+	obs := make([]float32, k*size)
+	s := g.New().Play(4).Play(0) // not the empty board, which a fresh net maps to 0
+	for i := range k {
+		s.Observe(obs[i*size : (i+1)*size])
+		s = s.Play(env.Action(1 + i))
+	}
+	want := func(m *net.Model) []float32 {
+		p, v := make([]float32, k*n), make([]float32, k)
+		net.NewEngine(m).Evaluate(obs, p, v)
+		return append(p, v...)
+	}
+	old, fresh := want(m1), want(m2)
+	if close32(old, fresh) {
+		t.Fatal("the two models answer alike: the test would see nothing")
+	}
+	var published sync.WaitGroup
+	published.Add(1)
+	var done sync.WaitGroup
+	var mu sync.Mutex
+	answered, byOld, byNew := 0, 0, 0
+	for caller := range 8 {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			for r := range 60 {
+				if r == 30 {
+					published.Wait() // the second half is asked after the publication
+				}
+				p, v := make([]float32, k*n), make([]float32, k)
+				if err := b.Evaluate(obs, p, v); err != nil {
+					t.Errorf("caller %d, request %d: %v", caller, r, err)
+					return
+				}
+				got := append(p, v...)
+				mu.Lock()
+				answered++
+				switch {
+				case close32(got, fresh):
+					byNew++
+				case r >= 30:
+					t.Errorf("caller %d, request %d, made after the publication: not the new weights' answer", caller, r)
+				case close32(got, old):
+					byOld++
+				default:
+					t.Errorf("caller %d, request %d: neither the old weights' answer nor the new ones'", caller, r)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	time.Sleep(5 * time.Millisecond) // under load
+	latest.Publish(m2)
+	published.Done()
+	done.Wait()
+	if answered != 8*60 || byNew < 8*30 {
+		t.Errorf("%d of %d requests answered, %d by the old weights and %d by the new (at least %d)", answered, 8*60, byOld, byNew, 8*30)
+	}
+	t.Logf("%d requests answered: %d by the old weights, %d by the new", answered, byOld, byNew)
+}
+
 // TestPlay: self-play through a batcher gives whole, legal games whose targets are at the
 // recorded decisions, over their legal actions, summing to 1; playout cap randomization
 // records about the share asked; the values the solver proved are the exact ones.

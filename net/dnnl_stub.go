@@ -1,0 +1,36 @@
+//go:build !dnnl || !cgo
+
+package net
+
+import "errors"
+
+// Without the tag dnnl (or without cgo) there is no oneDNN backend.
+
+const dnnlBuilt = false
+
+func dnnlISA() int { return 0 }
+
+// DNNLVersion is the version of the oneDNN library loaded ("" without oneDNN).
+func DNNLVersion() string { return "" }
+
+type dnnlNet struct{}
+
+func newDNNL(m *Model, bf16 bool, o dnnlOptions) (*dnnlNet, error) {
+	return nil, errors.New("built without oneDNN")
+}
+
+func (d *dnnlNet) load(m *Model) error { return errors.New("built without oneDNN") }
+func (d *dnnlNet) run(n int, obs, logits, value []float32) error {
+	return errors.New("built without oneDNN")
+}
+func (d *dnnlNet) impl() string { return "" }
+func (d *dnnlNet) close()       {}
+
+type dnnlMatmul struct{}
+
+func newDNNLMatmul(n int, bf16 bool) (*dnnlMatmul, error) {
+	return nil, errors.New("built without oneDNN")
+}
+
+func (d *dnnlMatmul) run() error { return errors.New("built without oneDNN") }
+func (d *dnnlMatmul) close()     {}
