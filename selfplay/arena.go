@@ -63,6 +63,9 @@ type ArenaResult struct {
 	Opening int          `json:"opening,omitempty"`
 	Pairs   []PairResult `json:"pairs"`
 	Ratings Ratings      `json:"ratings"`
+	// Engines says what each player's network ran on (net.Engine.Describe), by spec; players
+	// without a network are not in it.
+	Engines map[string]string `json:"engines,omitempty"`
 	// Records are the games, in the order of the pairs and their games.
 	Records []Record `json:"-"`
 }
@@ -101,9 +104,14 @@ func Arena[S env.State[S]](ctx context.Context, g env.Game[S], cfg ArenaConfig) 
 		prior = 0
 	}
 	// Make one player of each spec first, so a bad spec or checkpoint fails before any game.
+	engines := map[string]string{}
 	for _, sp := range specs {
-		if _, err := NewPlayer(g, sp); err != nil {
+		p, err := NewPlayer(g, sp)
+		if err != nil {
 			return nil, err
+		}
+		if e, ok := p.(interface{ Engine() string }); ok && e.Engine() != "" {
+			engines[sp.Text] = e.Engine()
 		}
 	}
 	var games []arenaGame
@@ -198,6 +206,9 @@ feed:
 
 	res := &ArenaResult{Game: g.Info().Name, Players: slices.Clone(cfg.Players), Games: cfg.Games, Seed: cfg.Seed,
 		Opening: cfg.Opening, Records: records}
+	if len(engines) > 0 {
+		res.Engines = engines
+	}
 	outcomes := make([]Outcome, 0, len(games))
 	res.Pairs = make([]PairResult, pair)
 	for i, ga := range games {

@@ -199,6 +199,7 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
 		p, err := newSearchPlayer(g, mcts.Observe(g, e), mcts.DefaultParams(), mcts.Budget{Simulations: sp.Simulations}, nil)
 		if err == nil {
 			p.search.SetCache(mcts.NewCache(g, PlayerCacheBytes))
+			p.engine = e.Describe()
 		}
 		return p, err
 	}
@@ -259,7 +260,12 @@ type Searcher[S env.State[S]] struct {
 	budget mcts.Budget  // the spec's
 	seed   func(uint64) // reseeds the oracle, if it draws numbers
 	policy []float32    // Analyze's buffer, over the action space
+	engine string       // what its network runs on (net.Engine.Describe), "" without one
 }
+
+// Engine says what the player's network runs on (backend, ISA: net.Engine.Describe), or ""
+// for a search without a network.
+func (p *Searcher[S]) Engine() string { return p.engine }
 
 func newSearchPlayer[S env.State[S]](g env.Game[S], o mcts.Oracle[S], p mcts.Params, b mcts.Budget, seed func(uint64)) (*Searcher[S], error) {
 	s, err := mcts.New(g, o, p, 0)

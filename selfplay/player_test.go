@@ -123,6 +123,14 @@ func TestMCTSPlayer(t *testing.T) {
 	if err != nil || rec.Result == "none" {
 		t.Fatalf("a game of the mcts player: %+v, %v", rec, err)
 	}
+	// An arena says what the player's network ran on, and only for players with one.
+	res, err := Arena(context.Background(), g, ArenaConfig{Players: []string{sp.Text, "uct:5"}, Games: 2, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := p.(*Searcher[testgames.Board]).Engine(); want == "" || len(res.Engines) != 1 || res.Engines[sp.Text] != want {
+		t.Errorf("arena's engines: %q; want {%s: %q}", res.Engines, sp.Text, want)
+	}
 	gamble := save("gamble.zck", testgames.Gamble.Info(), testgames.Gamble)
 	for _, text := range []string{"mcts:10:" + filepath.Join(dir, "a.zck"), "mcts:10:" + gamble} {
 		sp, _ := ParseSpec(text)

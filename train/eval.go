@@ -49,6 +49,7 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 		}
 		var games []selfplay.Outcome
 		var names []string
+		engine := "" // what the checkpoint's network ran on
 		scores := map[string]float64{}
 		for k, o := range opponents {
 			res, err := selfplay.Arena(ctx, r.g, selfplay.ArenaConfig{
@@ -65,6 +66,7 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 				break
 			}
 			names = append(names, o.name)
+			engine = res.Engines[player(e)]
 			points := 0.0
 			for _, rec := range res.Records {
 				var out selfplay.Outcome
@@ -132,6 +134,9 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 		if rated {
 			values["elo"], values["elo_low"], values["elo_high"] = rating.Elo, rating.Elo-rating.CI95, rating.Elo+rating.CI95
 			line += fmt.Sprintf("; Elo %+.0f ± %.0f (best %s)", rating.Elo, rating.CI95, best)
+		}
+		if engine != "" {
+			line += "; nets on " + engine
 		}
 		r.recordAt("eval", e.Step, e.Elapsed, values)
 		r.logf("%s", line)

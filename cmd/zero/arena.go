@@ -68,6 +68,11 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if err := res.WriteTable(stdout); err != nil {
 			return err
 		}
+		for _, p := range res.Players {
+			if e, ok := res.Engines[p]; ok {
+				fmt.Fprintf(stdout, "%s: network on %s\n", p, e)
+			}
+		}
 		if fresh {
 			// Another arena may have started in the same second: never write into its folder.
 			if dir, err = freshDir(dir); err != nil {
