@@ -479,6 +479,22 @@ func TestInputIsChecked(t *testing.T) {
 			t.Errorf("checkSpec(%q) = %q, %v; want %q", tt.spec, got, err, tt.want)
 		}
 	}
+	// A training run's checkpoint, runs/RUN/FILE, only through RunCheckpoint (the dashboard's).
+	if _, err := s.checkSpec("mcts:10:runs/blitz/step-00000100.zck"); err == nil {
+		t.Errorf("a run's checkpoint accepted without RunCheckpoint")
+	}
+	s = New(Options{RunCheckpoint: func(name string) string {
+		if name == "blitz/step-00000100.zck" {
+			return "/runs/blitz/checkpoints/step-00000100.zck"
+		}
+		return ""
+	}})
+	if got, err := s.checkSpec("mcts:10:runs/blitz/step-00000100.zck"); err != nil || got != "mcts:10:/runs/blitz/checkpoints/step-00000100.zck" {
+		t.Errorf("a run's checkpoint: %q, %v", got, err)
+	}
+	if _, err := s.checkSpec("mcts:10:runs/blitz/../../etc/passwd"); err == nil || !strings.Contains(err.Error(), "no checkpoint blitz/../../etc/passwd among the runs' kept checkpoints") {
+		t.Errorf("a path past a run's checkpoints: %v", err)
+	}
 	// A body without its content type is refused.
 	resp, err := srv.Client().Post(srv.URL+"/api/new", "text/plain", strings.NewReader(`{"game":"yinsh"}`))
 	if err != nil {
