@@ -161,20 +161,30 @@ func (t *Tail) Next() (records []Record, reset bool, err error) {
 		t.off, t.skipped = 0, 0
 	}
 	t.file = st
-	if st.Size() == t.off {
-		return nil, reset, nil
-	}
-	data := make([]byte, st.Size()-t.off)
-	n, err := f.ReadAt(data, t.off)
-	if err != nil && err != io.EOF {
-		return nil, reset, err
-	}
-	data = data[:n]
-	end := bytes.LastIndexByte(data, '\n')
-	if end < 0 {
-		return nil, reset, nil // a line still being written
-	}
-	for line := range bytes.Lines(data[:end+1]) {
+	// Line by line through a small buffer: a first read of a long run's file holds one line
+	// at a time, not the whole file.
+	r := bufio.NewReaderSize(io.NewSectionReader(f, t.off, st.Size()-t.off), 64<<10)
+	for {
+		line, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer: gathered whole (none is, in practice).
+			long := append([]byte(nil), line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = r.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err == io.EOF {
+			return records, reset, nil // what is left, if anything, is a line being written
+		}
+		if err != nil {
+			if len(records) > 0 {
+				return records, reset, nil // read past: the error comes again next time
+			}
+			return nil, reset, err
+		}
+		t.off += int64(len(line))
 		rec, ok, blank := parseLine(line)
 		switch {
 		case ok:
@@ -183,8 +193,6 @@ func (t *Tail) Next() (records []Record, reset bool, err error) {
 			t.skipped++
 		}
 	}
-	t.off += int64(end + 1)
-	return records, reset, nil
 }
 
 // Timeline drops the train and selfplay records of sessions' lost ends: a session killed

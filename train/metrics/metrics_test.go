@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -145,6 +146,16 @@ func TestTail(t *testing.T) {
 	appendString(`{"kind":"train","st` + "\n") // cut short by a crash, ended by the next session
 	l.Write(Record{Kind: "eval", Step: 4})
 	next([]int64{4}, false)
+	// A record longer than the reader's buffer (a run with thousands of workers' rates).
+	many := map[string]float64{}
+	for i := range 5000 {
+		many[fmt.Sprintf("worker/w%04d/games_per_s", i)] = float64(i)
+	}
+	l.Write(Record{Kind: "ingest", Step: 5, Values: many})
+	l.Write(Record{Kind: "eval", Step: 6})
+	if recs, _, err := tail.Next(); err != nil || len(recs) != 2 || len(recs[0].Values) != 5000 || recs[1].Step != 6 {
+		t.Fatalf("a long record: %d records, %v", len(recs), err)
+	}
 	if tail.Skipped() != 1 {
 		t.Errorf("skipped %d lines, want 1", tail.Skipped())
 	}

@@ -86,16 +86,21 @@ function fmtNum(v) {
   return String(+v.toPrecision(3));
 }
 
-// every runs f now and then every dash.poll ms while the page is seen.
+// every runs f now and then every dash.poll ms while the page is seen, one run at a time (two
+// asks for the records past the same K would add them twice). What f returns, or its error,
+// is the page's message.
 function every(f) {
-  let timer = 0;
+  let timer = 0, running = false;
   const tick = async () => {
     clearTimeout(timer);
+    if (running || document.hidden) return; // the running one sets the next; showing the page again does
+    running = true;
     try {
-      await f();
-      showMessage("");
+      showMessage(await f());
     } catch (e) {
       showMessage(e.message);
+    } finally {
+      running = false;
     }
     timer = setTimeout(tick, dash.poll);
   };
@@ -159,6 +164,7 @@ async function refreshRun() {
   }
   await refreshMetrics();
   dash.ticks++;
+  return info.problem;
 }
 
 function fact(value, label) {
@@ -184,7 +190,6 @@ function renderSummary() {
     play.href = s.play;
     play.title = `a game against ${s.checkpoint} (${s.game}), in the play page`;
   }
-  if (s.problem) showMessage(s.problem);
 }
 
 function renderLadder() {
