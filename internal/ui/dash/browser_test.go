@@ -169,6 +169,20 @@ func TestBrowserDashboard(t *testing.T) {
 		}
 	}
 	var n int
+	// Rates twenty times apart and more (games/s, samples/s) are on a log scale, which a click
+	// turns linear; the losses are linear.
+	if got := p.text(`[data-chart="selfplay"] button.scale`); got != "log scale" {
+		t.Errorf("the rates' scale: %q", got)
+	}
+	var ticks []string
+	p.eval(`[...document.querySelectorAll('[data-chart="selfplay"] text.tick')].map((t) => t.textContent)`, &ticks)
+	if got := strings.Join(ticks, " "); !strings.HasPrefix(got, "1 2 5 10 20 50 ") {
+		t.Errorf("the rates' ticks on a log scale: %s", got)
+	}
+	p.click(`[data-chart="selfplay"] button.scale`)
+	if got, loss := p.text(`[data-chart="selfplay"] button.scale`), p.text(`[data-chart="loss"] button.scale`); got != "linear scale" || loss != "linear scale" {
+		t.Errorf("the rates' scale after a click: %q; the losses': %q", got, loss)
+	}
 	if p.eval(`document.querySelectorAll('[data-chart="elo"] polygon.band').length`, &n); n != 1 {
 		t.Errorf("the Elo chart has %d interval bands, want 1", n)
 	}
@@ -215,6 +229,11 @@ func TestBrowserDashboard(t *testing.T) {
 	want := "mcts:400:" + filepath.Join(dir, "checkpoints", "step-00000300.zck")
 	if players["white"] != "human" || players["black"] != want {
 		t.Errorf("the game's players: %v, want black %s", players, want)
+	}
+	// The play page links back to the runs.
+	var hidden bool
+	if p.eval(`document.getElementById("runs-link").hidden`, &hidden); hidden {
+		t.Errorf("the play page of a server with runs has no link to them")
 	}
 	p.shot("4-play")
 }

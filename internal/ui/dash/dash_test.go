@@ -345,6 +345,15 @@ func stepsTo(n int) []int64 {
 	return out
 }
 
+// TestRunsFolderIsARun: --runs given a run folder itself lists nothing, and says why.
+func TestRunsFolderIsARun(t *testing.T) {
+	dir := writeRun(t, t.TempDir(), "blitz", 20, 0)
+	_, body, _ := get(t, New(Options{RunsDir: dir}), "GET", "/api/runs")
+	if !strings.Contains(string(body), `"runs":[]`) || !strings.Contains(string(body), "is itself a run folder: give zero serve --runs the folder that holds it") {
+		t.Errorf("%s", body)
+	}
+}
+
 // TestCheckpoint resolves the play links' checkpoints: kept ones of a run, nothing else.
 func TestCheckpoint(t *testing.T) {
 	runs := t.TempDir()

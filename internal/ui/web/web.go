@@ -253,8 +253,10 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 	var out struct {
 		Games     []gameInfo `json:"games"`
 		Strengths []strength `json:"strengths"`
+		// Runs tells that the server shows training runs too (zero serve --runs: /runs/).
+		Runs bool `json:"runs"`
 	}
-	out.Strengths = strengths
+	out.Strengths, out.Runs = strengths, s.opts.RunCheckpoint != nil
 	for _, g := range games.All() {
 		in := g.Info()
 		gi := gameInfo{Name: in.Name, Players: in.PlayerNames, Default: s.defaultSpec(in.Name)}

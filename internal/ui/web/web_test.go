@@ -514,8 +514,9 @@ func TestGamesAndPage(t *testing.T) {
 	srv := newServer(t, Options{ModelsDir: models})
 	var out struct {
 		Games []gameInfo `json:"games"`
+		Runs  bool       `json:"runs"`
 	}
-	if code := call(t, srv, "GET", "/api/games", "", &out); code != 200 || len(out.Games) < 2 {
+	if code := call(t, srv, "GET", "/api/games", "", &out); code != 200 || len(out.Games) < 2 || out.Runs {
 		t.Fatalf("games: %d %+v", code, out)
 	}
 	g := out.Games[0]

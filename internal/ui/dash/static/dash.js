@@ -249,7 +249,13 @@ function pick(chart, names) {
 
 function makeCharts() {
   $("charts").replaceChildren(...dash.info.charts.map((c) => {
-    const card = el("section", { class: "card chart", "data-chart": c.id, hidden: "" }, el("h2", { text: c.title }));
+    const head = el("h2", { text: c.title });
+    const card = el("section", { class: "card chart", "data-chart": c.id, hidden: "" }, head);
+    if (!c.band) {
+      const scale = el("button", { type: "button", class: "small scale", title: "a logarithmic scale, or a linear one" });
+      scale.addEventListener("click", () => { card.log = !card.isLog; drawCharts(); });
+      head.append(scale);
+    }
     const s = svg("svg", { viewBox: "0 0 640 300", role: "img", "aria-label": c.title });
     card.append(s, el("div", { class: "legend" }));
     s.addEventListener("mousemove", (ev) => hover(card, c, ev));
@@ -337,8 +343,44 @@ function drawCharts() {
   }
 }
 
+// autoLog tells whether series are better seen on a log scale: all positive, and of sizes
+// twenty times apart or more (games/s beside samples/s).
+function autoLog(series) {
+  const medians = [];
+  for (const sr of series) {
+    if (sr.pts.some((p) => !(p[1] > 0))) return false;
+    const ys = sr.pts.map((p) => p[1]).sort((a, b) => a - b);
+    medians.push(ys[ys.length >> 1]);
+  }
+  return medians.length > 1 && Math.max(...medians) / Math.min(...medians) >= 20;
+}
+
+// logTicks are the powers of ten in [lo, hi] (log10 values), with 2× and 5× over a short range.
+function logTicks(lo, hi) {
+  const out = [];
+  for (let k = Math.floor(lo); k <= Math.ceil(hi); k++) {
+    for (const m of hi - lo < 2.5 ? [1, 2, 5] : [1]) {
+      const t = k + Math.log10(m);
+      if (t >= lo && t <= hi) out.push(t);
+    }
+  }
+  return out;
+}
+
 function drawChart(card, chart, series, unit) {
   const s = card.querySelector("svg");
+  const log = !chart.band && (card.log ?? autoLog(series));
+  card.isLog = log;
+  const scale = card.querySelector("button.scale");
+  if (scale) {
+    scale.textContent = log ? "log scale" : "linear scale";
+    scale.classList.toggle("on", log);
+  }
+  if (log) {
+    series = series.map((sr) => ({ name: sr.name, band: [], pts: sr.pts.filter((p) => p[1] > 0).map(([x, y]) => [x, Math.log10(y)]) }))
+      .filter((sr) => sr.pts.length > 0);
+  }
+  const yval = (t) => (log ? 10 ** t : t);
   let xlo = Infinity, xhi = -Infinity, ylo = Infinity, yhi = -Infinity;
   for (const sr of series) {
     for (const [x, y] of sr.pts) { xlo = Math.min(xlo, x); xhi = Math.max(xhi, x); ylo = Math.min(ylo, y); yhi = Math.max(yhi, y); }
@@ -351,10 +393,10 @@ function drawChart(card, chart, series, unit) {
   const sx = (x) => PLOT.x0 + (x - xlo) / (xhi - xlo) * (PLOT.x1 - PLOT.x0);
   const sy = (y) => PLOT.y1 - (y - ylo) / (yhi - ylo) * (PLOT.y1 - PLOT.y0);
   const parts = [];
-  for (const t of niceTicks(ylo, yhi, 5)) {
+  for (const t of log ? logTicks(ylo, yhi) : niceTicks(ylo, yhi, 5)) {
     parts.push(svg("line", { class: "grid", x1: PLOT.x0, x2: PLOT.x1, y1: sy(t), y2: sy(t) }));
     const label = svg("text", { class: "tick", x: PLOT.x0 - 6, y: sy(t) + 4, "text-anchor": "end" });
-    label.textContent = fmtNum(t);
+    label.textContent = fmtNum(yval(t));
     parts.push(label);
   }
   for (const t of niceTicks(xlo, xhi, 6)) {
@@ -401,7 +443,7 @@ function drawChart(card, chart, series, unit) {
     sw.style.opacity = opacity;
     return el("span", {}, sw, name);
   }));
-  card.plot = { series, xlo, xhi, sx, sy };
+  card.plot = { series, xlo, xhi, sx, sy, yval };
 }
 
 // hover shows, at the mouse's x, each series' nearest point.
@@ -419,7 +461,7 @@ function hover(card, chart, ev) {
     let best = sr.pts[0];
     for (const q of sr.pts) if (Math.abs(q[0] - x) < Math.abs(best[0] - x)) best = q;
     if (nx === null) nx = best[0];
-    let text = `${sr.name.replaceAll("_", " ")}: ${fmtNum(best[1])}`;
+    let text = `${sr.name.replaceAll("_", " ")}: ${fmtNum(p.yval(best[1]))}`;
     const b = sr.band.find((q) => q[0] === best[0]);
     if (b) text += ` (${fmtNum(b[1])} to ${fmtNum(b[2])})`;
     lines.push(text);
