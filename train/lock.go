@@ -3,6 +3,7 @@ package train
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,6 +41,12 @@ func lockFolderFor(dir, refusal string) (*folderLock, error) {
 		return nil, err
 	}
 	held, err := tryLock(f)
+	// A watcher (Holder) holds the lock shared for an instant: a refusal is taken as final
+	// only after probeWait.
+	for wait := time.Duration(0); err == nil && !held && wait < probeWait; wait += probeWait / 10 {
+		time.Sleep(probeWait / 10)
+		held, err = tryLock(f)
+	}
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("locking %s: %w", path, err)
@@ -60,6 +67,38 @@ func lockFolderFor(dir, refusal string) (*folderLock, error) {
 		f.WriteAt([]byte(who+"\n"), 0)
 	}
 	return &folderLock{f}, nil
+}
+
+// probeWait is how long lockFolder tries again before refusing the folder: far longer than a
+// watcher's probe holds the lock.
+const probeWait = 100 * time.Millisecond
+
+// Holder tells whether a process trains in the run folder dir now, and who: the line its
+// holder wrote in the lock file ("zero (pid N on HOST, since …)", or "another process"). It
+// changes nothing and may be called while the run trains (zero serve's dashboard does, every
+// few seconds): it takes the lock shared for an instant, which a trainer starting at that
+// moment waits out. A folder without a lock file has never been trained in. Where the OS has
+// no file locks (lock_other.go) nobody is ever said to train.
+func Holder(dir string) (holder string, training bool, err error) {
+	path := filepath.Join(dir, lockFile)
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	defer f.Close()
+	free, err := probeLock(f)
+	if err != nil || free {
+		return "", false, err
+	}
+	who, _ := io.ReadAll(io.LimitReader(f, 512))
+	holder = strings.TrimSpace(string(who))
+	if holder == "" {
+		holder = "another process"
+	}
+	return holder, true, nil
 }
 
 // unlock releases the folder (closing the file releases the OS lock).

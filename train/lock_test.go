@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestLockFolder(t *testing.T) {
@@ -34,4 +36,45 @@ func TestLockFolder(t *testing.T) {
 		t.Fatalf("the folder stays locked after its holder let go: %v", err)
 	}
 	again.unlock()
+}
+
+// TestHolder tells a folder trained in from one that is not, and a trainer starting while a
+// watcher probes gets the folder all the same.
+func TestHolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, training, err := Holder(dir); training || err != nil {
+		t.Fatalf("a folder that does not exist: training %v, %v", training, err)
+	}
+	l, err := lockFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	holder, training, err := Holder(dir)
+	if !training || err != nil || !strings.Contains(holder, fmt.Sprintf("(pid %d on ", os.Getpid())) {
+		t.Fatalf("held: %q, training %v, %v", holder, training, err)
+	}
+	l.unlock()
+	if _, training, err := Holder(dir); training || err != nil {
+		t.Fatalf("let go: training %v, %v", training, err)
+	}
+	// A watcher holding the lock shared (as Holder does for an instant, here for longer).
+	f, err := os.Open(filepath.Join(dir, lockFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if free, err := probeLock(f); !free || err != nil {
+		t.Fatal(free, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(probeWait / 4)
+		f.Close()
+	}()
+	l, err = lockFolder(dir)
+	if err != nil {
+		t.Fatalf("a trainer starting while a watcher probes: %v", err)
+	}
+	l.unlock()
 }

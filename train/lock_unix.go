@@ -26,3 +26,21 @@ func tryLock(f *os.File) (bool, error) {
 		}
 	}
 }
+
+// probeLock tells whether f's lock is free (nobody holds it exclusively), taking it shared
+// without waiting and letting it go at once.
+func probeLock(f *os.File) (free bool, err error) {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
+		switch {
+		case err == nil:
+			return true, syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			return false, nil
+		case errors.Is(err, syscall.EINTR):
+			continue
+		default:
+			return false, err
+		}
+	}
+}

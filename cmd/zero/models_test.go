@@ -45,6 +45,8 @@ func TestModelsAnywhere(t *testing.T) {
 		{"net info", []string{"net", "info", "models/gyges-advanced.zck"}, "", []string{"gyges-advanced"}, ""},
 		{"play, --models missing", []string{"play", "--models", "/nonexistent"}, "", nil, "--models /nonexistent: no such folder"},
 		{"serve, --models missing", []string{"serve", "--models", "/nonexistent", "--addr", "127.0.0.1:0"}, "", nil, "--models /nonexistent: no such folder"},
+		{"serve, --runs missing", []string{"serve", "--runs", "/nonexistent", "--addr", "127.0.0.1:0"}, "", nil, "--runs /nonexistent: no such folder"},
+		{"serve, --runs a file", []string{"serve", "--runs", file, "--addr", "127.0.0.1:0"}, "", nil, "--runs " + file + ": not a folder"},
 		{"arena, --models a file", []string{"arena", "--models", file}, "", nil, "--models " + file + ": not a folder"},
 		{"a model not shipped", []string{"arena", "--players", "mcts:8:models/chess.zck,random"}, "", nil, "models/chess.zck"},
 	}

@@ -25,18 +25,21 @@ const savedGames = "games"
 
 // checkModels checks a --models folder: given, it must be a folder (a mistyped one would
 // silently play without its models).
-func checkModels(dir string) error {
+func checkModels(dir string) error { return checkFolder("--models", dir) }
+
+// checkFolder checks that the folder a flag names ("" for none) is there.
+func checkFolder(flag, dir string) error {
 	if dir == "" {
 		return nil
 	}
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("--models %s: no such folder", dir)
+		return fmt.Errorf("%s %s: no such folder", flag, dir)
 	case err != nil:
-		return fmt.Errorf("--models: %w", err)
+		return fmt.Errorf("%s: %w", flag, err)
 	case !st.IsDir():
-		return fmt.Errorf("--models %s: not a folder", dir)
+		return fmt.Errorf("%s %s: not a folder", flag, dir)
 	}
 	return nil
 }

@@ -11,12 +11,14 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/zerogames/zero/internal/ui/dash"
 	"github.com/zerogames/zero/internal/ui/web"
 )
 
 func serveCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on (loopback by default: the server has no accounts; expose it only behind something that has)")
 	models := fs.String("models", "", "a `DIR` of checkpoints offered besides the shipped models (which are in the binary); a file there wins over a shipped model of the same name, and no other path is accepted")
+	runs := fs.String("runs", "", "a `DIR` of training runs (zero train's run folders, as runs/) to watch at /runs/: charts, Elo ladder, newest games, updated while they train; their kept checkpoints can be played")
 	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if err := noArgs(args); err != nil {
 			return err
@@ -24,18 +26,36 @@ func serveCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if err := checkModels(*models); err != nil {
 			return err
 		}
+		if err := checkFolder("--runs", *runs); err != nil {
+			return err
+		}
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
 			return fmt.Errorf("--addr: %w", err)
 		}
+		logger := log.New(stderr, "zero serve: ", log.LstdFlags)
+		opts := web.Options{ModelsDir: *models, Log: logger}
+		var handler http.Handler
+		var board *dash.Dashboard
+		if *runs != "" {
+			board = dash.New(dash.Options{RunsDir: *runs, Log: logger})
+			opts.RunCheckpoint = board.Checkpoint
+		}
+		handler = web.New(opts)
+		if board != nil {
+			handler = board.Wrap(handler)
+		}
 		srv := &http.Server{
-			Handler:           web.New(web.Options{ModelsDir: *models, Log: log.New(stderr, "zero serve: ", log.LstdFlags)}),
+			Handler:           handler,
 			ReadHeaderTimeout: 10 * time.Second,
 			ReadTimeout:       30 * time.Second,
 			IdleTimeout:       2 * time.Minute,
 			MaxHeaderBytes:    16 << 10,
 		}
 		fmt.Fprintf(stdout, "zero serve: open http://%s/ in a browser (Ctrl-C stops)\n", ln.Addr())
+		if board != nil {
+			fmt.Fprintf(stdout, "zero serve: the runs in %s at http://%s/runs/\n", *runs, ln.Addr())
+		}
 		done := make(chan error, 1)
 		go func() { done <- srv.Serve(ln) }()
 		select {

@@ -30,21 +30,45 @@ import (
 	"github.com/zerogames/zero/train/metrics"
 )
 
-// chart is one PNG: the series of a kind of record whose names it lists (a name ending in "/"
-// stands for every series whose name starts with it, in name order).
-type chart struct {
-	file, title, kind, ylabel string
-	names                     []string
-	band                      bool // the series are a value with its _low and _high interval
+// Chart is one chart of a run: the series of a kind of record whose names it lists (a name
+// ending in "/" stands for every series whose name starts with it, in name order). `zero
+// report` draws each as two PNG files (File-by-step.png, File-by-time.png); zero serve's
+// dashboard draws the same in the browser.
+type Chart struct {
+	File   string   `json:"id"`
+	Title  string   `json:"title"`
+	Kind   string   `json:"kind"` // the records' kind: train, selfplay, eval, ingest
+	YLabel string   `json:"ylabel"`
+	Names  []string `json:"names"`
+	// Band: the series are a value with its _low and _high interval (the Elo's 95%).
+	Band bool `json:"band"`
 }
 
-var charts = []chart{
+// Charts are a run's charts, in the order they are shown.
+var Charts = []Chart{
 	{"loss", "Training losses", "train", "loss", []string{"loss", "policy_loss", "value_loss"}, false},
 	{"elo", "Elo of the checkpoints (95% interval)", "eval", "Elo", []string{"elo"}, true},
 	{"selfplay", "Self-play and training rates", "selfplay", "per second", []string{"games_per_s", "samples_per_s", "steps_per_s"}, false},
 	{"simulations", "Search rate", "selfplay", "simulations per second", []string{"simulations_per_s"}, false},
 	{"ingest", "Games taken by the trainer, in all and by worker", "ingest", "games per second", []string{"games_per_s", "worker/"}, false},
 	{"refused", "Games refused (not of the rules) and duplicates, per period", "ingest", "games", []string{"refused", "duplicates"}, false},
+}
+
+// Pick lists the value names of c among names (those of its records' kind), in the order c
+// lists them, a prefix's in name order.
+func (c Chart) Pick(names []string) []string {
+	var out []string
+	for _, n := range c.Names {
+		var some []string
+		for _, name := range names {
+			if name == n || strings.HasSuffix(n, "/") && strings.HasPrefix(name, n) {
+				some = append(some, name)
+			}
+		}
+		slices.Sort(some)
+		out = append(out, some...)
+	}
+	return out
 }
 
 // Write reads runDir/metrics.jsonl and writes the charts and summary.txt into outDir,
@@ -63,16 +87,16 @@ func Write(runDir, outDir string) ([]string, error) {
 	for _, r := range records {
 		hours = max(hours, r.Elapsed/3600)
 	}
-	for _, c := range charts {
-		all := metrics.Collect(records, c.kind)
-		series := pick(all, c.names)
+	for _, c := range Charts {
+		all := metrics.Collect(records, c.Kind)
+		series := pick(all, c)
 		if len(series) == 0 {
 			continue
 		}
 		for _, byTime := range []bool{false, true} {
-			name := c.file + "-by-step.png"
+			name := c.File + "-by-step.png"
 			if byTime {
-				name = c.file + "-by-time.png"
+				name = c.File + "-by-time.png"
 			}
 			path := filepath.Join(outDir, name)
 			if err := draw1(path, c, series, all, byTime, hours); err != nil {
@@ -96,17 +120,15 @@ func Write(runDir, outDir string) ([]string, error) {
 	return append(files, path), nil
 }
 
-func pick(all []metrics.Series, names []string) []metrics.Series {
+func pick(all []metrics.Series, c Chart) []metrics.Series {
+	names := make([]string, len(all))
+	for i, s := range all {
+		names[i] = s.Name
+	}
 	var out []metrics.Series
-	for _, n := range names {
-		var some []metrics.Series
-		for _, s := range all {
-			if s.Name == n || strings.HasSuffix(n, "/") && strings.HasPrefix(s.Name, n) {
-				some = append(some, s)
-			}
-		}
-		slices.SortFunc(some, func(a, b metrics.Series) int { return strings.Compare(a.Name, b.Name) })
-		out = append(out, some...)
+	for _, n := range c.Pick(names) {
+		s, _ := find(all, n)
+		out = append(out, s)
 	}
 	return out
 }
@@ -167,10 +189,10 @@ func faint(c color.Color) color.Color {
 	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 70}
 }
 
-func draw1(path string, c chart, series, all []metrics.Series, byTime bool, hours float64) error {
+func draw1(path string, c Chart, series, all []metrics.Series, byTime bool, hours float64) error {
 	p := plot.New()
-	p.Title.Text = c.title
-	p.Y.Label.Text = c.ylabel
+	p.Title.Text = c.Title
+	p.Y.Label.Text = c.YLabel
 	switch {
 	case !byTime:
 		p.X.Label.Text = "training step"
@@ -183,7 +205,7 @@ func draw1(path string, c chart, series, all []metrics.Series, byTime bool, hour
 	legend := plot.NewLegend()
 	for i, s := range series {
 		col := plotutil.Color(i)
-		if c.band {
+		if c.Band {
 			low, okLow := find(all, s.Name+"_low")
 			high, okHigh := find(all, s.Name+"_high")
 			if okLow && okHigh && len(low.Value) == len(s.Value) && len(high.Value) == len(s.Value) {

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"slices"
 	"sort"
@@ -93,18 +92,107 @@ func read(r io.Reader) ([]Record, int, error) {
 	var out []Record
 	skipped := 0
 	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		var rec Record
-		if err := json.Unmarshal(line, &rec); err != nil {
+		rec, ok, blank := parseLine(sc.Bytes())
+		switch {
+		case ok:
+			out = append(out, rec)
+		case !blank:
 			skipped++
-			continue
 		}
-		out = append(out, rec)
 	}
 	return out, skipped, sc.Err()
+}
+
+// parseLine decodes one line of a metrics file: ok if it is a record, blank if it is empty
+// (neither: a damaged line).
+func parseLine(line []byte) (rec Record, ok, blank bool) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return rec, false, true
+	}
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return rec, false, false
+	}
+	return rec, true, false
+}
+
+// Tail reads a metrics file as a run appends to it: each Next returns the records of the lines
+// written since the one before, reading only the new bytes, so that a watcher (zero serve's
+// dashboard) follows a long run without reading it again every time.
+//
+// A last line without its newline is a record being written: it is left for the next call.
+// A whole line that is not a record (cut short by a crash, then ended by the next session's
+// Create) is skipped and counted, as Read does.
+type Tail struct {
+	path    string
+	file    os.FileInfo // the file read so far, to tell another file at path
+	off     int64       // the end of the last whole line read
+	skipped int
+}
+
+// NewTail follows the metrics file at path, from its start.
+func NewTail(path string) *Tail { return &Tail{path: path} }
+
+// Skipped is the number of damaged lines skipped so far.
+func (t *Tail) Skipped() int { return t.skipped }
+
+// Next returns the records of the whole lines appended since the last call. reset tells that
+// the file is not the one read before (another file at the path, or one shorter than what was
+// read: a run folder made again): the records are then the new file's from its start, and
+// whatever the caller kept from the old one is void. A file that does not exist (yet) has no
+// records; it is not an error.
+func (t *Tail) Next() (records []Record, reset bool, err error) {
+	f, err := os.Open(t.path)
+	if errors.Is(err, os.ErrNotExist) {
+		reset = t.file != nil
+		t.file, t.off, t.skipped = nil, 0, 0
+		return nil, reset, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	if t.file != nil && (!os.SameFile(t.file, st) || st.Size() < t.off) {
+		reset = true
+		t.off, t.skipped = 0, 0
+	}
+	t.file = st
+	// Line by line through a small buffer: a first read of a long run's file holds one line
+	// at a time, not the whole file.
+	r := bufio.NewReaderSize(io.NewSectionReader(f, t.off, st.Size()-t.off), 64<<10)
+	for {
+		line, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer: gathered whole (none is, in practice).
+			long := append([]byte(nil), line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = r.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err == io.EOF {
+			return records, reset, nil // what is left, if anything, is a line being written
+		}
+		if err != nil {
+			if len(records) > 0 {
+				return records, reset, nil // read past: the error comes again next time
+			}
+			return nil, reset, err
+		}
+		t.off += int64(len(line))
+		rec, ok, blank := parseLine(line)
+		switch {
+		case ok:
+			records = append(records, rec)
+		case !blank:
+			t.skipped++
+		}
+	}
 }
 
 // Timeline drops the train and selfplay records of sessions' lost ends: a session killed
@@ -115,21 +203,44 @@ func read(r io.Reader) ([]Record, int, error) {
 // the earlier records ahead of it are dropped. Eval records, stamped with their checkpoint's
 // clock, are kept.
 func Timeline(records []Record) []Record {
-	out := make([]Record, 0, len(records))
+	s := Sequence{out: make([]Record, 0, len(records))}
+	s.Add(records...)
+	return s.out
+}
+
+// Sequence is Timeline kept as records arrive: after each Add, Records is the Timeline of
+// every record added so far. The zero value is an empty sequence.
+type Sequence struct {
+	out     []Record
+	clock   float64 // the newest train or selfplay record's Elapsed, when started
+	started bool
+}
+
+// Add appends records in file order and returns how many records added before were dropped
+// (a resumed session's first record drops the lost end of the session before).
+func (s *Sequence) Add(records ...Record) (dropped int) {
 	live := func(r Record) bool { return r.Kind == "train" || r.Kind == "selfplay" }
-	clock := math.Inf(-1) // the newest train or selfplay record's Elapsed
 	for _, r := range records {
 		if live(r) {
-			if r.Elapsed < clock-1 {
-				out = slices.DeleteFunc(out, func(o Record) bool { return live(o) && o.Elapsed > r.Elapsed })
-				clock = r.Elapsed
+			if s.started && r.Elapsed < s.clock-1 {
+				n := len(s.out)
+				s.out = slices.DeleteFunc(s.out, func(o Record) bool { return live(o) && o.Elapsed > r.Elapsed })
+				dropped += n - len(s.out)
+				s.clock = r.Elapsed
 			}
-			clock = max(clock, r.Elapsed)
+			if !s.started {
+				s.clock, s.started = r.Elapsed, true
+			}
+			s.clock = max(s.clock, r.Elapsed)
 		}
-		out = append(out, r)
+		s.out = append(s.out, r)
 	}
-	return out
+	return dropped
 }
+
+// Records are the records kept, in file order. The slice is the sequence's own: read it
+// before the next Add.
+func (s *Sequence) Records() []Record { return s.out }
 
 // Series is the values of one name in records of one kind, in file order.
 type Series struct {

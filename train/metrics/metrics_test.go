@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -81,4 +82,88 @@ func TestTimeline(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", c.name, got, want)
 		}
 	}
+}
+
+// TestSequence adds Timeline's cases one record at a time, as a watcher gets them: each step
+// is the Timeline of what came so far, and what a resume drops is counted.
+func TestSequence(t *testing.T) {
+	rec := func(kind string, step int64, elapsed float64) Record {
+		return Record{Kind: kind, Step: step, Elapsed: elapsed}
+	}
+	in := []Record{rec("train", 1, 10), rec("eval", 1, 10), rec("train", 2, 20), rec("selfplay", 2, 21), rec("train", 2, 15),
+		rec("train", 3, 25), rec("train", 2, 12)}
+	var s Sequence
+	dropped := 0
+	for i, r := range in {
+		dropped += s.Add(r)
+		if got, want := s.Records(), Timeline(in[:i+1]); !reflect.DeepEqual(got, want) {
+			t.Fatalf("after %d records: %v, want %v", i+1, got, want)
+		}
+	}
+	// 20 and 21 dropped by 15, then 15 and 25 by 12.
+	if dropped != 4 {
+		t.Errorf("dropped %d records, want 4", dropped)
+	}
+}
+
+// TestTail follows a file as a run writes it: only new whole lines, a line being written
+// left for later, a damaged line skipped, another file at the path read from its start.
+func TestTail(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "metrics.jsonl")
+	tail := NewTail(path)
+	next := func(wantSteps []int64, wantReset bool) {
+		t.Helper()
+		recs, reset, err := tail.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var steps []int64
+		for _, r := range recs {
+			steps = append(steps, r.Step)
+		}
+		if !reflect.DeepEqual(steps, wantSteps) || reset != wantReset {
+			t.Fatalf("steps %v reset %v, want %v %v", steps, reset, wantSteps, wantReset)
+		}
+	}
+	next(nil, false) // no file yet
+	l, _ := Create(path)
+	l.Write(Record{Kind: "train", Step: 1, Values: map[string]float64{"loss": 2}})
+	l.Write(Record{Kind: "train", Step: 2, Values: map[string]float64{"loss": 1.5}})
+	next([]int64{1, 2}, false)
+	next(nil, false)
+	appendString := func(s string) {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(s)
+		f.Close()
+	}
+	appendString(`{"kind":"train","step":3,"val`) // a writer mid-append
+	next(nil, false)
+	appendString(`ues":{"loss":1}}` + "\n")
+	next([]int64{3}, false)
+	appendString(`{"kind":"train","st` + "\n") // cut short by a crash, ended by the next session
+	l.Write(Record{Kind: "eval", Step: 4})
+	next([]int64{4}, false)
+	// A record longer than the reader's buffer (a run with thousands of workers' rates).
+	many := map[string]float64{}
+	for i := range 5000 {
+		many[fmt.Sprintf("worker/w%04d/games_per_s", i)] = float64(i)
+	}
+	l.Write(Record{Kind: "ingest", Step: 5, Values: many})
+	l.Write(Record{Kind: "eval", Step: 6})
+	if recs, _, err := tail.Next(); err != nil || len(recs) != 2 || len(recs[0].Values) != 5000 || recs[1].Step != 6 {
+		t.Fatalf("a long record: %d records, %v", len(recs), err)
+	}
+	if tail.Skipped() != 1 {
+		t.Errorf("skipped %d lines, want 1", tail.Skipped())
+	}
+	l.Close()
+	// The run folder made again: a new file, read from its start.
+	os.Remove(path)
+	l, _ = Create(path)
+	l.Write(Record{Kind: "train", Step: 1})
+	l.Close()
+	next([]int64{1}, true)
 }

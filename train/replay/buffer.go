@@ -223,6 +223,41 @@ func ReadGames(dir string) (string, []*Game, error) {
 	return game, games, nil
 }
 
+// ReadNewest is ReadGames for the newest n games only (fewer if the shards hold fewer),
+// oldest first: it reads shards from the newest back until it has them, so a watcher of a
+// long run reads one shard or two, not the whole buffer.
+func ReadNewest(dir string, n int) (string, []*Game, error) {
+	ns, err := shardNumbers(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	game := ""
+	var games []*Game
+	for i := len(ns) - 1; i >= 0 && len(games) < n; i-- {
+		path := shardPath(dir, ns[i])
+		data, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		sh, err := parseShard(path, data, game, i == len(ns)-1)
+		if err != nil {
+			return "", nil, err
+		}
+		if sh.headerCut {
+			continue
+		}
+		game = sh.game
+		games = append(sh.games, games...)
+	}
+	if game == "" {
+		return "", nil, fmt.Errorf("%s: no replay shards (%s files)", dir, shardExt)
+	}
+	return game, games[max(len(games)-n, 0):], nil
+}
+
 // shardNumbers lists the numbers of the shards in dir, ascending.
 func shardNumbers(dir string) ([]int, error) {
 	entries, err := os.ReadDir(dir)

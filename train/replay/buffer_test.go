@@ -634,9 +634,25 @@ func TestReadGames(t *testing.T) {
 				t.Errorf("%s: game %d differs from the one added", tt.name, i)
 			}
 		}
+		// The newest n, from the newest shards only: the same games as ReadGames's last n.
+		for _, n := range []int{1, 2, 4, 100} {
+			game, newest, err := ReadNewest(dir, n)
+			if err != nil || game != "yinsh-blitz" || len(newest) != min(n, tt.games) {
+				t.Errorf("%s: ReadNewest %d: %q, %d games, %v", tt.name, n, game, len(newest), err)
+				continue
+			}
+			for i, g := range newest {
+				if !sameGame(g, games[len(games)-len(newest)+i]) {
+					t.Errorf("%s: ReadNewest %d: game %d differs", tt.name, n, i)
+				}
+			}
+		}
 		if data, _ := os.ReadFile(newest); !bytes.Equal(data, tt.newest) {
 			t.Errorf("%s: reading changed the newest shard", tt.name)
 		}
+	}
+	if _, _, err := ReadNewest(t.TempDir(), 3); err == nil || !strings.Contains(err.Error(), "no replay shards") {
+		t.Errorf("ReadNewest, an empty folder: err = %v", err)
 	}
 	if _, _, err := ReadGames(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no replay shards") {
 		t.Errorf("an empty folder: err = %v", err)

@@ -72,6 +72,10 @@ type Options struct {
 	Seed func() uint64
 	// Log receives one line per failed request (default: none).
 	Log *log.Logger
+	// RunCheckpoint resolves the checkpoint of an opponent named runs/RUN/FILE (a training
+	// run's, which the dashboard's play links name: package dash) to its path, "" if there is
+	// none. nil: no such checkpoint is accepted.
+	RunCheckpoint func(name string) string
 }
 
 // Strengths are the search budgets offered for the search agents, weakest first.
@@ -249,8 +253,10 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 	var out struct {
 		Games     []gameInfo `json:"games"`
 		Strengths []strength `json:"strengths"`
+		// Runs tells that the server shows training runs too (zero serve --runs: /runs/).
+		Runs bool `json:"runs"`
 	}
-	out.Strengths = strengths
+	out.Strengths, out.Runs = strengths, s.opts.RunCheckpoint != nil
 	for _, g := range games.All() {
 		in := g.Info()
 		gi := gameInfo{Name: in.Name, Players: in.PlayerNames, Default: s.defaultSpec(in.Name)}
@@ -325,7 +331,8 @@ const (
 // checkSpec checks an agent spec from a request (selfplay.ParseSpec) and returns it as the
 // registry takes it: its simulations at most MaxWork, an alpha-beta search deeper than
 // maxWebABDepth only with a time cap, and a checkpoint only a shipped model or a file inside
-// the models folder, named by its file name.
+// the models folder, named by its file name, or with RunCheckpoint a kept checkpoint of a
+// training run, named runs/RUN/FILE.
 func (s *Server) checkSpec(spec string) (string, error) {
 	if len(spec) > 200 {
 		return "", badRequest("opponent: spec too long")
@@ -348,6 +355,13 @@ func (s *Server) checkSpec(spec string) (string, error) {
 	}
 	if sp.Kind != "mcts" {
 		return spec, nil
+	}
+	if run, ok := strings.CutPrefix(sp.Checkpoint, "runs/"); ok && s.opts.RunCheckpoint != nil {
+		path := s.opts.RunCheckpoint(run)
+		if path == "" {
+			return "", badRequest("opponent %q: no checkpoint %s among the runs' kept checkpoints", spec, run)
+		}
+		return fmt.Sprintf("mcts:%d:%s", sp.Simulations, path), nil
 	}
 	name := strings.TrimPrefix(filepath.ToSlash(sp.Checkpoint), models.Dir+"/")
 	if !filepath.IsLocal(name) || strings.ContainsAny(name, `/\`) {

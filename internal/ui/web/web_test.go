@@ -479,6 +479,22 @@ func TestInputIsChecked(t *testing.T) {
 			t.Errorf("checkSpec(%q) = %q, %v; want %q", tt.spec, got, err, tt.want)
 		}
 	}
+	// A training run's checkpoint, runs/RUN/FILE, only through RunCheckpoint (the dashboard's).
+	if _, err := s.checkSpec("mcts:10:runs/blitz/step-00000100.zck"); err == nil {
+		t.Errorf("a run's checkpoint accepted without RunCheckpoint")
+	}
+	s = New(Options{RunCheckpoint: func(name string) string {
+		if name == "blitz/step-00000100.zck" {
+			return "/runs/blitz/checkpoints/step-00000100.zck"
+		}
+		return ""
+	}})
+	if got, err := s.checkSpec("mcts:10:runs/blitz/step-00000100.zck"); err != nil || got != "mcts:10:/runs/blitz/checkpoints/step-00000100.zck" {
+		t.Errorf("a run's checkpoint: %q, %v", got, err)
+	}
+	if _, err := s.checkSpec("mcts:10:runs/blitz/../../etc/passwd"); err == nil || !strings.Contains(err.Error(), "no checkpoint blitz/../../etc/passwd among the runs' kept checkpoints") {
+		t.Errorf("a path past a run's checkpoints: %v", err)
+	}
 	// A body without its content type is refused.
 	resp, err := srv.Client().Post(srv.URL+"/api/new", "text/plain", strings.NewReader(`{"game":"yinsh"}`))
 	if err != nil {
@@ -498,8 +514,9 @@ func TestGamesAndPage(t *testing.T) {
 	srv := newServer(t, Options{ModelsDir: models})
 	var out struct {
 		Games []gameInfo `json:"games"`
+		Runs  bool       `json:"runs"`
 	}
-	if code := call(t, srv, "GET", "/api/games", "", &out); code != 200 || len(out.Games) < 2 {
+	if code := call(t, srv, "GET", "/api/games", "", &out); code != 200 || len(out.Games) < 2 || out.Runs {
 		t.Fatalf("games: %d %+v", code, out)
 	}
 	g := out.Games[0]

@@ -518,6 +518,7 @@ async function init() {
     const info = await api("GET", "/api/games");
     page.games = info.games;
     page.strengths = info.strengths;
+    $("runs-link").hidden = !info.runs;
   } catch (e) {
     showMessage("Cannot reach the server: " + e.message);
     return;
