@@ -194,7 +194,7 @@ func cpuSeconds() float64 {
 // returns the publisher the workers give their games to, and what stops the server once the
 // workers and wg are done.
 func benchTransport[S env.State[S]](ctx context.Context, g env.Game[S], dir string, buffer *replay.Buffer, wg *sync.WaitGroup, errs chan<- error) (*dist.Publisher, func(), error) {
-	srv, err := dist.StartServer(dist.ServerConfig{Dir: filepath.Join(dir, natsDir)})
+	srv, err := dist.StartServer(embeddedServer(dir, Transport{})) // as a run without --listen
 	if err != nil {
 		return nil, nil, err
 	}

@@ -17,11 +17,21 @@ func cpuNow() time.Duration {
 }
 
 // BenchmarkPublishIngest: the CPU cost of one game's way from a worker to the replay buffer
-// through the embedded server (store synced on every write): published, taken, checked
-// through the rules, added, synced, acknowledged.
+// through the embedded server: published, taken, checked through the rules, added, synced,
+// acknowledged; with the store synced at every write (a server that listens for workers) and
+// every second (a run's own server without --listen).
 func BenchmarkPublishIngest(b *testing.B) {
+	for _, sync := range []struct {
+		name  string
+		every time.Duration
+	}{{"sync=write", 0}, {"sync=1s", time.Second}} {
+		b.Run(sync.name, func(b *testing.B) { benchPublishIngest(b, sync.every) })
+	}
+}
+
+func benchPublishIngest(b *testing.B, syncEvery time.Duration) {
 	dir := b.TempDir()
-	s, err := StartServer(ServerConfig{Dir: dir})
+	s, err := StartServer(ServerConfig{Dir: dir, SyncEvery: syncEvery})
 	if err != nil {
 		b.Fatal(err)
 	}

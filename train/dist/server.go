@@ -33,9 +33,10 @@ type ServerConfig struct {
 	SyncEvery time.Duration
 }
 
-// Server is a NATS server with JetStream, embedded in this process. Its store syncs every
-// write to disk before acknowledging it (JetStream's default is every 2 minutes, which a
-// crash turns into lost games that workers were told were stored).
+// Server is a NATS server with JetStream, embedded in this process. Unless told otherwise
+// (SyncEvery) its store syncs every write to disk before acknowledging it (JetStream's default
+// is every 2 minutes, which a crash turns into lost games that workers were told were stored);
+// a run without remote workers syncs every second (train.localSyncEvery says why).
 type Server struct {
 	s        *server.Server
 	password string // the trainer's
@@ -135,7 +136,7 @@ func (s *Server) Addr() string {
 	return ""
 }
 
-// Shutdown stops the server; its store is whole (every write was synced).
+// Shutdown stops the server; its pending writes are flushed to its files.
 func (s *Server) Shutdown() {
 	s.s.Shutdown()
 	s.s.WaitForShutdown()
