@@ -126,7 +126,7 @@ func (w *remote[S]) work(ctx context.Context) error {
 		return err
 	}
 	if n := w.outbox.Len(); n > 0 {
-		w.logf("%d games from before wait in the outbox: they are sent first", n)
+		w.logf("%s from before wait in the outbox: they are sent first", nouns(n, "game"))
 	}
 	// The network: the trainer publishes one as it starts; a worker started first waits.
 	model, err := w.fetch(ctx, true)
@@ -170,8 +170,8 @@ func (w *remote[S]) work(ctx context.Context) error {
 		return err
 	}
 	defer w.pub.Close()
-	w.logf("%s: playing %s for the run with %d workers × %d games (session %s), network of step %d",
-		w.opt.Name, w.cfg.Game, sp.Workers, sp.GamesPerWorker, w.pub.Session(), w.step.Load())
+	w.logf("%s: playing %s for the run with %s × %s (session %s), network of step %d",
+		w.opt.Name, w.cfg.Game, nouns(sp.Workers, "worker"), nouns(sp.GamesPerWorker, "game"), w.pub.Session(), w.step.Load())
 
 	work, stop := context.WithCancel(ctx)
 	defer stop()
@@ -219,7 +219,7 @@ func (w *remote[S]) work(ctx context.Context) error {
 	wg.Wait()
 	<-watchDone
 	w.pub.Close() // what is queued goes to the server, or the outbox
-	w.logf("%s: stopped after %d games (%d published, %d in the outbox)", w.opt.Name, w.stats.Games.Load(), w.pub.Published.Load(), w.outbox.Len())
+	w.logf("%s: stopped after %s (%d published, %d in the outbox)", w.opt.Name, nouns(int(w.stats.Games.Load()), "game"), w.pub.Published.Load(), w.outbox.Len())
 	return err
 }
 
@@ -307,4 +307,12 @@ func (w *remote[S]) watch(ctx context.Context, done chan<- struct{}) {
 			lastGames, lastSamples, lastAt, logAt = games, samples, now, now.Add(w.opt.LogEvery)
 		}
 	}
+}
+
+// nouns is n and noun, in the plural unless n is 1.
+func nouns(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -222,7 +222,7 @@ func (r *run[S]) watch(work, session context.Context, done chan<- struct{}) {
 			iv := r.tr.ingest.record(sp.Seconds, waiting)
 			r.record("ingest", iv)
 			if n := int64(iv["refused"]); n > 0 {
-				r.logf("%d games refused in the last %s (%d in this session): see the lines \"refused game\" above", n, roundDuration(time.Duration(sp.Seconds*float64(time.Second))), r.tr.ingest.refusedTotal.Load())
+				r.logf("%s refused in the last %s (%d in this session): see the lines \"refused game\" above", nouns(int(n), "game"), roundDuration(time.Duration(sp.Seconds*float64(time.Second))), r.tr.ingest.refusedTotal.Load())
 			}
 			samples := r.buffer.Total()
 			p = progress{
