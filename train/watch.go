@@ -230,9 +230,9 @@ func (r *run[S]) watch(work, session context.Context, done chan<- struct{}) {
 				window: r.buffer.Len(), sampleRate: float64(samples-lastSamples) / sp.Seconds,
 				elapsed: time.Duration(r.elapsed() * float64(time.Second)), left: r.left(session, step, v["steps_per_s"]),
 				loss: r.loss.Load(), steps: v["steps_per_s"],
-				rates: fmt.Sprintf("%.2f games/s, %.0f samples/s, %.0f sims/s, batch %.0f%% full, net %.2f cores, %.2f steps/s; taken %.2f games/s from %.0f workers",
+				rates: fmt.Sprintf("%.2f games/s, %.0f samples/s, %.0f sims/s, batch %.0f%% full, net %.2f cores, %.2f steps/s; taken %.2f games/s from %s",
 					v["games_per_s"], v["samples_per_s"], v["simulations_per_s"], 100*v["batch_fill"], v["net_cores"], v["steps_per_s"],
-					iv["games_per_s"], iv["workers"]),
+					iv["games_per_s"], nouns(int(iv["workers"]), "worker")),
 			}
 			if hasBar {
 				r.console.withBar(func(bar *progressbar.ProgressBar) {

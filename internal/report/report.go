@@ -379,10 +379,18 @@ func ingestSummary(w io.Writer, records []metrics.Record) {
 	if last.IsZero() {
 		return
 	}
-	line := fmt.Sprintf("ingest     about %.0f games taken from %d workers on %d hosts, %.0f refused, %.0f duplicates", games, len(workers), len(hosts), refused, dups)
+	line := fmt.Sprintf("ingest     about %.0f games taken from %s on %s, %.0f refused, %.0f duplicates", games, nouns(len(workers), "worker"), nouns(len(hosts), "host"), refused, dups)
 	if len(p50) > 0 {
 		slices.Sort(p50)
 		line += fmt.Sprintf("; publication %.1f ms (median of the periods' medians)", p50[len(p50)/2])
 	}
 	fmt.Fprintln(w, line)
+}
+
+// nouns is n and noun, in the plural unless n is 1.
+func nouns(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
