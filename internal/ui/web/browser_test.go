@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,68 +14,22 @@ import (
 
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/games/gamestest"
-
+	"github.com/zerogames/zero/internal/testbrowser"
 	"github.com/zerogames/zero/internal/ui"
 	"github.com/zerogames/zero/selfplay"
 )
 
-// browser starts headless Chromium (Debian's chromium package) for a test, or skips the test
-// where there is none. It returns the browser's context and the folder for screenshots:
-// $ZERO_ARTIFACTS if set (CI keeps it), else a temporary folder.
+// browser starts headless Chromium for a test, or skips the test where there is none
+// (testbrowser.Start).
 func browser(t *testing.T, timeout time.Duration) (context.Context, string) {
 	t.Helper()
-	path := ""
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			path = p
-			break
-		}
-	}
-	if path == "" {
-		t.Skip("no chromium on this machine (Debian: apt-get install chromium): the browser test needs it")
-	}
-	dir := os.Getenv("ZERO_ARTIFACTS")
-	if dir == "" {
-		dir = t.TempDir()
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox, // root in a container has no user namespaces for the sandbox
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1360, 900),
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	t.Cleanup(cancel)
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(cancelAlloc)
-	bctx, cancelBrowser := chromedp.NewContext(actx, chromedp.WithErrorf(t.Logf))
-	t.Cleanup(cancelBrowser)
-	return bctx, dir
+	return testbrowser.Start(t, timeout)
 }
 
 // shot saves a screenshot of the page as dir/name.png.
 func shot(t *testing.T, ctx context.Context, dir, name string) {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatalf("screenshot %s: %v", name, err)
-	}
-	path := filepath.Join(dir, name+".png")
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot %s", path)
+	testbrowser.Shot(t, ctx, dir, name)
 }
 
 // driver drives one page in the browser for a test: every failure is fatal.
