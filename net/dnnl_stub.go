@@ -34,3 +34,19 @@ func newDNNLMatmul(n int, bf16 bool) (*dnnlMatmul, error) {
 
 func (d *dnnlMatmul) run() error { return errors.New("built without oneDNN") }
 func (d *dnnlMatmul) close()     {}
+
+// DNNLConv is a convolution's training passes on oneDNN: without the tag dnnl, none.
+type DNNLConv struct{}
+
+// NewDNNLConv fails: built without oneDNN.
+func NewDNNLConv(batch, in, out, h, w, k int) (*DNNLConv, error) {
+	return nil, errors.New("built without oneDNN")
+}
+
+func (d *DNNLConv) Forward(x, w, y []float32) error        { return errors.New("built without oneDNN") }
+func (d *DNNLConv) BackwardData(w, dy, dx []float32) error { return errors.New("built without oneDNN") }
+func (d *DNNLConv) BackwardWeights(x, dy, dw []float32) error {
+	return errors.New("built without oneDNN")
+}
+func (d *DNNLConv) Impl() string { return "" }
+func (d *DNNLConv) Close()       {}

@@ -1,5 +1,6 @@
 // The network on oneDNN 2.6 (Debian's libdnnl-dev), through its C API: the whole C surface
-// that package net's dnnl backend (dnnl.go, build tag dnnl) calls. Everything here is built and
+// that package net's dnnl backend (dnnl.go, build tag dnnl) calls, and the training graph's
+// convolutions (zd_conv, zdnnl_train.c, for dnnl_train.go). Everything here is built and
 // owned by C; Go pointers cross only as call arguments and are never kept after a call returns
 // (the rule of cgo).
 //
@@ -74,5 +75,37 @@ int zd_matmul_run(zd_matmul *m);
 
 // zd_matmul_free releases it.
 void zd_matmul_free(zd_matmul *m);
+
+// zd_conv is a convolution of the training graph (zdnnl_train.c): a k×k convolution (k 1 or 3,
+// pad k/2, stride 1, no bias) of n positions of in planes of h×w cells into out planes, in
+// float32, with its forward (training), backward-data and backward-weights primitives built
+// once. Tensors are the caller's, plain: x and dx [n][in][h][w], y and dy [n][out][h][w],
+// weights and their gradient [out][in][k][k]. Like a zd_net, a zd_conv is for one thread at a
+// time; each call runs on one OpenMP thread with flush-to-zero and denormals-are-zero set,
+// restoring the caller's MXCSR before it returns, and keeps none of the caller's pointers.
+typedef struct zd_conv zd_conv;
+
+// zd_conv_new builds one; NULL with the reason in err (errlen bytes) on failure.
+zd_conv *zd_conv_new(int n, int in, int out, int h, int w, int k, char *err, int errlen);
+
+// zd_conv_forward computes y = x ∗ w. Each call returns 0, or -1 with the reason in
+// zd_conv_error.
+int zd_conv_forward(zd_conv *c, const float *x, const float *w, float *y);
+
+// zd_conv_backward_data computes dx, the gradient with respect to x, from dy and w.
+int zd_conv_backward_data(zd_conv *c, const float *w, const float *dy, float *dx);
+
+// zd_conv_backward_weights computes dw, the gradient with respect to w, from x and dy.
+int zd_conv_backward_weights(zd_conv *c, const float *x, const float *dy, float *dw);
+
+// zd_conv_error is the reason of the last failure.
+const char *zd_conv_error(zd_conv *c);
+
+// zd_conv_impl names the implementations oneDNN chose: forward, backward data, backward
+// weights (e.g. "jit:avx512_core, jit:avx512_core, jit:avx512_core").
+const char *zd_conv_impl(zd_conv *c);
+
+// zd_conv_free releases everything it holds.
+void zd_conv_free(zd_conv *c);
 
 #endif

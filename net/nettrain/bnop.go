@@ -111,8 +111,8 @@ func (op *bnOp) Do(inputs ...G.Value) (G.Value, error) {
 }
 
 func (op *bnOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
-	x, gamma, beta := inputs[0].Data().([]float32), inputs[1].Data().([]float32), inputs[2].Data().([]float32)
-	y := prealloc.Data().([]float32)
+	x, gamma, beta := f32(inputs[0]), f32(inputs[1]), f32(inputs[2])
+	y := f32(prealloc)
 	n := float64(op.batch * op.cells)
 	for c := range op.channels {
 		var sum float64
@@ -188,8 +188,8 @@ func (op *bnDxOp) Do(inputs ...G.Value) (G.Value, error) {
 
 func (op *bnDxOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
 	f := op.f
-	x, gamma, dy := inputs[0].Data().([]float32), inputs[1].Data().([]float32), inputs[2].Data().([]float32)
-	dx := prealloc.Data().([]float32)
+	x, gamma, dy := f32(inputs[0]), f32(inputs[1]), f32(inputs[2])
+	dx := f32(prealloc)
 	n := float32(f.batch * f.cells)
 	for c := range f.channels {
 		sumDy, sumDyXhat := f.sums(x, dy, c)
@@ -226,8 +226,8 @@ func (op *bnDgammaOp) Do(inputs ...G.Value) (G.Value, error) {
 }
 
 func (op *bnDgammaOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
-	x, dy := inputs[0].Data().([]float32), inputs[1].Data().([]float32)
-	out := prealloc.Data().([]float32)
+	x, dy := f32(inputs[0]), f32(inputs[1])
+	out := f32(prealloc)
 	for c := range op.f.channels {
 		_, s := op.f.sums(x, dy, c)
 		out[c] = float32(s)
@@ -254,8 +254,8 @@ func (op *bnDbetaOp) Do(inputs ...G.Value) (G.Value, error) {
 }
 
 func (op *bnDbetaOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
-	dy := inputs[0].Data().([]float32)
-	out := prealloc.Data().([]float32)
+	dy := f32(inputs[0])
+	out := f32(prealloc)
 	for c := range op.f.channels {
 		var sum float64
 		op.f.rows(dy, c, func(plane []float32) {
@@ -268,4 +268,13 @@ func (op *bnDbetaOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value
 		out[c] = float32(sum)
 	}
 	return prealloc, nil
+}
+
+// f32 is a value's float32s: without boxing them in an interface as Data does (an allocation
+// per call).
+func f32(v G.Value) []float32 {
+	if d, ok := v.(*tensor.Dense); ok {
+		return d.Float32s()
+	}
+	return v.Data().([]float32)
 }

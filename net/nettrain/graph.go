@@ -60,8 +60,9 @@ const maskedOut = -1e9
 //
 // With ownOps the convolutions and batchnorms are this package's ops (convop.go, bnop.go),
 // else gorgonia's Conv2d and BatchNorm: the trainer uses ours (faster, a third of the memory),
-// the parity tests gorgonia's (an independent reference).
-func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps bool) (*graph, error) {
+// the parity tests gorgonia's (an independent reference). With dnnl too, our convolutions run
+// on oneDNN (built with the tag dnnl).
+func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps, dnnl bool) (*graph, error) {
 	useBLAS()
 	train := opt != nil
 	bnMomentum := 0.1 // unused in evaluation mode
@@ -73,7 +74,7 @@ func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps bool) 
 	cells := s.Cells()
 	gr := &graph{g: G.NewGraph(), w: w, batch: batch}
 	if ownOps {
-		gr.scratch = &convScratch{}
+		gr.scratch = &convScratch{dnnl: dnnl}
 	}
 	if train {
 		gr.xBuf = make([]float32, batch*obs.Size())
@@ -261,7 +262,7 @@ func (gr *graph) addLoss(valueWeight float64) error {
 // statistics) on n observations: the reference the inference engine is held to. It returns the
 // policy outputs (n × Spec.Outputs()) and the values.
 func forwardEval(w *net.Weights, n int, obs []float32) (logits, value []float32, err error) {
-	gr, err := newGraph(w, n, nil, false)
+	gr, err := newGraph(w, n, nil, false, false)
 	if err != nil {
 		return nil, nil, err
 	}
