@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/zerogames/zero/env"
@@ -55,4 +56,13 @@ func MeasureTraining(spec *net.Spec, cfg net.Config, opt net.OptimizerConfig, ba
 	runtime.ReadMemStats(&after)
 	n := float64(steps)
 	return float64(batch*steps) / elapsed, float64(after.TotalAlloc-before.TotalAlloc) / n, float64(after.Mallocs-before.Mallocs) / n, nil
+}
+
+// cpuSeconds is the process's CPU time so far (user and system, every thread).
+func cpuSeconds() float64 {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
 }

@@ -28,16 +28,26 @@ type bnOp struct {
 	mean, vari             []float32 // the Weights' running statistics, updated by each run
 	// batchMean and invStd are the last run's, for the backward ops.
 	batchMean, invStd []float32
+	res               owned
 }
 
 // bnDxOp is the gradient with respect to x: inputs x, gamma, dy.
-type bnDxOp struct{ f *bnOp }
+type bnDxOp struct {
+	f   *bnOp
+	res owned
+}
 
 // bnDgammaOp is the gradient with respect to gamma: inputs x, dy.
-type bnDgammaOp struct{ f *bnOp }
+type bnDgammaOp struct {
+	f   *bnOp
+	res owned
+}
 
 // bnDbetaOp is the gradient with respect to beta: input dy.
-type bnDbetaOp struct{ f *bnOp }
+type bnDbetaOp struct {
+	f   *bnOp
+	res owned
+}
 
 var (
 	_ G.SDOp = (*bnOp)(nil)
@@ -107,7 +117,7 @@ func (op *bnOp) Hashcode() uint32                               { return hashOf(
 func (op *bnOp) String() string                                 { return "zerobn" }
 
 func (op *bnOp) Do(inputs ...G.Value) (G.Value, error) {
-	return op.UsePreallocDo(newDense(op.shape...), inputs...)
+	return op.UsePreallocDo(op.res.get(op.shape...), inputs...)
 }
 
 func (op *bnOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
@@ -153,15 +163,15 @@ func (op *bnOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, err
 func (op *bnOp) DiffWRT(int) []bool { return []bool{true, true, true} }
 
 func (op *bnOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	dx, err := G.ApplyOp(&bnDxOp{op}, inputs[0], inputs[1], grad)
+	dx, err := G.ApplyOp(&bnDxOp{f: op}, inputs[0], inputs[1], grad)
 	if err != nil {
 		return nil, err
 	}
-	dgamma, err := G.ApplyOp(&bnDgammaOp{op}, inputs[0], grad)
+	dgamma, err := G.ApplyOp(&bnDgammaOp{f: op}, inputs[0], grad)
 	if err != nil {
 		return nil, err
 	}
-	dbeta, err := G.ApplyOp(&bnDbetaOp{op}, grad)
+	dbeta, err := G.ApplyOp(&bnDbetaOp{f: op}, grad)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +193,7 @@ func (op *bnDxOp) Hashcode() uint32                               { return hashO
 func (op *bnDxOp) String() string                                 { return "zerobndx" }
 
 func (op *bnDxOp) Do(inputs ...G.Value) (G.Value, error) {
-	return op.UsePreallocDo(newDense(op.f.shape...), inputs...)
+	return op.UsePreallocDo(op.res.get(op.f.shape...), inputs...)
 }
 
 func (op *bnDxOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
@@ -222,7 +232,7 @@ func (op *bnDgammaOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
 func (op *bnDgammaOp) String() string        { return "zerobndgamma" }
 
 func (op *bnDgammaOp) Do(inputs ...G.Value) (G.Value, error) {
-	return op.UsePreallocDo(newDense(op.f.channels), inputs...)
+	return op.UsePreallocDo(op.res.get(op.f.channels), inputs...)
 }
 
 func (op *bnDgammaOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
@@ -250,7 +260,7 @@ func (op *bnDbetaOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
 func (op *bnDbetaOp) String() string        { return "zerobndbeta" }
 
 func (op *bnDbetaOp) Do(inputs ...G.Value) (G.Value, error) {
-	return op.UsePreallocDo(newDense(op.f.channels), inputs...)
+	return op.UsePreallocDo(op.res.get(op.f.channels), inputs...)
 }
 
 func (op *bnDbetaOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {

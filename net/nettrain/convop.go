@@ -166,9 +166,10 @@ func col2im(dx, dcol []float32, channels, n, h, w int) {
 // convOp is the forward convolution: inputs x and weights.
 type convOp struct {
 	convGeom
-	s   *convScratch
-	d   *net.DNNLConv // nil: im2col and GEMM in Go
-	res owned
+	s     *convScratch
+	d     *net.DNNLConv // nil: im2col and GEMM in Go
+	input bool          // x is the graph's input: no gradient with respect to it
+	res   owned
 }
 
 // convInputGradOp is the gradient with respect to the input: inputs weights and dy.
@@ -193,13 +194,14 @@ var (
 	_ G.Op   = (*convWeightGradOp)(nil)
 )
 
-// conv2d applies our convolution to x with weights w.
-func conv2d(s *convScratch, x, w *G.Node) (*G.Node, error) {
+// conv2d applies our convolution to x with weights w; input: x is the graph's input, whose
+// gradient no one needs.
+func conv2d(s *convScratch, x, w *G.Node, input bool) (*G.Node, error) {
 	xs, ws := x.Shape(), w.Shape()
 	if xs.Dims() != 4 || ws.Dims() != 4 || xs[1] != ws[1] || ws[2] != ws[3] || (ws[2] != 1 && ws[2] != 3) {
 		return nil, fmt.Errorf("conv2d: input %v and weights %v", xs, ws)
 	}
-	op := &convOp{convGeom: convGeom{batch: xs[0], in: xs[1], out: ws[0], h: xs[2], w: xs[3], k: ws[2]}, s: s}
+	op := &convOp{convGeom: convGeom{batch: xs[0], in: xs[1], out: ws[0], h: xs[2], w: xs[3], k: ws[2]}, s: s, input: input}
 	if s.dnnl {
 		d, err := s.dnnlFor(op.convGeom)
 		if err != nil {
@@ -258,14 +260,14 @@ func (op *convOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, e
 	return prealloc, nil
 }
 
-func (op *convOp) DiffWRT(int) []bool { return []bool{true, true} }
+func (op *convOp) DiffWRT(int) []bool { return []bool{!op.input, true} }
 
 func (op *convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	dx, err := G.ApplyOp(&convInputGradOp{convGeom: op.convGeom, s: op.s, d: op.d}, inputs[1], grad)
-	if err != nil {
-		return nil, err
-	}
 	dw, err := G.ApplyOp(&convWeightGradOp{convGeom: op.convGeom, s: op.s, d: op.d}, inputs[0], grad)
+	if err != nil || op.input {
+		return G.Nodes{nil, dw}, err
+	}
+	dx, err := G.ApplyOp(&convInputGradOp{convGeom: op.convGeom, s: op.s, d: op.d}, inputs[1], grad)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,10 @@ type graph struct {
 	w      *net.Weights
 	batch  int
 	x      *G.Node // input (batch, planes, height, width)
-	logits *G.Node // (batch, Spec.Outputs())
+	logits *G.Node // (batch, Spec.Outputs()); nil with our ops: see parts
+	// parts are the logits in parts whose concatenation along axis 1 they are (our ops: the
+	// loss takes them so, and nothing else needs the concatenation)
+	parts  []*G.Node
 	value  *G.Node // (batch), after tanh
 	nodes  []*G.Node
 	params []*net.Param // aligned with nodes: the trained parameters
@@ -85,33 +88,37 @@ func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps, dnnl 
 	}
 
 	h := gr.convBN(gr.x, "stem", "stem.bn", 3, bnMomentum)
-	h = gr.apply(G.Rectify(h))
+	h = gr.relu(h)
 	for i := range c.Blocks {
 		t := gr.convBN(h, net.BlockName(i, "conv1"), net.BlockName(i, "bn1"), 3, bnMomentum)
-		t = gr.apply(G.Rectify(t))
+		t = gr.relu(t)
 		t = gr.convBN(t, net.BlockName(i, "conv2"), net.BlockName(i, "bn2"), 3, bnMomentum)
-		t = gr.apply(G.Add(t, h))
-		h = gr.apply(G.Rectify(t))
+		h = gr.addRelu(t, h)
 	}
 
 	// Policy head.
-	p := gr.apply(G.Rectify(gr.convBN(h, "policy.conv", "policy.bn", 1, bnMomentum)))
+	p := gr.relu(gr.convBN(h, "policy.conv", "policy.bn", 1, bnMomentum))
 	if s.Spatial() {
 		planes := gr.conv(p, "policy.out", 1)
 		planes = gr.apply(G.Auto(G.BroadcastAdd, planes, gr.param("policy.out.b", 1, s.PolicyPlanes, 1, 1)))
-		gr.logits = gr.apply(G.Reshape(planes, tensor.Shape{batch, s.PolicyPlanes * cells}))
+		gr.parts = []*G.Node{gr.apply(G.Reshape(planes, tensor.Shape{batch, s.PolicyPlanes * cells}))}
 		if s.OffGrid > 0 {
 			mean := gr.apply(G.Mean(gr.apply(G.Reshape(p, tensor.Shape{batch, c.PolicyChannels, cells})), 2))
-			off := gr.dense(mean, "policy.offgrid")
-			gr.logits = gr.apply(G.Concat(1, gr.logits, off))
+			gr.parts = append(gr.parts, gr.dense(mean, "policy.offgrid"))
 		}
 	} else {
 		flat := gr.apply(G.Reshape(p, tensor.Shape{batch, c.PolicyChannels * cells}))
-		gr.logits = gr.dense(flat, "policy.fc")
+		gr.parts = []*G.Node{gr.dense(flat, "policy.fc")}
+	}
+	if gr.scratch == nil {
+		gr.logits = gr.parts[0]
+		if len(gr.parts) > 1 {
+			gr.logits = gr.apply(G.Concat(1, gr.parts...))
+		}
 	}
 
 	// Value head.
-	v := gr.apply(G.Rectify(gr.convBN(h, "value.conv", "value.bn", 1, bnMomentum)))
+	v := gr.relu(gr.convBN(h, "value.conv", "value.bn", 1, bnMomentum))
 	if c.GlobalPool {
 		planes := gr.apply(G.Reshape(v, tensor.Shape{batch, c.ValueChannels, cells}))
 		mean := gr.apply(G.Mean(planes, 2))
@@ -120,7 +127,7 @@ func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps, dnnl 
 	} else {
 		v = gr.apply(G.Reshape(v, tensor.Shape{batch, c.ValueChannels * cells}))
 	}
-	v = gr.apply(G.Rectify(gr.dense(v, "value.fc1")))
+	v = gr.relu(gr.dense(v, "value.fc1"))
 	v = gr.dense(v, "value.fc2")
 	gr.value = gr.apply(G.Tanh(gr.apply(G.Reshape(v, tensor.Shape{batch}))))
 	if gr.err != nil {
@@ -140,6 +147,28 @@ func (gr *graph) apply(n *G.Node, err error) *G.Node {
 		gr.err = err
 	}
 	return n
+}
+
+// relu is max(x, 0): our op (ownOps) or gorgonia's Rectify.
+func (gr *graph) relu(x *G.Node) *G.Node {
+	if gr.err != nil {
+		return x
+	}
+	if gr.scratch != nil {
+		return gr.apply(relu(x))
+	}
+	return gr.apply(G.Rectify(x))
+}
+
+// addRelu is max(a + b, 0), the residual sum and its ReLU.
+func (gr *graph) addRelu(a, b *G.Node) *G.Node {
+	if gr.err != nil {
+		return a
+	}
+	if gr.scratch != nil {
+		return gr.apply(addRelu(a, b))
+	}
+	return gr.apply(G.Rectify(gr.apply(G.Add(a, b))))
 }
 
 // param makes the node of parameter name, viewed with shape (same number of values), backed by
@@ -167,7 +196,7 @@ func (gr *graph) conv(x *G.Node, name string, k int) *G.Node {
 		return x
 	}
 	if gr.scratch != nil {
-		return gr.apply(conv2d(gr.scratch, x, gr.param(name+".w")))
+		return gr.apply(conv2d(gr.scratch, x, gr.param(name+".w"), x == gr.x))
 	}
 	pad := k / 2
 	return gr.apply(G.Conv2d(x, gr.param(name+".w"), tensor.Shape{k, k}, []int{pad, pad}, []int{1, 1}, []int{1, 1}))
@@ -238,9 +267,13 @@ func (gr *graph) addLoss(valueWeight float64) error {
 	gr.z = G.NewVector(gr.g, tensor.Float32, G.WithShape(b), G.WithName("z"),
 		G.WithValue(tensor.New(tensor.WithShape(b), tensor.WithBacking(gr.zBuf))))
 
-	logp := gr.apply(G.LogSoftMax(gr.apply(G.Add(gr.logits, gr.mask)), 1))
-	perPos := gr.apply(G.Sum(gr.apply(G.HadamardProd(gr.target, logp)), 1))
-	gr.ce = gr.apply(G.Neg(gr.apply(G.Mean(perPos))))
+	if gr.scratch != nil {
+		gr.ce = gr.apply(crossEntropy(gr.mask, gr.target, gr.parts...))
+	} else {
+		logp := gr.apply(G.LogSoftMax(gr.apply(G.Add(gr.logits, gr.mask)), 1))
+		perPos := gr.apply(G.Sum(gr.apply(G.HadamardProd(gr.target, logp)), 1))
+		gr.ce = gr.apply(G.Neg(gr.apply(G.Mean(perPos))))
+	}
 	gr.mse = gr.apply(G.Mean(gr.apply(G.Square(gr.apply(G.Sub(gr.value, gr.z))))))
 	gr.cost = gr.apply(G.Add(gr.ce, gr.mse))
 	if vw := valueWeight; vw != 1 {
