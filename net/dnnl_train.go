@@ -2,8 +2,8 @@
 
 package net
 
-// The training graph's convolutions on oneDNN (zd_conv in zdnnl.h, zdnnl_train.c), for package
-// nettrain's convolution ops.
+// The training graph's convolutions and batchnorms on oneDNN (zd_conv and zd_bnorm in zdnnl.h,
+// zdnnl_train.c), for package nettrain's ops.
 
 /*
 #include "zdnnl.h"
@@ -18,10 +18,10 @@ import (
 
 // DNNLConv is a convolution's forward and backward passes on oneDNN, for training: a k×k
 // convolution (k 1 or 3, pad k/2, stride 1, no bias) of batch positions of in planes of h×w
-// cells into out planes, float32, its primitives built once for these shapes. Tensors are
-// plain: x and dx (batch, in, h, w), y and dy (batch, out, h, w), weights and their gradient
-// (out, in, k, k). It holds C memory, freed by Close (or a cleanup when it is collected), and
-// is for one goroutine at a time. Without the build tag dnnl, NewDNNLConv fails.
+// cells into out planes, float32, its primitives built once for these shapes. Tensors: x and dx
+// (batch, in, h, w) laid out as xl says, y and dy (batch, out, h, w) as yl says, weights and
+// their gradient (out, in, k, k). It holds C memory, freed by Close (or a cleanup when it is
+// collected), and is for one goroutine at a time. Without the build tag dnnl, NewDNNLConv fails.
 type DNNLConv struct {
 	c          *C.zd_conv
 	free       runtime.Cleanup
@@ -29,9 +29,15 @@ type DNNLConv struct {
 }
 
 // NewDNNLConv builds the convolution's primitives.
-func NewDNNLConv(batch, in, out, h, w, k int) (*DNNLConv, error) {
+func NewDNNLConv(batch, in, out, h, w, k int, xl, yl DNNLLayout) (*DNNLConv, error) {
+	if err := xl.check(in); err != nil {
+		return nil, err
+	}
+	if err := yl.check(out); err != nil {
+		return nil, err
+	}
 	var msg [512]C.char
-	c := C.zd_conv_new(C.int(batch), C.int(in), C.int(out), C.int(h), C.int(w), C.int(k), &msg[0], C.int(len(msg)))
+	c := C.zd_conv_new(C.int(batch), C.int(in), C.int(out), C.int(h), C.int(w), C.int(k), C.int(xl), C.int(yl), &msg[0], C.int(len(msg)))
 	if c == nil {
 		return nil, errors.New(C.GoString(&msg[0]))
 	}
@@ -93,5 +99,91 @@ func (d *DNNLConv) Close() {
 		d.free.Stop()
 		C.zd_conv_free(d.c)
 		d.c = nil
+	}
+}
+
+// DNNLBatchNorm is a batchnorm's forward (training: normalised by the batch's statistics) and
+// backward passes on oneDNN: batch positions of c planes of h×w cells, float32, ε
+// BatchNormEpsilon, its primitives built once. x, y, dx and dy are (batch, c, h, w) laid out as
+// the layout given says, the
+// scale gamma, the shift beta, their gradients and the statistics (c). Like DNNLConv, C memory
+// freed by Close, for one goroutine at a time; without the build tag dnnl, NewDNNLBatchNorm
+// fails.
+type DNNLBatchNorm struct {
+	b      *C.zd_bnorm
+	free   runtime.Cleanup
+	nx, nc int
+}
+
+// NewDNNLBatchNorm builds the batchnorm's primitives, for tensors laid out as l says.
+func NewDNNLBatchNorm(batch, c, h, w int, l DNNLLayout) (*DNNLBatchNorm, error) {
+	if err := l.check(c); err != nil {
+		return nil, err
+	}
+	var msg [512]C.char
+	b := C.zd_bnorm_new(C.int(batch), C.int(c), C.int(h), C.int(w), C.float(BatchNormEpsilon), C.int(l), &msg[0], C.int(len(msg)))
+	if b == nil {
+		return nil, errors.New(C.GoString(&msg[0]))
+	}
+	d := &DNNLBatchNorm{b: b, nx: batch * c * h * w, nc: c}
+	d.free = runtime.AddCleanup(d, func(b *C.zd_bnorm) { C.zd_bnorm_free(b) }, b)
+	return d, nil
+}
+
+func (d *DNNLBatchNorm) check(data [][]float32, vecs [][]float32) error {
+	for _, x := range data {
+		if len(x) < d.nx {
+			return fmt.Errorf("oneDNN batchnorm: a tensor of %d values, %d needed", len(x), d.nx)
+		}
+	}
+	for _, v := range vecs {
+		if len(v) < d.nc {
+			return fmt.Errorf("oneDNN batchnorm: a vector of %d values, %d needed", len(v), d.nc)
+		}
+	}
+	return nil
+}
+
+func (d *DNNLBatchNorm) result(rc C.int) error {
+	runtime.KeepAlive(d)
+	if rc != 0 {
+		return errors.New(C.GoString(C.zd_bnorm_error(d.b)))
+	}
+	return nil
+}
+
+// Forward computes y = gamma·(x − mean)/√(variance + ε) + beta with the batch's statistics,
+// which it writes into mean and variance (the biased variance).
+func (d *DNNLBatchNorm) Forward(x, gamma, beta, y, mean, variance []float32) error {
+	if len(x) < d.nx || len(y) < d.nx || len(gamma) < d.nc || len(beta) < d.nc || len(mean) < d.nc || len(variance) < d.nc {
+		return d.check([][]float32{x, y}, [][]float32{gamma, beta, mean, variance})
+	}
+	return d.result(C.zd_bnorm_forward(d.b, (*C.float)(&x[0]), (*C.float)(&gamma[0]), (*C.float)(&beta[0]), (*C.float)(&y[0]),
+		(*C.float)(&mean[0]), (*C.float)(&variance[0])))
+}
+
+// Backward computes the gradients with respect to x, gamma and beta from dy, with the
+// statistics Forward wrote.
+func (d *DNNLBatchNorm) Backward(x, dy, gamma, mean, variance, dx, dgamma, dbeta []float32) error {
+	if len(x) < d.nx || len(dy) < d.nx || len(dx) < d.nx || len(gamma) < d.nc || len(mean) < d.nc || len(variance) < d.nc || len(dgamma) < d.nc || len(dbeta) < d.nc {
+		return d.check([][]float32{x, dy, dx}, [][]float32{gamma, mean, variance, dgamma, dbeta})
+	}
+	return d.result(C.zd_bnorm_backward(d.b, (*C.float)(&x[0]), (*C.float)(&dy[0]), (*C.float)(&gamma[0]), (*C.float)(&mean[0]),
+		(*C.float)(&variance[0]), (*C.float)(&dx[0]), (*C.float)(&dgamma[0]), (*C.float)(&dbeta[0])))
+}
+
+// Impl names the implementations oneDNN chose: forward, backward.
+func (d *DNNLBatchNorm) Impl() string {
+	s := C.GoString(C.zd_bnorm_impl(d.b))
+	runtime.KeepAlive(d)
+	return s
+}
+
+// Close releases the primitives.
+func (d *DNNLBatchNorm) Close() {
+	if d.b != nil {
+		d.free.Stop()
+		C.zd_bnorm_free(d.b)
+		d.b = nil
 	}
 }

@@ -29,9 +29,34 @@ import (
 // convScratch holds what the convolution ops of one graph share: they run one after the other.
 type convScratch struct {
 	xc, col, yc []float32
-	// dnnl: the ops run on oneDNN, with convs' primitives (one per geometry)
+	// dnnl: the ops (and the batchnorms) run on oneDNN, with the primitives of each shape
 	dnnl  bool
 	convs map[convGeom]*net.DNNLConv
+	bns   map[[5]int]*net.DNNLBatchNorm
+}
+
+// bnFor returns the oneDNN batchnorm of shape (batch, c, h, w), built on first request; nil if
+// the graph's ops run in Go.
+func (s *convScratch) bnFor(shape tensor.Shape, l net.DNNLLayout) (*net.DNNLBatchNorm, error) {
+	if !s.dnnl || shape.Dims() != 4 {
+		if l != net.DNNLPlain {
+			return nil, fmt.Errorf("batchnorm: layout %d in Go", l)
+		}
+		return nil, nil
+	}
+	key := [5]int{shape[0], shape[1], shape[2], shape[3], int(l)}
+	if d := s.bns[key]; d != nil {
+		return d, nil
+	}
+	d, err := net.NewDNNLBatchNorm(key[0], key[1], key[2], key[3], l)
+	if err != nil {
+		return nil, fmt.Errorf("batchnorm: %w", err)
+	}
+	if s.bns == nil {
+		s.bns = map[[5]int]*net.DNNLBatchNorm{}
+	}
+	s.bns[key] = d
+	return d, nil
 }
 
 // dnnlFor returns the oneDNN primitives of geometry g, built on first request.
@@ -39,7 +64,7 @@ func (s *convScratch) dnnlFor(g convGeom) (*net.DNNLConv, error) {
 	if d := s.convs[g]; d != nil {
 		return d, nil
 	}
-	d, err := net.NewDNNLConv(g.batch, g.in, g.out, g.h, g.w, g.k)
+	d, err := net.NewDNNLConv(g.batch, g.in, g.out, g.h, g.w, g.k, g.xl, g.yl)
 	if err != nil {
 		return nil, fmt.Errorf("conv2d: %w", err)
 	}
@@ -55,7 +80,10 @@ func (s *convScratch) close() {
 	for _, d := range s.convs {
 		d.Close()
 	}
-	s.convs = nil
+	for _, d := range s.bns {
+		d.Close()
+	}
+	s.convs, s.bns = nil, nil
 }
 
 // owned is an op's output value: made on the op's first run and reused by every later one, so
@@ -78,9 +106,11 @@ func (s *convScratch) get(buf *[]float32, n int) []float32 {
 	return (*buf)[:n]
 }
 
-// convGeom is a convolution's geometry and the chunking of its batch.
+// convGeom is a convolution's geometry and the chunking of its batch, and the layouts of its
+// input and output (plain but on oneDNN).
 type convGeom struct {
 	batch, in, out, h, w, k int
+	xl, yl                  net.DNNLLayout
 }
 
 func (g convGeom) cells() int { return g.h * g.w }
@@ -195,19 +225,21 @@ var (
 )
 
 // conv2d applies our convolution to x with weights w; input: x is the graph's input, whose
-// gradient no one needs.
-func conv2d(s *convScratch, x, w *G.Node, input bool) (*G.Node, error) {
+// gradient no one needs. x and the output are laid out as xl and yl say: in Go, plain.
+func conv2d(s *convScratch, x, w *G.Node, input bool, xl, yl net.DNNLLayout) (*G.Node, error) {
 	xs, ws := x.Shape(), w.Shape()
 	if xs.Dims() != 4 || ws.Dims() != 4 || xs[1] != ws[1] || ws[2] != ws[3] || (ws[2] != 1 && ws[2] != 3) {
 		return nil, fmt.Errorf("conv2d: input %v and weights %v", xs, ws)
 	}
-	op := &convOp{convGeom: convGeom{batch: xs[0], in: xs[1], out: ws[0], h: xs[2], w: xs[3], k: ws[2]}, s: s, input: input}
+	op := &convOp{convGeom: convGeom{batch: xs[0], in: xs[1], out: ws[0], h: xs[2], w: xs[3], k: ws[2], xl: xl, yl: yl}, s: s, input: input}
 	if s.dnnl {
 		d, err := s.dnnlFor(op.convGeom)
 		if err != nil {
 			return nil, err
 		}
 		op.d = d
+	} else if xl != net.DNNLPlain || yl != net.DNNLPlain {
+		return nil, fmt.Errorf("conv2d: layouts %d, %d in Go", xl, yl)
 	}
 	return G.ApplyOp(op, x, w)
 }

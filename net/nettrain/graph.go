@@ -87,19 +87,26 @@ func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps, dnnl 
 		gr.x = G.NewTensor(gr.g, tensor.Float32, 4, G.WithShape(batch, obs.Planes, obs.Height, obs.Width), G.WithName("x"))
 	}
 
-	h := gr.convBN(gr.x, "stem", "stem.bn", 3, bnMomentum)
+	// The tower's activations: on oneDNN in its blocked layout where the planes fill blocks of 16
+	// (its AVX-512 kernels' format: no reorder between layers), else plain. The heads' features
+	// are plain: gorgonia's reshapes and means read them.
+	tower, plain := net.DNNLPlain, net.DNNLPlain
+	if ownOps && dnnl && c.Channels%16 == 0 {
+		tower = net.DNNLBlocked
+	}
+	h := gr.convBN(gr.x, "stem", "stem.bn", 3, plain, tower, bnMomentum)
 	h = gr.relu(h)
 	for i := range c.Blocks {
-		t := gr.convBN(h, net.BlockName(i, "conv1"), net.BlockName(i, "bn1"), 3, bnMomentum)
+		t := gr.convBN(h, net.BlockName(i, "conv1"), net.BlockName(i, "bn1"), 3, tower, tower, bnMomentum)
 		t = gr.relu(t)
-		t = gr.convBN(t, net.BlockName(i, "conv2"), net.BlockName(i, "bn2"), 3, bnMomentum)
+		t = gr.convBN(t, net.BlockName(i, "conv2"), net.BlockName(i, "bn2"), 3, tower, tower, bnMomentum)
 		h = gr.addRelu(t, h)
 	}
 
 	// Policy head.
-	p := gr.relu(gr.convBN(h, "policy.conv", "policy.bn", 1, bnMomentum))
+	p := gr.relu(gr.convBN(h, "policy.conv", "policy.bn", 1, tower, plain, bnMomentum))
 	if s.Spatial() {
-		planes := gr.conv(p, "policy.out", 1)
+		planes := gr.conv(p, "policy.out", 1, plain, plain)
 		planes = gr.apply(G.Auto(G.BroadcastAdd, planes, gr.param("policy.out.b", 1, s.PolicyPlanes, 1, 1)))
 		gr.parts = []*G.Node{gr.apply(G.Reshape(planes, tensor.Shape{batch, s.PolicyPlanes * cells}))}
 		if s.OffGrid > 0 {
@@ -118,7 +125,7 @@ func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps, dnnl 
 	}
 
 	// Value head.
-	v := gr.relu(gr.convBN(h, "value.conv", "value.bn", 1, bnMomentum))
+	v := gr.relu(gr.convBN(h, "value.conv", "value.bn", 1, tower, plain, bnMomentum))
 	if c.GlobalPool {
 		planes := gr.apply(G.Reshape(v, tensor.Shape{batch, c.ValueChannels, cells}))
 		mean := gr.apply(G.Mean(planes, 2))
@@ -191,26 +198,33 @@ func (gr *graph) param(name string, shape ...int) *G.Node {
 }
 
 // conv is a k×k convolution (pad k/2, no bias).
-func (gr *graph) conv(x *G.Node, name string, k int) *G.Node {
+// x and the output are laid out as xl and yl say (only our ops on oneDNN take another layout
+// than plain).
+func (gr *graph) conv(x *G.Node, name string, k int, xl, yl net.DNNLLayout) *G.Node {
 	if gr.err != nil {
 		return x
 	}
 	if gr.scratch != nil {
-		return gr.apply(conv2d(gr.scratch, x, gr.param(name+".w"), x == gr.x))
+		return gr.apply(conv2d(gr.scratch, x, gr.param(name+".w"), x == gr.x, xl, yl))
 	}
 	pad := k / 2
 	return gr.apply(G.Conv2d(x, gr.param(name+".w"), tensor.Shape{k, k}, []int{pad, pad}, []int{1, 1}, []int{1, 1}))
 }
 
 // convBN is a k×k convolution followed by batchnorm.
-func (gr *graph) convBN(x *G.Node, name, bn string, k int, momentum float64) *G.Node {
-	y := gr.conv(x, name, k)
+func (gr *graph) convBN(x *G.Node, name, bn string, k int, xl, yl net.DNNLLayout, momentum float64) *G.Node {
+	y := gr.conv(x, name, k, xl, yl)
 	if gr.err != nil {
 		return y
 	}
 	ch := gr.w.Param(bn + ".gamma").Shape[0]
 	if gr.scratch != nil {
-		return gr.apply(batchNorm(y, gr.param(bn+".gamma"), gr.param(bn+".beta"), momentum, gr.w.Param(bn+".mean").Data, gr.w.Param(bn+".var").Data))
+		d, err := gr.scratch.bnFor(y.Shape(), yl)
+		if err != nil {
+			gr.apply(nil, err)
+			return y
+		}
+		return gr.apply(batchNorm(y, gr.param(bn+".gamma"), gr.param(bn+".beta"), momentum, gr.w.Param(bn+".mean").Data, gr.w.Param(bn+".var").Data, d))
 	}
 	gamma := gr.param(bn+".gamma", 1, ch, 1, 1)
 	beta := gr.param(bn+".beta", 1, ch, 1, 1)
