@@ -82,36 +82,38 @@ func (op *ceOp) WriteHash(h hash.Hash)                          { fmt.Fprintf(h,
 func (op *ceOp) Hashcode() uint32                               { return hashOf(op.WriteHash) }
 func (op *ceOp) String() string                                 { return "zeroce" }
 
-// row returns position i's logits + mask, part by part, through f(j, z) for output j.
-func (op *ceOp) row(inputs []G.Value, mask []float32, i int, f func(j int, z float32)) {
-	j := 0
-	for k, w := range op.widths {
-		l := f32(inputs[k])[i*w : (i+1)*w]
-		m := mask[i*op.outputs+j : i*op.outputs+j+w]
-		for c, v := range l {
-			f(j+c, v+m[c])
-		}
-		j += w
-	}
-}
-
 func (op *ceOp) Do(inputs ...G.Value) (G.Value, error) {
 	k := len(op.widths)
 	mask, target := f32(inputs[k]), f32(inputs[k+1])
 	var loss float64
 	for i := range op.batch {
-		soft := op.soft[i*op.outputs : (i+1)*op.outputs]
-		t := target[i*op.outputs : (i+1)*op.outputs]
+		row := i * op.outputs
+		soft := op.soft[row : row+op.outputs]
+		t := target[row : row+op.outputs]
+		m := mask[row : row+op.outputs]
+		// soft = logits + mask, part by part.
+		j := 0
+		for p, w := range op.widths {
+			l := f32(inputs[p])[i*w : (i+1)*w]
+			s, mm := soft[j:j+w], m[j:j+w]
+			for c, v := range l {
+				s[c] = v + mm[c]
+			}
+			j += w
+		}
 		hi := float32(math.Inf(-1))
-		op.row(inputs, mask, i, func(j int, z float32) {
-			soft[j] = z
+		for _, z := range soft {
 			hi = max(hi, z)
-		})
+		}
 		// log Σ exp(z − hi); the outputs far below the largest (the masked ones) weigh 0.
-		var sum float64
+		var sum, ce, ts float64
 		for j, z := range soft {
-			if d := float64(z - hi); d > -80 {
-				e := math.Exp(d)
+			if tj := t[j]; tj != 0 {
+				ce -= float64(tj) * float64(z)
+				ts += float64(tj)
+			}
+			if d := z - hi; d > -80 {
+				e := math.Exp(float64(d))
 				soft[j] = float32(e)
 				sum += e
 			} else {
@@ -119,16 +121,12 @@ func (op *ceOp) Do(inputs ...G.Value) (G.Value, error) {
 			}
 		}
 		lse := float64(hi) + math.Log(sum)
-		var ce, ts float64
-		op.row(inputs, mask, i, func(j int, z float32) {
-			if t[j] != 0 {
-				ce -= float64(t[j]) * (float64(z) - lse)
-				ts += float64(t[j])
-			}
-		})
+		ce += ts * lse // −Σ t·(z − lse)
 		inv := float32(1 / sum)
-		for j := range soft {
-			soft[j] *= inv
+		for j, e := range soft {
+			if e != 0 {
+				soft[j] = e * inv
+			}
 		}
 		op.tsum[i] = float32(ts)
 		loss += ce

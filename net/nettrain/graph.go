@@ -107,7 +107,11 @@ func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps, dnnl 
 	p := gr.relu(gr.convBN(h, "policy.conv", "policy.bn", 1, tower, plain, bnMomentum))
 	if s.Spatial() {
 		planes := gr.conv(p, "policy.out", 1, plain, plain)
-		planes = gr.apply(G.Auto(G.BroadcastAdd, planes, gr.param("policy.out.b", 1, s.PolicyPlanes, 1, 1)))
+		if gr.scratch != nil {
+			planes = gr.apply(addBias(planes, gr.param("policy.out.b")))
+		} else {
+			planes = gr.apply(G.Auto(G.BroadcastAdd, planes, gr.param("policy.out.b", 1, s.PolicyPlanes, 1, 1)))
+		}
 		gr.parts = []*G.Node{gr.apply(G.Reshape(planes, tensor.Shape{batch, s.PolicyPlanes * cells}))}
 		if s.OffGrid > 0 {
 			mean := gr.apply(G.Mean(gr.apply(G.Reshape(p, tensor.Shape{batch, c.PolicyChannels, cells})), 2))
