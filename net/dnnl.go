@@ -2,8 +2,9 @@
 
 package net
 
-// The oneDNN backend's side in Go: zdnnl.h is the whole C surface (nine functions), zdnnl.c
-// builds the network from oneDNN 2.6's primitives (Debian's libdnnl-dev; the 3.x API differs).
+// The oneDNN backend's side in Go: zdnnl.h is the whole C surface (nine functions for the
+// engine, seven for training's convolutions in dnnl_train.go), zdnnl.c builds the network from
+// oneDNN 2.6's primitives (Debian's libdnnl-dev; the 3.x API differs).
 
 /*
 #cgo LDFLAGS: -ldnnl -lgomp

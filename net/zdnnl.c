@@ -27,6 +27,7 @@
 #include <oneapi/dnnl/dnnl.h>
 
 #include "zdnnl.h"
+#include "zdnnl_common.h"
 
 enum { maxCopies = 8, maxPrims = 24, maxPlans = 16, maxArgs = 6 };
 
@@ -100,31 +101,6 @@ static void fail(zd_net *z, const char *format, ...) {
 	va_end(ap);
 }
 
-static const char *status(dnnl_status_t st) {
-	switch (st) {
-	case dnnl_out_of_memory:
-		return "out of memory";
-	case dnnl_invalid_arguments:
-		return "invalid arguments";
-	case dnnl_unimplemented:
-		return "unimplemented";
-	case dnnl_runtime_error:
-		return "runtime error";
-	default:
-		return "error";
-	}
-}
-
-// CK checks a oneDNN call: on failure it records which and jumps to the function's "bad" label.
-#define CK(call)                                                                   \
-	do {                                                                           \
-		dnnl_status_t st_ = (call);                                                \
-		if (st_ != dnnl_success) {                                                 \
-			fail(z, "oneDNN: %s (line %d): %s", #call, __LINE__, status(st_)); \
-			goto bad;                                                              \
-		}                                                                          \
-	} while (0)
-
 int zd_isa(void) { return (int)dnnl_get_effective_cpu_isa(); }
 
 const char *zd_error(zd_net *z) { return z->err; }
@@ -133,12 +109,7 @@ const char *zd_impl(zd_net *z) { return z->impl; }
 
 static dnnl_data_type_t act(zd_net *z) { return z->s.bf16 ? dnnl_bf16 : dnnl_f32; }
 
-// md4 and md2 describe tensors by format tag (dnnl_format_tag_any: the primitive chooses).
-static dnnl_status_t md4(dnnl_memory_desc_t *md, int64_t a, int64_t b, int64_t c, int64_t d, dnnl_data_type_t dt, dnnl_format_tag_t tag) {
-	dnnl_dims_t dims = {a, b, c, d};
-	return dnnl_memory_desc_init_by_tag(md, 4, dims, dt, tag);
-}
-
+// md2 describes a 2D tensor by format tag (md4, zdnnl_common.h, a 4D one).
 static dnnl_status_t md2(dnnl_memory_desc_t *md, int64_t a, int64_t b, dnnl_data_type_t dt, dnnl_format_tag_t tag) {
 	dnnl_dims_t dims = {a, b};
 	return dnnl_memory_desc_init_by_tag(md, 2, dims, dt, tag);
@@ -883,8 +854,7 @@ bad:
 
 int zd_run(zd_net *z, int n, const float *obs, float *logits, float *values) {
 	const zd_shape *s = &z->s;
-	unsigned csr = _mm_getcsr();
-	_mm_setcsr(csr | 0x8040); // flush to zero, denormals are zero
+	unsigned csr = ftz();
 	omp_set_num_threads(1);
 	int rc = 0;
 	int64_t obsSize = (int64_t)s->planes * s->height * s->width;

@@ -1,6 +1,7 @@
 // The network on oneDNN 2.6 (Debian's libdnnl-dev), through its C API: the whole C surface
-// that package net's dnnl backend (dnnl.go, build tag dnnl) calls. Everything here is built and
-// owned by C; Go pointers cross only as call arguments and are never kept after a call returns
+// that package net's dnnl backend (dnnl.go, build tag dnnl) calls, and the training graph's
+// convolutions and batchnorms (zd_conv, zd_bnorm: zdnnl_train.c, for dnnl_train.go).
+// Everything here is built and owned by C; Go pointers cross only as call arguments and are never kept after a call returns
 // (the rule of cgo).
 //
 // A zd_net is one engine: the model's folded weights in C memory, and for each chunk size it
@@ -74,5 +75,70 @@ int zd_matmul_run(zd_matmul *m);
 
 // zd_matmul_free releases it.
 void zd_matmul_free(zd_matmul *m);
+
+// zd_layout is the layout of a training graph's activations (batch n, c planes of h×w cells):
+// ZD_PLAIN, [n][c][h][w] (nchw); ZD_BLOCKED, [n][c/16][h][w][16] (nChw16c, the planes in blocks
+// of 16, for c a multiple of 16: the same size), what oneDNN's AVX-512 kernels work in.
+enum { ZD_PLAIN = 0, ZD_BLOCKED = 1 };
+
+// zd_conv is a convolution of the training graph (zdnnl_train.c): a k×k convolution (k 1 or 3,
+// pad k/2, stride 1, no bias) of n positions of in planes of h×w cells into out planes, in
+// float32, with its forward (training), backward-data and backward-weights primitives built
+// once. Tensors are the caller's: x and dx n×in×h×w in layout xlayout, y and dy n×out×h×w in
+// layout ylayout, weights and their gradient [out][in][k][k]. Like a zd_net, a zd_conv is for one thread at a
+// time; each call runs on one OpenMP thread with flush-to-zero and denormals-are-zero set,
+// restoring the caller's MXCSR before it returns, and keeps none of the caller's pointers.
+typedef struct zd_conv zd_conv;
+
+// zd_conv_new builds one; NULL with the reason in err (errlen bytes) on failure.
+zd_conv *zd_conv_new(int n, int in, int out, int h, int w, int k, int xlayout, int ylayout, char *err, int errlen);
+
+// zd_conv_forward computes y = x ∗ w. Each call returns 0, or -1 with the reason in
+// zd_conv_error.
+int zd_conv_forward(zd_conv *c, const float *x, const float *w, float *y);
+
+// zd_conv_backward_data computes dx, the gradient with respect to x, from dy and w.
+int zd_conv_backward_data(zd_conv *c, const float *w, const float *dy, float *dx);
+
+// zd_conv_backward_weights computes dw, the gradient with respect to w, from x and dy.
+int zd_conv_backward_weights(zd_conv *c, const float *x, const float *dy, float *dw);
+
+// zd_conv_error is the reason of the last failure.
+const char *zd_conv_error(zd_conv *c);
+
+// zd_conv_impl names the implementations oneDNN chose: forward, backward data, backward
+// weights (e.g. "jit:avx512_core, jit:avx512_core, jit:avx512_core").
+const char *zd_conv_impl(zd_conv *c);
+
+// zd_conv_free releases everything it holds.
+void zd_conv_free(zd_conv *c);
+
+// zd_bnorm is a batchnorm of the training graph (zdnnl_train.c): n positions of c planes of h×w
+// cells, normalised by the batch's statistics (ε eps), scaled and shifted, in float32, with its
+// forward (training) and backward primitives built once. Tensors are the caller's: x, y, dx and
+// dy n×c×h×w in layout xlayout; gamma (the scale), beta (the shift), their gradients, mean and
+// var [c]. The same rules as a zd_conv's: one thread at a time, one OpenMP thread, FTZ/DAZ, none of
+// the caller's pointers kept.
+typedef struct zd_bnorm zd_bnorm;
+
+// zd_bnorm_new builds one; NULL with the reason in err (errlen bytes) on failure.
+zd_bnorm *zd_bnorm_new(int n, int c, int h, int w, float eps, int xlayout, char *err, int errlen);
+
+// zd_bnorm_forward computes y = gamma·(x − mean)/√(var + eps) + beta and writes the batch's
+// mean and (biased) variance. Each call returns 0, or -1 with the reason in zd_bnorm_error.
+int zd_bnorm_forward(zd_bnorm *b, const float *x, const float *gamma, const float *beta, float *y, float *mean, float *var);
+
+// zd_bnorm_backward computes the gradients with respect to x, gamma and beta from dy, with the
+// statistics of the forward pass.
+int zd_bnorm_backward(zd_bnorm *b, const float *x, const float *dy, const float *gamma, const float *mean, const float *var, float *dx, float *dgamma, float *dbeta);
+
+// zd_bnorm_error is the reason of the last failure.
+const char *zd_bnorm_error(zd_bnorm *b);
+
+// zd_bnorm_impl names the implementations oneDNN chose: forward, backward.
+const char *zd_bnorm_impl(zd_bnorm *b);
+
+// zd_bnorm_free releases everything it holds.
+void zd_bnorm_free(zd_bnorm *b);
 
 #endif

@@ -138,12 +138,12 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	if *trainBatch > 0 {
-		sps, bytes, allocs, err := nettrain.MeasureTraining(spec, cfg, opt, *trainBatch, 3)
+		sp, err := nettrain.MeasureTraining(spec, cfg, opt, *trainBatch, 8)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "training (gorgonia, %s), batch %d: %.1f samples/s, %.0f MB and %.0f allocations a step\n",
-			opt.Method, *trainBatch, sps, bytes/1e6, allocs)
+		fmt.Fprintf(stdout, "training (gorgonia, %s), batch %d: %.1f samples/s, %.1f per CPU s, %.1f MB and %.0f allocations a step; convolutions and batchnorms on %s\n",
+			opt.Method, *trainBatch, sp.SamplesPerSec, sp.SamplesPerCPUSec, sp.BytesPerStep/1e6, sp.AllocsPerStep, sp.Ops)
 	}
 	return nil
 }

@@ -18,6 +18,12 @@ import (
 // broadcast scale and shift and a copy of the input. Its statistics follow gorgonia's: the
 // running variance takes the batch's unbiased variance, the normalisation its biased one.
 //
+// The backward pass computes the three gradients at once (they share their sums): the op of
+// the gradient with respect to x does, and the two others copy theirs from it.
+//
+// Built with the tag dnnl, the forward and backward passes run on oneDNN's batchnorm primitives
+// (net.DNNLBatchNorm), one pair per shape shared by the graph's batchnorms of that shape.
+//
 // Shapes: x and y (batch, channels, h, w); gamma and beta (channels).
 
 // bnOp is the forward pass: inputs x, gamma, beta.
@@ -26,18 +32,32 @@ type bnOp struct {
 	batch, channels, cells int
 	momentum               float32
 	mean, vari             []float32 // the Weights' running statistics, updated by each run
-	// batchMean and invStd are the last run's, for the backward ops.
-	batchMean, invStd []float32
+	// batchMean, batchVar (biased) and invStd are the last run's, for the backward pass, and
+	// dgamma, dbeta the last backward pass's.
+	batchMean, batchVar, invStd []float32
+	dgamma, dbeta               []float32
+	d                           *net.DNNLBatchNorm // nil: in Go
+	res                         owned
 }
 
-// bnDxOp is the gradient with respect to x: inputs x, gamma, dy.
-type bnDxOp struct{ f *bnOp }
+// bnDxOp is the gradient with respect to x, gamma and beta: inputs x, gamma, dy; output the
+// gradient with respect to x, the others kept for bnDgammaOp and bnDbetaOp.
+type bnDxOp struct {
+	f   *bnOp
+	res owned
+}
 
-// bnDgammaOp is the gradient with respect to gamma: inputs x, dy.
-type bnDgammaOp struct{ f *bnOp }
+// bnDgammaOp is the gradient with respect to gamma: input bnDxOp's output (it follows it).
+type bnDgammaOp struct {
+	f   *bnOp
+	res owned
+}
 
-// bnDbetaOp is the gradient with respect to beta: input dy.
-type bnDbetaOp struct{ f *bnOp }
+// bnDbetaOp is the gradient with respect to beta: input bnDxOp's output.
+type bnDbetaOp struct {
+	f   *bnOp
+	res owned
+}
 
 var (
 	_ G.SDOp = (*bnOp)(nil)
@@ -47,14 +67,16 @@ var (
 )
 
 // batchNorm applies our training batchnorm to x with scale gamma and shift beta, updating the
-// running statistics mean and vari.
-func batchNorm(x, gamma, beta *G.Node, momentum float64, mean, vari []float32) (*G.Node, error) {
+// running statistics mean and vari; on oneDNN with d, if not nil.
+func batchNorm(x, gamma, beta *G.Node, momentum float64, mean, vari []float32, d *net.DNNLBatchNorm) (*G.Node, error) {
 	s := x.Shape()
 	if s.Dims() != 4 || gamma.Shape().TotalSize() != s[1] || beta.Shape().TotalSize() != s[1] || len(mean) != s[1] || len(vari) != s[1] {
 		return nil, fmt.Errorf("batchnorm: input %v, scale %v, shift %v", s, gamma.Shape(), beta.Shape())
 	}
-	op := &bnOp{shape: s.Clone(), batch: s[0], channels: s[1], cells: s[2] * s[3], momentum: float32(momentum),
-		mean: mean, vari: vari, batchMean: make([]float32, s[1]), invStd: make([]float32, s[1])}
+	c := s[1]
+	op := &bnOp{shape: s.Clone(), batch: s[0], channels: c, cells: s[2] * s[3], momentum: float32(momentum),
+		mean: mean, vari: vari, batchMean: make([]float32, c), batchVar: make([]float32, c), invStd: make([]float32, c),
+		dgamma: make([]float32, c), dbeta: make([]float32, c), d: d}
 	return G.ApplyOp(op, x, gamma, beta)
 }
 
@@ -107,13 +129,25 @@ func (op *bnOp) Hashcode() uint32                               { return hashOf(
 func (op *bnOp) String() string                                 { return "zerobn" }
 
 func (op *bnOp) Do(inputs ...G.Value) (G.Value, error) {
-	return op.UsePreallocDo(newDense(op.shape...), inputs...)
+	return op.UsePreallocDo(op.res.get(op.shape...), inputs...)
 }
 
 func (op *bnOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
-	x, gamma, beta := inputs[0].Data().([]float32), inputs[1].Data().([]float32), inputs[2].Data().([]float32)
-	y := prealloc.Data().([]float32)
+	x, gamma, beta := f32(inputs[0]), f32(inputs[1]), f32(inputs[2])
+	y := f32(prealloc)
 	n := float64(op.batch * op.cells)
+	if op.d != nil {
+		if err := op.d.Forward(x, gamma, beta, y, op.batchMean, op.batchVar); err != nil {
+			return nil, err
+		}
+		for c, v := range op.batchVar {
+			op.invStd[c] = float32(1 / math.Sqrt(float64(v)+net.BatchNormEpsilon))
+			unbiased := float32(float64(v) * n / max(n-1, 1))
+			op.mean[c] = op.momentum*op.batchMean[c] + (1-op.momentum)*op.mean[c]
+			op.vari[c] = op.momentum*unbiased + (1-op.momentum)*op.vari[c]
+		}
+		return prealloc, nil
+	}
 	for c := range op.channels {
 		var sum float64
 		op.rows(x, c, func(plane []float32) {
@@ -134,7 +168,7 @@ func (op *bnOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, err
 			sq += float64(s)
 		})
 		inv := float32(1 / math.Sqrt(sq/n+net.BatchNormEpsilon))
-		op.batchMean[c], op.invStd[c] = mean, inv
+		op.batchMean[c], op.batchVar[c], op.invStd[c] = mean, float32(sq/n), inv
 		unbiased := float32(sq / max(n-1, 1))
 		op.mean[c] = op.momentum*mean + (1-op.momentum)*op.mean[c]
 		op.vari[c] = op.momentum*unbiased + (1-op.momentum)*op.vari[c]
@@ -153,22 +187,22 @@ func (op *bnOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, err
 func (op *bnOp) DiffWRT(int) []bool { return []bool{true, true, true} }
 
 func (op *bnOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	dx, err := G.ApplyOp(&bnDxOp{op}, inputs[0], inputs[1], grad)
+	dx, err := G.ApplyOp(&bnDxOp{f: op}, inputs[0], inputs[1], grad)
 	if err != nil {
 		return nil, err
 	}
-	dgamma, err := G.ApplyOp(&bnDgammaOp{op}, inputs[0], grad)
+	dgamma, err := G.ApplyOp(&bnDgammaOp{f: op}, dx)
 	if err != nil {
 		return nil, err
 	}
-	dbeta, err := G.ApplyOp(&bnDbetaOp{op}, grad)
+	dbeta, err := G.ApplyOp(&bnDbetaOp{f: op}, dx)
 	if err != nil {
 		return nil, err
 	}
 	return G.Nodes{dx, dgamma, dbeta}, nil
 }
 
-// --- bnDxOp: dx = γ·invstd/N · (N·dy − Σdy − x̂·Σdy·x̂) ---
+// --- bnDxOp: dx = γ·invstd/N · (N·dy − Σdy − x̂·Σdy·x̂), dγ = Σ dy·x̂, dβ = Σ dy ---
 
 func (op *bnDxOp) Arity() int { return 3 }
 func (op *bnDxOp) Type() hm.Type {
@@ -183,16 +217,20 @@ func (op *bnDxOp) Hashcode() uint32                               { return hashO
 func (op *bnDxOp) String() string                                 { return "zerobndx" }
 
 func (op *bnDxOp) Do(inputs ...G.Value) (G.Value, error) {
-	return op.UsePreallocDo(newDense(op.f.shape...), inputs...)
+	return op.UsePreallocDo(op.res.get(op.f.shape...), inputs...)
 }
 
 func (op *bnDxOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
 	f := op.f
-	x, gamma, dy := inputs[0].Data().([]float32), inputs[1].Data().([]float32), inputs[2].Data().([]float32)
-	dx := prealloc.Data().([]float32)
+	x, gamma, dy := f32(inputs[0]), f32(inputs[1]), f32(inputs[2])
+	dx := f32(prealloc)
+	if f.d != nil {
+		return prealloc, f.d.Backward(x, dy, gamma, f.batchMean, f.batchVar, dx, f.dgamma, f.dbeta)
+	}
 	n := float32(f.batch * f.cells)
 	for c := range f.channels {
 		sumDy, sumDyXhat := f.sums(x, dy, c)
+		f.dgamma[c], f.dbeta[c] = float32(sumDyXhat), float32(sumDy)
 		mean, inv := f.batchMean[c], f.invStd[c]
 		k := gamma[c] * inv / n
 		a, b := float32(sumDy), float32(sumDyXhat)
@@ -207,10 +245,10 @@ func (op *bnDxOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, e
 	return prealloc, nil
 }
 
-// --- bnDgammaOp: dγ = Σ dy·x̂ ---
+// --- bnDgammaOp: dγ, as bnDxOp computed it ---
 
-func (op *bnDgammaOp) Arity() int    { return 2 }
-func (op *bnDgammaOp) Type() hm.Type { return hm.NewFnType(fourD(), fourD(), vecType()) }
+func (op *bnDgammaOp) Arity() int    { return 1 }
+func (op *bnDgammaOp) Type() hm.Type { return hm.NewFnType(fourD(), vecType()) }
 func (op *bnDgammaOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.f.channels}, nil
 }
@@ -222,20 +260,15 @@ func (op *bnDgammaOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
 func (op *bnDgammaOp) String() string        { return "zerobndgamma" }
 
 func (op *bnDgammaOp) Do(inputs ...G.Value) (G.Value, error) {
-	return op.UsePreallocDo(newDense(op.f.channels), inputs...)
+	return op.UsePreallocDo(op.res.get(op.f.channels), inputs...)
 }
 
 func (op *bnDgammaOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
-	x, dy := inputs[0].Data().([]float32), inputs[1].Data().([]float32)
-	out := prealloc.Data().([]float32)
-	for c := range op.f.channels {
-		_, s := op.f.sums(x, dy, c)
-		out[c] = float32(s)
-	}
+	copy(f32(prealloc), op.f.dgamma)
 	return prealloc, nil
 }
 
-// --- bnDbetaOp: dβ = Σ dy ---
+// --- bnDbetaOp: dβ, as bnDxOp computed it ---
 
 func (op *bnDbetaOp) Arity() int    { return 1 }
 func (op *bnDbetaOp) Type() hm.Type { return hm.NewFnType(fourD(), vecType()) }
@@ -250,22 +283,19 @@ func (op *bnDbetaOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
 func (op *bnDbetaOp) String() string        { return "zerobndbeta" }
 
 func (op *bnDbetaOp) Do(inputs ...G.Value) (G.Value, error) {
-	return op.UsePreallocDo(newDense(op.f.channels), inputs...)
+	return op.UsePreallocDo(op.res.get(op.f.channels), inputs...)
 }
 
 func (op *bnDbetaOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
-	dy := inputs[0].Data().([]float32)
-	out := prealloc.Data().([]float32)
-	for c := range op.f.channels {
-		var sum float64
-		op.f.rows(dy, c, func(plane []float32) {
-			var s float32
-			for _, d := range plane {
-				s += d
-			}
-			sum += float64(s)
-		})
-		out[c] = float32(sum)
-	}
+	copy(f32(prealloc), op.f.dbeta)
 	return prealloc, nil
+}
+
+// f32 is a value's float32s: without boxing them in an interface as Data does (an allocation
+// per call).
+func f32(v G.Value) []float32 {
+	if d, ok := v.(*tensor.Dense); ok {
+		return d.Float32s()
+	}
+	return v.Data().([]float32)
 }

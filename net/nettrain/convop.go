@@ -19,13 +19,84 @@ import (
 // ops (gradient with respect to the input, and to the weights). gorgonia's Conv2d spent most of
 // a training step in its im2col, col2im and transposes (see BENCHMARKS.md).
 //
+// Built with the tag dnnl, the three ops run on oneDNN's primitives instead (net.DNNLConv:
+// forward, backward data, backward weights), one set per shape, shared by the graph's
+// convolutions of that shape; the Go code stays as the fallback and the reference.
+//
 // Shapes: input (batch, in, h, w), weights (out, in, k, k) with k 1 or 3 (pad k/2, stride 1),
 // output (batch, out, h, w).
 
-// convScratch holds the buffers that the convolution ops of one graph share: they run one after
-// the other.
+// convScratch holds what the convolution ops of one graph share: they run one after the other.
 type convScratch struct {
 	xc, col, yc []float32
+	// dnnl: the ops (and the batchnorms) run on oneDNN, with the primitives of each shape
+	dnnl  bool
+	convs map[convGeom]*net.DNNLConv
+	bns   map[[5]int]*net.DNNLBatchNorm
+}
+
+// bnFor returns the oneDNN batchnorm of shape (batch, c, h, w), built on first request; nil if
+// the graph's ops run in Go.
+func (s *convScratch) bnFor(shape tensor.Shape, l net.DNNLLayout) (*net.DNNLBatchNorm, error) {
+	if !s.dnnl || shape.Dims() != 4 {
+		if l != net.DNNLPlain {
+			return nil, fmt.Errorf("batchnorm: layout %d in Go", l)
+		}
+		return nil, nil
+	}
+	key := [5]int{shape[0], shape[1], shape[2], shape[3], int(l)}
+	if d := s.bns[key]; d != nil {
+		return d, nil
+	}
+	d, err := net.NewDNNLBatchNorm(key[0], key[1], key[2], key[3], l)
+	if err != nil {
+		return nil, fmt.Errorf("batchnorm: %w", err)
+	}
+	if s.bns == nil {
+		s.bns = map[[5]int]*net.DNNLBatchNorm{}
+	}
+	s.bns[key] = d
+	return d, nil
+}
+
+// dnnlFor returns the oneDNN primitives of geometry g, built on first request.
+func (s *convScratch) dnnlFor(g convGeom) (*net.DNNLConv, error) {
+	if d := s.convs[g]; d != nil {
+		return d, nil
+	}
+	d, err := net.NewDNNLConv(g.batch, g.in, g.out, g.h, g.w, g.k, g.xl, g.yl)
+	if err != nil {
+		return nil, fmt.Errorf("conv2d: %w", err)
+	}
+	if s.convs == nil {
+		s.convs = map[convGeom]*net.DNNLConv{}
+	}
+	s.convs[g] = d
+	return d, nil
+}
+
+// close releases the oneDNN primitives.
+func (s *convScratch) close() {
+	for _, d := range s.convs {
+		d.Close()
+	}
+	for _, d := range s.bns {
+		d.Close()
+	}
+	s.convs, s.bns = nil, nil
+}
+
+// owned is an op's output value: made on the op's first run and reused by every later one, so
+// that a step allocates none (the tape machine forgets its values between runs, and would
+// otherwise have each op make a new one). Safe because gorgonia keeps no value of a run beyond
+// the next (gradients are added into the weights' own dual values).
+type owned struct{ t *tensor.Dense }
+
+func (o *owned) get(shape ...int) *tensor.Dense {
+	if o.t == nil {
+		o.t = newDense(shape...)
+	}
+	return o.t
 }
 
 func (s *convScratch) get(buf *[]float32, n int) []float32 {
@@ -35,9 +106,11 @@ func (s *convScratch) get(buf *[]float32, n int) []float32 {
 	return (*buf)[:n]
 }
 
-// convGeom is a convolution's geometry and the chunking of its batch.
+// convGeom is a convolution's geometry and the chunking of its batch, and the layouts of its
+// input and output (plain but on oneDNN).
 type convGeom struct {
 	batch, in, out, h, w, k int
+	xl, yl                  net.DNNLLayout
 }
 
 func (g convGeom) cells() int { return g.h * g.w }
@@ -123,19 +196,26 @@ func col2im(dx, dcol []float32, channels, n, h, w int) {
 // convOp is the forward convolution: inputs x and weights.
 type convOp struct {
 	convGeom
-	s *convScratch
+	s     *convScratch
+	d     *net.DNNLConv // nil: im2col and GEMM in Go
+	input bool          // x is the graph's input: no gradient with respect to it
+	res   owned
 }
 
 // convInputGradOp is the gradient with respect to the input: inputs weights and dy.
 type convInputGradOp struct {
 	convGeom
-	s *convScratch
+	s   *convScratch
+	d   *net.DNNLConv
+	res owned
 }
 
 // convWeightGradOp is the gradient with respect to the weights: inputs x and dy.
 type convWeightGradOp struct {
 	convGeom
-	s *convScratch
+	s   *convScratch
+	d   *net.DNNLConv
+	res owned
 }
 
 var (
@@ -144,13 +224,23 @@ var (
 	_ G.Op   = (*convWeightGradOp)(nil)
 )
 
-// conv2d applies our convolution to x with weights w.
-func conv2d(s *convScratch, x, w *G.Node) (*G.Node, error) {
+// conv2d applies our convolution to x with weights w; input: x is the graph's input, whose
+// gradient no one needs. x and the output are laid out as xl and yl say: in Go, plain.
+func conv2d(s *convScratch, x, w *G.Node, input bool, xl, yl net.DNNLLayout) (*G.Node, error) {
 	xs, ws := x.Shape(), w.Shape()
 	if xs.Dims() != 4 || ws.Dims() != 4 || xs[1] != ws[1] || ws[2] != ws[3] || (ws[2] != 1 && ws[2] != 3) {
 		return nil, fmt.Errorf("conv2d: input %v and weights %v", xs, ws)
 	}
-	op := &convOp{convGeom{batch: xs[0], in: xs[1], out: ws[0], h: xs[2], w: xs[3], k: ws[2]}, s}
+	op := &convOp{convGeom: convGeom{batch: xs[0], in: xs[1], out: ws[0], h: xs[2], w: xs[3], k: ws[2], xl: xl, yl: yl}, s: s, input: input}
+	if s.dnnl {
+		d, err := s.dnnlFor(op.convGeom)
+		if err != nil {
+			return nil, err
+		}
+		op.d = d
+	} else if xl != net.DNNLPlain || yl != net.DNNLPlain {
+		return nil, fmt.Errorf("conv2d: layouts %d, %d in Go", xl, yl)
+	}
 	return G.ApplyOp(op, x, w)
 }
 
@@ -181,13 +271,15 @@ func (op *convOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
 func (op *convOp) String() string        { return fmt.Sprintf("zeroconv%dx%d", op.k, op.k) }
 
 func (op *convOp) Do(inputs ...G.Value) (G.Value, error) {
-	out := tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(op.batch, op.out, op.h, op.w))
-	return op.UsePreallocDo(out, inputs...)
+	return op.UsePreallocDo(op.res.get(op.batch, op.out, op.h, op.w), inputs...)
 }
 
 func (op *convOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
-	x, w := inputs[0].Data().([]float32), inputs[1].Data().([]float32)
-	y := prealloc.Data().([]float32)
+	x, w := f32(inputs[0]), f32(inputs[1])
+	y := f32(prealloc)
+	if op.d != nil {
+		return prealloc, op.d.Forward(x, w, y)
+	}
 	cells, K := op.cells(), op.in*op.k*op.k
 	chunk := op.chunk()
 	for p0 := 0; p0 < op.batch; p0 += chunk {
@@ -200,14 +292,14 @@ func (op *convOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, e
 	return prealloc, nil
 }
 
-func (op *convOp) DiffWRT(int) []bool { return []bool{true, true} }
+func (op *convOp) DiffWRT(int) []bool { return []bool{!op.input, true} }
 
 func (op *convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	dx, err := G.ApplyOp(&convInputGradOp{op.convGeom, op.s}, inputs[1], grad)
-	if err != nil {
-		return nil, err
+	dw, err := G.ApplyOp(&convWeightGradOp{convGeom: op.convGeom, s: op.s, d: op.d}, inputs[0], grad)
+	if err != nil || op.input {
+		return G.Nodes{nil, dw}, err
 	}
-	dw, err := G.ApplyOp(&convWeightGradOp{op.convGeom, op.s}, inputs[0], grad)
+	dx, err := G.ApplyOp(&convInputGradOp{convGeom: op.convGeom, s: op.s, d: op.d}, inputs[1], grad)
 	if err != nil {
 		return nil, err
 	}
@@ -229,13 +321,15 @@ func (op *convInputGradOp) Hashcode() uint32      { return hashOf(op.WriteHash) 
 func (op *convInputGradOp) String() string        { return "zeroconvdx" }
 
 func (op *convInputGradOp) Do(inputs ...G.Value) (G.Value, error) {
-	out := tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(op.batch, op.in, op.h, op.w))
-	return op.UsePreallocDo(out, inputs...)
+	return op.UsePreallocDo(op.res.get(op.batch, op.in, op.h, op.w), inputs...)
 }
 
 func (op *convInputGradOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
-	w, dy := inputs[0].Data().([]float32), inputs[1].Data().([]float32)
-	dx := prealloc.Data().([]float32)
+	w, dy := f32(inputs[0]), f32(inputs[1])
+	dx := f32(prealloc)
+	if op.d != nil {
+		return prealloc, op.d.BackwardData(w, dy, dx)
+	}
 	cells, K := op.cells(), op.in*op.k*op.k
 	chunk := op.chunk()
 	for p0 := 0; p0 < op.batch; p0 += chunk {
@@ -270,13 +364,15 @@ func (op *convWeightGradOp) Hashcode() uint32      { return hashOf(op.WriteHash)
 func (op *convWeightGradOp) String() string        { return "zeroconvdw" }
 
 func (op *convWeightGradOp) Do(inputs ...G.Value) (G.Value, error) {
-	out := tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(op.out, op.in, op.k, op.k))
-	return op.UsePreallocDo(out, inputs...)
+	return op.UsePreallocDo(op.res.get(op.out, op.in, op.k, op.k), inputs...)
 }
 
 func (op *convWeightGradOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
-	x, dy := inputs[0].Data().([]float32), inputs[1].Data().([]float32)
-	dw := prealloc.Data().([]float32)
+	x, dy := f32(inputs[0]), f32(inputs[1])
+	dw := f32(prealloc)
+	if op.d != nil {
+		return prealloc, op.d.BackwardWeights(x, dy, dw)
+	}
 	cells, K := op.cells(), op.in*op.k*op.k
 	chunk := op.chunk()
 	for p0 := 0; p0 < op.batch; p0 += chunk {

@@ -26,7 +26,10 @@ type graph struct {
 	w      *net.Weights
 	batch  int
 	x      *G.Node // input (batch, planes, height, width)
-	logits *G.Node // (batch, Spec.Outputs())
+	logits *G.Node // (batch, Spec.Outputs()); nil with our ops: see parts
+	// parts are the logits in parts whose concatenation along axis 1 they are (our ops: the
+	// loss takes them so, and nothing else needs the concatenation)
+	parts  []*G.Node
 	value  *G.Node // (batch), after tanh
 	nodes  []*G.Node
 	params []*net.Param // aligned with nodes: the trained parameters
@@ -60,8 +63,9 @@ const maskedOut = -1e9
 //
 // With ownOps the convolutions and batchnorms are this package's ops (convop.go, bnop.go),
 // else gorgonia's Conv2d and BatchNorm: the trainer uses ours (faster, a third of the memory),
-// the parity tests gorgonia's (an independent reference).
-func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps bool) (*graph, error) {
+// the parity tests gorgonia's (an independent reference). With dnnl too, our convolutions run
+// on oneDNN (built with the tag dnnl).
+func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps, dnnl bool) (*graph, error) {
 	useBLAS()
 	train := opt != nil
 	bnMomentum := 0.1 // unused in evaluation mode
@@ -73,7 +77,7 @@ func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps bool) 
 	cells := s.Cells()
 	gr := &graph{g: G.NewGraph(), w: w, batch: batch}
 	if ownOps {
-		gr.scratch = &convScratch{}
+		gr.scratch = &convScratch{dnnl: dnnl}
 	}
 	if train {
 		gr.xBuf = make([]float32, batch*obs.Size())
@@ -83,34 +87,49 @@ func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps bool) 
 		gr.x = G.NewTensor(gr.g, tensor.Float32, 4, G.WithShape(batch, obs.Planes, obs.Height, obs.Width), G.WithName("x"))
 	}
 
-	h := gr.convBN(gr.x, "stem", "stem.bn", 3, bnMomentum)
-	h = gr.apply(G.Rectify(h))
+	// The tower's activations: on oneDNN in its blocked layout where the planes fill blocks of 16
+	// (its AVX-512 kernels' format: no reorder between layers), else plain. The heads' features
+	// are plain: gorgonia's reshapes and means read them.
+	tower, plain := net.DNNLPlain, net.DNNLPlain
+	if ownOps && dnnl && c.Channels%16 == 0 {
+		tower = net.DNNLBlocked
+	}
+	h := gr.convBN(gr.x, "stem", "stem.bn", 3, plain, tower, bnMomentum)
+	h = gr.relu(h)
 	for i := range c.Blocks {
-		t := gr.convBN(h, net.BlockName(i, "conv1"), net.BlockName(i, "bn1"), 3, bnMomentum)
-		t = gr.apply(G.Rectify(t))
-		t = gr.convBN(t, net.BlockName(i, "conv2"), net.BlockName(i, "bn2"), 3, bnMomentum)
-		t = gr.apply(G.Add(t, h))
-		h = gr.apply(G.Rectify(t))
+		t := gr.convBN(h, net.BlockName(i, "conv1"), net.BlockName(i, "bn1"), 3, tower, tower, bnMomentum)
+		t = gr.relu(t)
+		t = gr.convBN(t, net.BlockName(i, "conv2"), net.BlockName(i, "bn2"), 3, tower, tower, bnMomentum)
+		h = gr.addRelu(t, h)
 	}
 
 	// Policy head.
-	p := gr.apply(G.Rectify(gr.convBN(h, "policy.conv", "policy.bn", 1, bnMomentum)))
+	p := gr.relu(gr.convBN(h, "policy.conv", "policy.bn", 1, tower, plain, bnMomentum))
 	if s.Spatial() {
-		planes := gr.conv(p, "policy.out", 1)
-		planes = gr.apply(G.Auto(G.BroadcastAdd, planes, gr.param("policy.out.b", 1, s.PolicyPlanes, 1, 1)))
-		gr.logits = gr.apply(G.Reshape(planes, tensor.Shape{batch, s.PolicyPlanes * cells}))
+		planes := gr.conv(p, "policy.out", 1, plain, plain)
+		if gr.scratch != nil {
+			planes = gr.apply(addBias(planes, gr.param("policy.out.b")))
+		} else {
+			planes = gr.apply(G.Auto(G.BroadcastAdd, planes, gr.param("policy.out.b", 1, s.PolicyPlanes, 1, 1)))
+		}
+		gr.parts = []*G.Node{gr.apply(G.Reshape(planes, tensor.Shape{batch, s.PolicyPlanes * cells}))}
 		if s.OffGrid > 0 {
 			mean := gr.apply(G.Mean(gr.apply(G.Reshape(p, tensor.Shape{batch, c.PolicyChannels, cells})), 2))
-			off := gr.dense(mean, "policy.offgrid")
-			gr.logits = gr.apply(G.Concat(1, gr.logits, off))
+			gr.parts = append(gr.parts, gr.dense(mean, "policy.offgrid"))
 		}
 	} else {
 		flat := gr.apply(G.Reshape(p, tensor.Shape{batch, c.PolicyChannels * cells}))
-		gr.logits = gr.dense(flat, "policy.fc")
+		gr.parts = []*G.Node{gr.dense(flat, "policy.fc")}
+	}
+	if gr.scratch == nil {
+		gr.logits = gr.parts[0]
+		if len(gr.parts) > 1 {
+			gr.logits = gr.apply(G.Concat(1, gr.parts...))
+		}
 	}
 
 	// Value head.
-	v := gr.apply(G.Rectify(gr.convBN(h, "value.conv", "value.bn", 1, bnMomentum)))
+	v := gr.relu(gr.convBN(h, "value.conv", "value.bn", 1, tower, plain, bnMomentum))
 	if c.GlobalPool {
 		planes := gr.apply(G.Reshape(v, tensor.Shape{batch, c.ValueChannels, cells}))
 		mean := gr.apply(G.Mean(planes, 2))
@@ -119,7 +138,7 @@ func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps bool) 
 	} else {
 		v = gr.apply(G.Reshape(v, tensor.Shape{batch, c.ValueChannels * cells}))
 	}
-	v = gr.apply(G.Rectify(gr.dense(v, "value.fc1")))
+	v = gr.relu(gr.dense(v, "value.fc1"))
 	v = gr.dense(v, "value.fc2")
 	gr.value = gr.apply(G.Tanh(gr.apply(G.Reshape(v, tensor.Shape{batch}))))
 	if gr.err != nil {
@@ -139,6 +158,28 @@ func (gr *graph) apply(n *G.Node, err error) *G.Node {
 		gr.err = err
 	}
 	return n
+}
+
+// relu is max(x, 0): our op (ownOps) or gorgonia's Rectify.
+func (gr *graph) relu(x *G.Node) *G.Node {
+	if gr.err != nil {
+		return x
+	}
+	if gr.scratch != nil {
+		return gr.apply(relu(x))
+	}
+	return gr.apply(G.Rectify(x))
+}
+
+// addRelu is max(a + b, 0), the residual sum and its ReLU.
+func (gr *graph) addRelu(a, b *G.Node) *G.Node {
+	if gr.err != nil {
+		return a
+	}
+	if gr.scratch != nil {
+		return gr.apply(addRelu(a, b))
+	}
+	return gr.apply(G.Rectify(gr.apply(G.Add(a, b))))
 }
 
 // param makes the node of parameter name, viewed with shape (same number of values), backed by
@@ -161,26 +202,33 @@ func (gr *graph) param(name string, shape ...int) *G.Node {
 }
 
 // conv is a k×k convolution (pad k/2, no bias).
-func (gr *graph) conv(x *G.Node, name string, k int) *G.Node {
+// x and the output are laid out as xl and yl say (only our ops on oneDNN take another layout
+// than plain).
+func (gr *graph) conv(x *G.Node, name string, k int, xl, yl net.DNNLLayout) *G.Node {
 	if gr.err != nil {
 		return x
 	}
 	if gr.scratch != nil {
-		return gr.apply(conv2d(gr.scratch, x, gr.param(name+".w")))
+		return gr.apply(conv2d(gr.scratch, x, gr.param(name+".w"), x == gr.x, xl, yl))
 	}
 	pad := k / 2
 	return gr.apply(G.Conv2d(x, gr.param(name+".w"), tensor.Shape{k, k}, []int{pad, pad}, []int{1, 1}, []int{1, 1}))
 }
 
 // convBN is a k×k convolution followed by batchnorm.
-func (gr *graph) convBN(x *G.Node, name, bn string, k int, momentum float64) *G.Node {
-	y := gr.conv(x, name, k)
+func (gr *graph) convBN(x *G.Node, name, bn string, k int, xl, yl net.DNNLLayout, momentum float64) *G.Node {
+	y := gr.conv(x, name, k, xl, yl)
 	if gr.err != nil {
 		return y
 	}
 	ch := gr.w.Param(bn + ".gamma").Shape[0]
 	if gr.scratch != nil {
-		return gr.apply(batchNorm(y, gr.param(bn+".gamma"), gr.param(bn+".beta"), momentum, gr.w.Param(bn+".mean").Data, gr.w.Param(bn+".var").Data))
+		d, err := gr.scratch.bnFor(y.Shape(), yl)
+		if err != nil {
+			gr.apply(nil, err)
+			return y
+		}
+		return gr.apply(batchNorm(y, gr.param(bn+".gamma"), gr.param(bn+".beta"), momentum, gr.w.Param(bn+".mean").Data, gr.w.Param(bn+".var").Data, d))
 	}
 	gamma := gr.param(bn+".gamma", 1, ch, 1, 1)
 	beta := gr.param(bn+".beta", 1, ch, 1, 1)
@@ -237,9 +285,13 @@ func (gr *graph) addLoss(valueWeight float64) error {
 	gr.z = G.NewVector(gr.g, tensor.Float32, G.WithShape(b), G.WithName("z"),
 		G.WithValue(tensor.New(tensor.WithShape(b), tensor.WithBacking(gr.zBuf))))
 
-	logp := gr.apply(G.LogSoftMax(gr.apply(G.Add(gr.logits, gr.mask)), 1))
-	perPos := gr.apply(G.Sum(gr.apply(G.HadamardProd(gr.target, logp)), 1))
-	gr.ce = gr.apply(G.Neg(gr.apply(G.Mean(perPos))))
+	if gr.scratch != nil {
+		gr.ce = gr.apply(crossEntropy(gr.mask, gr.target, gr.parts...))
+	} else {
+		logp := gr.apply(G.LogSoftMax(gr.apply(G.Add(gr.logits, gr.mask)), 1))
+		perPos := gr.apply(G.Sum(gr.apply(G.HadamardProd(gr.target, logp)), 1))
+		gr.ce = gr.apply(G.Neg(gr.apply(G.Mean(perPos))))
+	}
 	gr.mse = gr.apply(G.Mean(gr.apply(G.Square(gr.apply(G.Sub(gr.value, gr.z))))))
 	gr.cost = gr.apply(G.Add(gr.ce, gr.mse))
 	if vw := valueWeight; vw != 1 {
@@ -261,7 +313,7 @@ func (gr *graph) addLoss(valueWeight float64) error {
 // statistics) on n observations: the reference the inference engine is held to. It returns the
 // policy outputs (n × Spec.Outputs()) and the values.
 func forwardEval(w *net.Weights, n int, obs []float32) (logits, value []float32, err error) {
-	gr, err := newGraph(w, n, nil, false)
+	gr, err := newGraph(w, n, nil, false, false)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -23,8 +23,9 @@ type Trainer struct {
 	gradOf map[*net.Param][]float32
 	cur    *graph // the graph whose inputs prepare wrote last
 	// ownOps: the graphs use this package's convolution and batchnorm ops (false only in tests,
-	// to compare with gorgonia's)
-	ownOps bool
+	// to compare with gorgonia's); dnnl: our convolutions run on oneDNN (true when built with
+	// the tag dnnl; false in tests, to compare with the Go ops)
+	ownOps, dnnl bool
 }
 
 // Loss is the loss of one training step, before the step, averaged over the batch.
@@ -47,7 +48,7 @@ func NewTrainer(w *net.Weights, cfg net.OptimizerConfig, opt *net.Optimizer) (*T
 		return nil, err
 	}
 	opt.Config = cfg
-	t := &Trainer{w: w, opt: opt, graphs: map[int]*graph{}, ownOps: true}
+	t := &Trainer{w: w, opt: opt, graphs: map[int]*graph{}, ownOps: true, dnnl: net.DNNLVersion() != ""}
 	t.gradOf = map[*net.Param][]float32{}
 	for _, p := range w.Params {
 		if p.Trained() {
@@ -152,7 +153,7 @@ func (t *Trainer) prepare(n int, obs, value []float32, scatter func(*graph) erro
 	gr := t.graphs[n]
 	if gr == nil {
 		var err error
-		if gr, err = newGraph(t.w, n, &t.opt.Config, t.ownOps); err != nil {
+		if gr, err = newGraph(t.w, n, &t.opt.Config, t.ownOps, t.dnnl); err != nil {
 			return err
 		}
 		t.graphs[n] = gr
@@ -203,12 +204,15 @@ func (t *Trainer) lossAndGradPrepared() (Loss, error) {
 	return loss, nil
 }
 
-// Close releases the graphs' machines.
+// Close releases the graphs' machines and oneDNN primitives.
 func (t *Trainer) Close() error {
 	var errs []error
 	for _, gr := range t.graphs {
 		if c, ok := gr.machine.(interface{ Close() error }); ok {
 			errs = append(errs, c.Close())
+		}
+		if gr.scratch != nil {
+			gr.scratch.close()
 		}
 	}
 	t.graphs = map[int]*graph{}

@@ -1,6 +1,7 @@
 package nettrain
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -92,10 +93,18 @@ func TestTrainingLearns(t *testing.T) {
 }
 
 // TestGradient holds the training graph's gradient (through the masked softmax and the
-// scattered targets) to finite differences of its own loss, on a few weights of each kind.
+// scattered targets) to finite differences of its own loss, on a few weights of each kind; with
+// 4 channels, and with 16, which built with the tag dnnl keeps the tower in oneDNN's blocked
+// layout.
 func TestGradient(t *testing.T) {
+	for _, channels := range []int{4, 16} {
+		t.Run(fmt.Sprintf("channels=%d", channels), func(t *testing.T) { testGradient(t, channels) })
+	}
+}
+
+func testGradient(t *testing.T, channels int) {
 	spec := synthetic(t, "six", 3, 6, 6, 40)
-	cfg := net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4}
+	cfg := net.Config{Blocks: 1, Channels: channels, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4}
 	rng := rand.New(rand.NewPCG(5, 6))
 	w, err := net.NewWeights(spec, cfg, rng)
 	if err != nil {
