@@ -113,6 +113,35 @@ func (s State) Legal(dst []env.Action) []env.Action {
 	return s.legal(dst, searchLimits{boundAfter, carefulAfter})
 }
 
+// countLegal is len(s.Legal(nil)), counted without listing the actions: the moves of a piece
+// by a popcount of the squares it reaches, its replacements by a popcount of the drop squares
+// for each square it lands on.
+func (s *State) countLegal() int {
+	if s.result != env.Ongoing {
+		return 0
+	}
+	occ := s.occupied()
+	if bits.OnesCount64(occ) < numPieces {
+		free, n := bits.OnesCount64(^occ&rowMask[0]), 0
+		for k := 1; k <= 3; k++ {
+			if s.toPlace(k, 0) != 0 {
+				n += free
+			}
+		}
+		return n
+	}
+	var rr rowReach
+	for rows := occ; rows != 0; {
+		row := occ & rowMask[lowest(rows)/6]
+		rows &^= row
+		s.reachRow(&rr, occ, row, searchLimits{boundAfter, carefulAfter})
+		if n := s.countRow(&rr, occ); n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
 // legal is Legal with the limits of the search given (tests force the bounds on everywhere).
 func (s *State) legal(dst []env.Action, limits searchLimits) []env.Action {
 	if s.result != env.Ongoing {
@@ -132,11 +161,13 @@ func (s *State) legal(dst []env.Action, limits searchLimits) []env.Action {
 		return dst
 	}
 	// The nearest occupied row; if none of its pieces can move, the next, and so on.
+	var rr rowReach
 	for rows := occ; rows != 0; {
 		row := occ & rowMask[lowest(rows)/6]
 		rows &^= row
 		n := len(dst)
-		if dst = s.appendRow(dst, occ, row, limits); len(dst) > n {
+		s.reachRow(&rr, occ, row, limits)
+		if dst = s.appendRow(dst, &rr, occ); len(dst) > n {
 			break
 		}
 	}
@@ -331,36 +362,46 @@ func drops(occ uint64, start int) uint64 {
 	return ^after & rowsUpTo[topRow(after)]
 }
 
-// appendRow appends the moves of the pieces on row (a set of occupied squares in one row): all
-// moves of every piece first, then the replacements, each in ascending order of start square.
-func (s *State) appendRow(dst []env.Action, occ, row uint64, limits searchLimits) []env.Action {
-	var ends, lands [6]uint64
-	var starts [6]int
-	n := 0
+// rowReach is what each piece of a row reaches: the squares where its moves end (its start
+// left out) and the squares it lands on, piece by piece in ascending order of start square.
+type rowReach struct {
+	n           int
+	starts      [6]int
+	ends, lands [6]uint64
+}
+
+// reachRow works out the reach of every piece on row (a set of occupied squares in one row).
+func (s *State) reachRow(rr *rowReach, occ, row uint64, limits searchLimits) {
+	rr.n = 0
 	r := reach{lo: s.lo, hi: s.hi, row: row, advanced: s.advanced, limits: limits}
 	for m := row; m != 0; m &= m - 1 {
 		p := lowest(m)
 		r.start(occ, p)
 		r.walk(p, s.size(p), 0)
-		ends[n], lands[n], starts[n] = r.ends&^(1<<p), r.lands, p
-		n++
+		rr.ends[rr.n], rr.lands[rr.n], rr.starts[rr.n] = r.ends&^(1<<p), r.lands, p
+		rr.n++
 	}
-	for i := range n {
-		base := moveBase + starts[i]*(numSquares+1)
-		for m := ends[i]; m != 0; m &= m - 1 {
+}
+
+// appendRow appends the moves of the pieces of rr: all moves of every piece first, then the
+// replacements, each in ascending order of start square.
+func (s *State) appendRow(dst []env.Action, rr *rowReach, occ uint64) []env.Action {
+	for i := range rr.n {
+		base := moveBase + rr.starts[i]*(numSquares+1)
+		for m := rr.ends[i]; m != 0; m &= m - 1 {
 			dst = append(dst, env.Action(base+lowest(m)))
 		}
 	}
 	if !s.advanced {
 		return dst
 	}
-	for i := range n {
-		if lands[i] == 0 {
+	for i := range rr.n {
+		if rr.lands[i] == 0 {
 			continue
 		}
-		p := starts[i]
+		p := rr.starts[i]
 		free, k := drops(occ, p), s.size(p)
-		for m := lands[i]; m != 0; m &= m - 1 {
+		for m := rr.lands[i]; m != 0; m &= m - 1 {
 			x := lowest(m)
 			d := free
 			if s.size(x) == k {
@@ -373,6 +414,30 @@ func (s *State) appendRow(dst []env.Action, occ, row uint64, limits searchLimits
 		}
 	}
 	return dst
+}
+
+// countRow is the number of actions appendRow appends.
+func (s *State) countRow(rr *rowReach, occ uint64) int {
+	n := 0
+	for i := range rr.n {
+		n += bits.OnesCount64(rr.ends[i])
+	}
+	if !s.advanced {
+		return n
+	}
+	for i := range rr.n {
+		if rr.lands[i] == 0 {
+			continue
+		}
+		p := rr.starts[i]
+		free := drops(occ, p)
+		n += bits.OnesCount64(rr.lands[i]) * bits.OnesCount64(free)
+		if free>>p&1 != 0 {
+			// the same size back on the start square would change nothing
+			n -= bits.OnesCount64(rr.lands[i] & s.sizeMask(s.size(p)))
+		}
+	}
+	return n
 }
 
 // canMove tells whether the piece on start has a legal move, ignoring which row may move.
