@@ -190,7 +190,9 @@ type reach struct {
 	lands  uint64
 	seen   [numSquares][maxSeen]uint64 // connections used on the arrivals at each square
 	nseen  [numSquares]uint8
-	walks  int // bounces followed for this piece
+	walks  int        // bounces followed for this piece
+	pend   [32]bounce // bounces waiting to be followed (see walk), pend[:top]
+	top    int
 	limits searchLimits
 
 	// The bound: for each square, every end and landing a bounce there could ever lead to,
@@ -214,35 +216,62 @@ func (r *reach) start(occ uint64, sq int) {
 
 // walk follows every movement of k steps from sq that uses no connection in used, and every
 // bounce after it.
+//
+// The bounces a movement finds are all recorded (arrive) before any is followed: they wait on
+// r.pend above base (a deeper call takes them when it is full), the last found followed first.
+// Following each bounce as soon as it was found, as walk did before, recorded an arrival only
+// after the whole search below its elder siblings, too late to cut the searches it dominates:
+// the hardest position known (BenchmarkLegalHard) took about 15 times longer so.
 func (r *reach) walk(sq, k int, used uint64) {
-	// occ and ends in locals: the compiler cannot keep fields of r in registers across the
-	// writes to r in the loop. ends goes back to r before anything reads it.
-	occ, ends := r.occ, uint64(0)
-	for _, p := range paths[sq][k] {
-		if p.cells&occ != 0 || p.conns&used != 0 {
-			continue
-		}
-		e := p.end()
-		bit := uint64(1) << e
-		if occ&bit == 0 {
-			ends |= bit
-			continue
-		}
-		r.lands |= bit
-		next := used | p.conns
-		if !r.arrive(e, next) {
-			continue
+	base := r.top
+	for {
+		// occ and ends in locals: the compiler cannot keep fields of r in registers across
+		// the writes to r in the loop. ends goes back to r before anything reads it.
+		occ, ends := r.occ, uint64(0)
+		for _, p := range paths[sq][k] {
+			if p.cells&occ != 0 || p.conns&used != 0 {
+				continue
+			}
+			e := p.end()
+			bit := uint64(1) << e
+			if occ&bit == 0 {
+				ends |= bit
+				continue
+			}
+			r.lands |= bit
+			next := used | p.conns
+			if !r.arrive(e, next) {
+				continue
+			}
+			r.ends |= ends
+			// Most moves take a few bounces; past that, the bounds cut the searches that
+			// would otherwise grow exponentially (tens of thousands of bounces in a few
+			// positions).
+			r.walks++
+			if r.walks > r.limits.boundAfter && r.exhausted(e) || r.walks > r.limits.carefulAfter && r.exhaustedFrom(e, next) {
+				continue
+			}
+			if r.top == len(r.pend) {
+				r.walk(e, int(r.lo>>e&1|(r.hi>>e&1)<<1), next)
+				continue
+			}
+			r.pend[r.top] = bounce{e, next}
+			r.top++
 		}
 		r.ends |= ends
-		// Most moves take a few bounces; past that, the bounds cut the searches that would
-		// otherwise grow exponentially (tens of thousands of bounces in a few positions).
-		r.walks++
-		if r.walks > r.limits.boundAfter && r.exhausted(e) || r.walks > r.limits.carefulAfter && r.exhaustedFrom(e, next) {
-			continue
+		if r.top == base {
+			return
 		}
-		r.walk(e, int(r.lo>>e&1|(r.hi>>e&1)<<1), next)
+		r.top--
+		sq, used = r.pend[r.top].sq, r.pend[r.top].used
+		k = int(r.lo>>sq&1 | (r.hi>>sq&1)<<1)
 	}
-	r.ends |= ends
+}
+
+// bounce is a bounce to follow: the square bounced on and the connections used to get there.
+type bounce struct {
+	sq   int
+	used uint64
 }
 
 // boundAfter and carefulAfter are the numbers of bounces followed for one piece after which
