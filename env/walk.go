@@ -18,6 +18,33 @@ func PerftBulk[S State[S]](s S, depth int, bufs [][]Action) uint64 {
 	return perft(s, depth, bufs, true)
 }
 
+// LegalCounter is implemented by games that count a state's legal actions faster than Legal
+// lists them. CountLegal(s) must equal len(s.Legal(nil)) and allocate nothing (env/envtest
+// checks both); PerftCount counts the last ply with it.
+type LegalCounter[S any] interface {
+	CountLegal(s S) int
+}
+
+// PerftCount is PerftBulk with the last ply counted by c.CountLegal instead of listed.
+func PerftCount[S State[S]](c LegalCounter[S], s S, depth int, bufs [][]Action) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	if depth == 1 {
+		return uint64(c.CountLegal(s))
+	}
+	if len(bufs) < depth {
+		bufs = PerftBuffers(depth, 0)
+	}
+	legal := s.Legal(bufs[0][:0])
+	bufs[0] = legal
+	var n uint64
+	for _, a := range legal {
+		n += PerftCount(c, s.Play(a), depth-1, bufs[1:])
+	}
+	return n
+}
+
 func perft[S State[S]](s S, depth int, bufs [][]Action, bulk bool) uint64 {
 	if depth == 0 {
 		return 1

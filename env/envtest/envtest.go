@@ -285,6 +285,9 @@ func (c *checker[S]) checkState(s S, n int) {
 			break
 		}
 	}
+	if lc, ok := c.g.(env.LegalCounter[S]); ok && lc.CountLegal(s) != len(legal) {
+		c.errorf("CountLegal = %d, but Legal lists %d actions", lc.CountLegal(s), len(legal))
+	}
 	// Appending must keep what the buffer held.
 	if got := s.Legal([]env.Action{-7}); len(got) != len(legal)+1 || got[0] != -7 || !slices.Equal(got[1:], legal) {
 		c.errorf("Legal does not append to dst")
@@ -513,6 +516,11 @@ func checkAllocs[S env.State[S]](t *testing.T, g env.Game[S], samples []S) {
 	for _, s := range samples {
 		if n := testing.AllocsPerRun(5, func() { actions = s.Legal(actions[:0]) }); n != 0 {
 			t.Fatalf("Legal allocates %v times per call at %v", n, s)
+		}
+		if lc, ok := g.(env.LegalCounter[S]); ok {
+			if n := testing.AllocsPerRun(5, func() { _ = lc.CountLegal(s) }); n != 0 {
+				t.Fatalf("CountLegal allocates %v times per call at %v", n, s)
+			}
 		}
 		if n := testing.AllocsPerRun(5, func() { outcomes = s.Chances(outcomes[:0]) }); n != 0 {
 			t.Fatalf("Chances allocates %v times per call", n)

@@ -35,6 +35,7 @@ var (
 	_ env.PositionState       = State{}
 	_ env.Explainer           = State{}
 	_ env.WinFinder[State]    = (*Game)(nil)
+	_ env.LegalCounter[State] = (*Game)(nil)
 )
 
 // Game is Gygès with a config. Use Basic, Advanced or NewGame.
@@ -251,3 +252,8 @@ func (s State) status() string {
 // one decision; the search's solver asks it at every leaf): the reachable ends of the pieces
 // that may move, without listing the moves.
 func (g *Game) CanWin(s State, buf []env.Action) (bool, []env.Action) { return s.canWin(), buf }
+
+// CountLegal is len(s.Legal(nil)), counted without listing the actions (bulk perft counts its
+// last ply with it): a piece's moves by a popcount of the squares it reaches, its replacements
+// by a popcount of the drop squares for each square it lands on.
+func (g *Game) CountLegal(s State) int { return s.countLegal() }

@@ -37,6 +37,9 @@ func TestPerft(t *testing.T) {
 			if got := env.PerftBulk(s, d, nil); got != want {
 				t.Errorf("%s %s: bulk perft(%d) = %d, want %d", tt.game.info.Name, tt.position, d, got, want)
 			}
+			if got := env.PerftCount(tt.game, s, d, nil); got != want {
+				t.Errorf("%s %s: counted perft(%d) = %d, want %d", tt.game.info.Name, tt.position, d, got, want)
+			}
 			if want > 2e6 || want > 2e5 && testing.Short() {
 				continue // counted in bulk only: making every leaf takes seconds
 			}

@@ -461,6 +461,9 @@ func TestHardPositions(t *testing.T) {
 					t.Errorf("%s %s:\nengine    %q\nreference %q", g.info.Name, pos, got, want)
 				}
 				checkBounds(t, s)
+				if n := g.CountLegal(s); n != len(s.Legal(nil)) {
+					t.Errorf("%s %s: CountLegal = %d, Legal lists %d", g.info.Name, pos, n, len(s.Legal(nil)))
+				}
 			}
 		}
 	}

@@ -113,6 +113,35 @@ func (s State) Legal(dst []env.Action) []env.Action {
 	return s.legal(dst, searchLimits{boundAfter, carefulAfter})
 }
 
+// countLegal is len(s.Legal(nil)), counted without listing the actions: the moves of a piece
+// by a popcount of the squares it reaches, its replacements by a popcount of the drop squares
+// for each square it lands on.
+func (s *State) countLegal() int {
+	if s.result != env.Ongoing {
+		return 0
+	}
+	occ := s.occupied()
+	if bits.OnesCount64(occ) < numPieces {
+		free, n := bits.OnesCount64(^occ&rowMask[0]), 0
+		for k := 1; k <= 3; k++ {
+			if s.toPlace(k, 0) != 0 {
+				n += free
+			}
+		}
+		return n
+	}
+	var rr rowReach
+	for rows := occ; rows != 0; {
+		row := occ & rowMask[lowest(rows)/6]
+		rows &^= row
+		s.reachRow(&rr, occ, row, searchLimits{boundAfter, carefulAfter})
+		if n := s.countRow(&rr, occ); n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
 // legal is Legal with the limits of the search given (tests force the bounds on everywhere).
 func (s *State) legal(dst []env.Action, limits searchLimits) []env.Action {
 	if s.result != env.Ongoing {
@@ -132,11 +161,13 @@ func (s *State) legal(dst []env.Action, limits searchLimits) []env.Action {
 		return dst
 	}
 	// The nearest occupied row; if none of its pieces can move, the next, and so on.
+	var rr rowReach
 	for rows := occ; rows != 0; {
 		row := occ & rowMask[lowest(rows)/6]
 		rows &^= row
 		n := len(dst)
-		if dst = s.appendRow(dst, occ, row, limits); len(dst) > n {
+		s.reachRow(&rr, occ, row, limits)
+		if dst = s.appendRow(dst, &rr, occ); len(dst) > n {
 			break
 		}
 	}
@@ -159,7 +190,9 @@ type reach struct {
 	lands  uint64
 	seen   [numSquares][maxSeen]uint64 // connections used on the arrivals at each square
 	nseen  [numSquares]uint8
-	walks  int // bounces followed for this piece
+	walks  int        // bounces followed for this piece
+	pend   [32]bounce // bounces waiting to be followed (see walk), pend[:top]
+	top    int
 	limits searchLimits
 
 	// The bound: for each square, every end and landing a bounce there could ever lead to,
@@ -183,35 +216,62 @@ func (r *reach) start(occ uint64, sq int) {
 
 // walk follows every movement of k steps from sq that uses no connection in used, and every
 // bounce after it.
+//
+// The bounces a movement finds are all recorded (arrive) before any is followed: they wait on
+// r.pend above base (a deeper call takes them when it is full), the last found followed first.
+// Following each bounce as soon as it was found, as walk did before, recorded an arrival only
+// after the whole search below its elder siblings, too late to cut the searches it dominates:
+// the hardest position known (BenchmarkLegalHard) took about 15 times longer so.
 func (r *reach) walk(sq, k int, used uint64) {
-	// occ and ends in locals: the compiler cannot keep fields of r in registers across the
-	// writes to r in the loop. ends goes back to r before anything reads it.
-	occ, ends := r.occ, uint64(0)
-	for _, p := range paths[sq][k] {
-		if p.cells&occ != 0 || p.conns&used != 0 {
-			continue
-		}
-		e := p.end()
-		bit := uint64(1) << e
-		if occ&bit == 0 {
-			ends |= bit
-			continue
-		}
-		r.lands |= bit
-		next := used | p.conns
-		if !r.arrive(e, next) {
-			continue
+	base := r.top
+	for {
+		// occ and ends in locals: the compiler cannot keep fields of r in registers across
+		// the writes to r in the loop. ends goes back to r before anything reads it.
+		occ, ends := r.occ, uint64(0)
+		for _, p := range paths[sq][k] {
+			if p.cells&occ != 0 || p.conns&used != 0 {
+				continue
+			}
+			e := p.end()
+			bit := uint64(1) << e
+			if occ&bit == 0 {
+				ends |= bit
+				continue
+			}
+			r.lands |= bit
+			next := used | p.conns
+			if !r.arrive(e, next) {
+				continue
+			}
+			r.ends |= ends
+			// Most moves take a few bounces; past that, the bounds cut the searches that
+			// would otherwise grow exponentially (tens of thousands of bounces in a few
+			// positions).
+			r.walks++
+			if r.walks > r.limits.boundAfter && r.exhausted(e) || r.walks > r.limits.carefulAfter && r.exhaustedFrom(e, next) {
+				continue
+			}
+			if r.top == len(r.pend) {
+				r.walk(e, int(r.lo>>e&1|(r.hi>>e&1)<<1), next)
+				continue
+			}
+			r.pend[r.top] = bounce{e, next}
+			r.top++
 		}
 		r.ends |= ends
-		// Most moves take a few bounces; past that, the bounds cut the searches that would
-		// otherwise grow exponentially (tens of thousands of bounces in a few positions).
-		r.walks++
-		if r.walks > r.limits.boundAfter && r.exhausted(e) || r.walks > r.limits.carefulAfter && r.exhaustedFrom(e, next) {
-			continue
+		if r.top == base {
+			return
 		}
-		r.walk(e, int(r.lo>>e&1|(r.hi>>e&1)<<1), next)
+		r.top--
+		sq, used = r.pend[r.top].sq, r.pend[r.top].used
+		k = int(r.lo>>sq&1 | (r.hi>>sq&1)<<1)
 	}
-	r.ends |= ends
+}
+
+// bounce is a bounce to follow: the square bounced on and the connections used to get there.
+type bounce struct {
+	sq   int
+	used uint64
 }
 
 // boundAfter and carefulAfter are the numbers of bounces followed for one piece after which
@@ -331,36 +391,46 @@ func drops(occ uint64, start int) uint64 {
 	return ^after & rowsUpTo[topRow(after)]
 }
 
-// appendRow appends the moves of the pieces on row (a set of occupied squares in one row): all
-// moves of every piece first, then the replacements, each in ascending order of start square.
-func (s *State) appendRow(dst []env.Action, occ, row uint64, limits searchLimits) []env.Action {
-	var ends, lands [6]uint64
-	var starts [6]int
-	n := 0
+// rowReach is what each piece of a row reaches: the squares where its moves end (its start
+// left out) and the squares it lands on, piece by piece in ascending order of start square.
+type rowReach struct {
+	n           int
+	starts      [6]int
+	ends, lands [6]uint64
+}
+
+// reachRow works out the reach of every piece on row (a set of occupied squares in one row).
+func (s *State) reachRow(rr *rowReach, occ, row uint64, limits searchLimits) {
+	rr.n = 0
 	r := reach{lo: s.lo, hi: s.hi, row: row, advanced: s.advanced, limits: limits}
 	for m := row; m != 0; m &= m - 1 {
 		p := lowest(m)
 		r.start(occ, p)
 		r.walk(p, s.size(p), 0)
-		ends[n], lands[n], starts[n] = r.ends&^(1<<p), r.lands, p
-		n++
+		rr.ends[rr.n], rr.lands[rr.n], rr.starts[rr.n] = r.ends&^(1<<p), r.lands, p
+		rr.n++
 	}
-	for i := range n {
-		base := moveBase + starts[i]*(numSquares+1)
-		for m := ends[i]; m != 0; m &= m - 1 {
+}
+
+// appendRow appends the moves of the pieces of rr: all moves of every piece first, then the
+// replacements, each in ascending order of start square.
+func (s *State) appendRow(dst []env.Action, rr *rowReach, occ uint64) []env.Action {
+	for i := range rr.n {
+		base := moveBase + rr.starts[i]*(numSquares+1)
+		for m := rr.ends[i]; m != 0; m &= m - 1 {
 			dst = append(dst, env.Action(base+lowest(m)))
 		}
 	}
 	if !s.advanced {
 		return dst
 	}
-	for i := range n {
-		if lands[i] == 0 {
+	for i := range rr.n {
+		if rr.lands[i] == 0 {
 			continue
 		}
-		p := starts[i]
+		p := rr.starts[i]
 		free, k := drops(occ, p), s.size(p)
-		for m := lands[i]; m != 0; m &= m - 1 {
+		for m := rr.lands[i]; m != 0; m &= m - 1 {
 			x := lowest(m)
 			d := free
 			if s.size(x) == k {
@@ -373,6 +443,30 @@ func (s *State) appendRow(dst []env.Action, occ, row uint64, limits searchLimits
 		}
 	}
 	return dst
+}
+
+// countRow is the number of actions appendRow appends.
+func (s *State) countRow(rr *rowReach, occ uint64) int {
+	n := 0
+	for i := range rr.n {
+		n += bits.OnesCount64(rr.ends[i])
+	}
+	if !s.advanced {
+		return n
+	}
+	for i := range rr.n {
+		if rr.lands[i] == 0 {
+			continue
+		}
+		p := rr.starts[i]
+		free := drops(occ, p)
+		n += bits.OnesCount64(rr.lands[i]) * bits.OnesCount64(free)
+		if free>>p&1 != 0 {
+			// the same size back on the start square would change nothing
+			n -= bits.OnesCount64(rr.lands[i] & s.sizeMask(s.size(p)))
+		}
+	}
+	return n
 }
 
 // canMove tells whether the piece on start has a legal move, ignoring which row may move.

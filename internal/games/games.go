@@ -195,6 +195,7 @@ func (e generic[S]) Divide(ctx context.Context, pos *Position, depth int, bulk b
 		return nil, fmt.Errorf("divide needs a depth of at least 1")
 	}
 	bufs := env.PerftBuffers(depth, e.Info().NumActions)
+	counter, _ := e.g.(env.LegalCounter[S]) // bulk counting by the game's count, if it has one
 	var lines []DivideLine
 	for _, a := range s.Legal(nil) {
 		if err := ctx.Err(); err != nil {
@@ -202,6 +203,8 @@ func (e generic[S]) Divide(ctx context.Context, pos *Position, depth int, bulk b
 		}
 		var n uint64 = 1 // bulk at depth 1: counted, not played
 		switch {
+		case bulk && depth > 1 && counter != nil:
+			n = env.PerftCount(counter, s.Play(a), depth-1, bufs)
 		case bulk && depth > 1:
 			n = env.PerftBulk(s.Play(a), depth-1, bufs)
 		case !bulk:
