@@ -15,36 +15,51 @@ const (
 	numPoints = 85
 )
 
-// bitboard is a set of grid cells: cell i is bit i%64 of word i/64.
-type bitboard [2]uint64
+// bitboard is a set of grid cells: cell i is bit i of lo (i < 64) or bit i-64 of hi. A struct,
+// not an array: the compiler keeps a struct of two words in registers and passes it in
+// registers, while it keeps any array of two words in memory.
+type bitboard struct{ lo, hi uint64 }
 
-func cellBit(c int) bitboard {
-	var b bitboard
-	b[c>>6] = 1 << (c & 63)
-	return b
+// cellBit is the set of cell c alone.
+func cellBit(c int) bitboard { return cellBits[c&127] }
+
+func (b bitboard) has(c int) bool             { return !b.and(cellBit(c)).empty() }
+func (b *bitboard) set(c int)                 { *b = b.or(cellBit(c)) }
+func (b *bitboard) clear(c int)               { *b = b.andNot(cellBit(c)) }
+func (b bitboard) and(o bitboard) bitboard    { return bitboard{b.lo & o.lo, b.hi & o.hi} }
+func (b bitboard) or(o bitboard) bitboard     { return bitboard{b.lo | o.lo, b.hi | o.hi} }
+func (b bitboard) xor(o bitboard) bitboard    { return bitboard{b.lo ^ o.lo, b.hi ^ o.hi} }
+func (b bitboard) andNot(o bitboard) bitboard { return bitboard{b.lo &^ o.lo, b.hi &^ o.hi} }
+func (b bitboard) empty() bool                { return b.lo|b.hi == 0 }
+func (b bitboard) count() int                 { return bits.OnesCount64(b.lo) + bits.OnesCount64(b.hi) }
+
+// upToLowest returns the cells up to and including the lowest cell of b: all cells if b is
+// empty. Along a positive direction (the cell index grows with the distance), it is what lies
+// between the start and the first cell of b on the way, that one included.
+func (b bitboard) upToLowest() bitboard {
+	lo, borrow := bits.Sub64(b.lo, 1, 0)
+	hi, _ := bits.Sub64(b.hi, 0, borrow)
+	return bitboard{b.lo ^ lo, b.hi ^ hi}
 }
 
-func (b bitboard) has(c int) bool             { return b[c>>6]>>(c&63)&1 != 0 }
-func (b *bitboard) set(c int)                 { b[c>>6] |= 1 << (c & 63) }
-func (b *bitboard) clear(c int)               { b[c>>6] &^= 1 << (c & 63) }
-func (b bitboard) and(o bitboard) bitboard    { return bitboard{b[0] & o[0], b[1] & o[1]} }
-func (b bitboard) or(o bitboard) bitboard     { return bitboard{b[0] | o[0], b[1] | o[1]} }
-func (b bitboard) xor(o bitboard) bitboard    { return bitboard{b[0] ^ o[0], b[1] ^ o[1]} }
-func (b bitboard) andNot(o bitboard) bitboard { return bitboard{b[0] &^ o[0], b[1] &^ o[1]} }
-func (b bitboard) empty() bool                { return b[0]|b[1] == 0 }
-func (b bitboard) count() int                 { return bits.OnesCount64(b[0]) + bits.OnesCount64(b[1]) }
-
-// shr shifts toward lower cells by n (0 < n < 64): bit c of the result is bit c+n of b.
-func (b bitboard) shr(n uint) bitboard {
-	return bitboard{b[0]>>n | b[1]<<(64-n), b[1] >> n}
-}
-
-// first returns the lowest cell of a non-empty b.
-func (b bitboard) first() int {
-	if b[0] != 0 {
-		return bits.TrailingZeros64(b[0])
+// downToHighest returns the cells down to and including the highest cell of b: all cells if b
+// is empty. It is upToLowest for the negative directions.
+func (b bitboard) downToHighest() bitboard {
+	n := 64 + bits.Len64(b.hi)
+	if b.hi == 0 {
+		n = bits.Len64(b.lo)
 	}
-	return 64 + bits.TrailingZeros64(b[1])
+	return fromCell[n]
+}
+
+// forEach calls f on each cell of b, in ascending order.
+func (b bitboard) forEach(f func(c int)) {
+	for m := b.lo; m != 0; m &= m - 1 {
+		f(bits.TrailingZeros64(m))
+	}
+	for m := b.hi; m != 0; m &= m - 1 {
+		f(64 + bits.TrailingZeros64(m))
+	}
 }
 
 // columns gives, for each column a..k, its first and last row (1-based), as the spec's table.
@@ -59,6 +74,10 @@ var (
 
 const maxRay = 9 // the longest line has 10 points
 
+// maxRingMoves bounds the moves of one ring: the other points of its three lines, each line
+// at most 10 points (checked when the tables are built).
+const maxRingMoves = 27
+
 // Tables built once from the geometry.
 var (
 	board      bitboard         // the 85 valid cells
@@ -67,6 +86,9 @@ var (
 	rays       [numPoints][6][maxRay]uint8
 	rayLen     [numPoints][6]uint8
 	rayMask    [numPoints][6]bitboard // the cells of the ray, the start excluded
+	rayFrom    [numCells][6]bitboard  // by cell: the cell and its ray
+	cellBits   [128]bitboard          // cell c alone (cells 121..127 are off the grid)
+	fromCell   [129]bitboard          // fromCell[n]: the cells from n-1 up; fromCell[0] all
 	rowMask    [numPoints][3]bitboard // the 5 cells from a point along a positive direction
 	rowOK      [numPoints][3]bool     // whether those 5 cells are all on the board
 	symPoint   [numSymmetries][numPoints]uint8
@@ -83,6 +105,19 @@ func onBoard(x, y int) bool {
 func init() { buildTables() }
 
 func buildTables() {
+	for c := range cellBits {
+		if c < 64 {
+			cellBits[c].lo = 1 << c
+		} else {
+			cellBits[c].hi = 1 << (c - 64)
+		}
+	}
+	fromCell[0] = bitboard{^uint64(0), ^uint64(0)}
+	for n := 1; n <= 128; n++ {
+		for c := n - 1; c < 128; c++ {
+			fromCell[n].set(c)
+		}
+	}
 	for c := range cellPoint {
 		cellPoint[c] = -1
 	}
@@ -112,6 +147,14 @@ func buildTables() {
 				rayLen[p][d] = uint8(k)
 				rayMask[p][d].set(c)
 			}
+			rayFrom[pointCell[p]][d] = rayMask[p][d].or(cellBit(int(pointCell[p])))
+		}
+		lines := 0
+		for d := range 6 {
+			lines += int(rayLen[p][d])
+		}
+		if lines > maxRingMoves {
+			panic("yinsh: a ring has more moves than maxRingMoves")
 		}
 		for d := 0; d < 3; d++ {
 			rowOK[p][d] = rayLen[p][d] >= 4

@@ -112,11 +112,7 @@ func (s State) Observe(dst []float32) {
 }
 
 func setPlane(dst []float32, b bitboard) {
-	for w := 0; w < 2; w++ {
-		for m := b[w]; m != 0; m &= m - 1 {
-			dst[w<<6|trailing(m)] = 1
-		}
-	}
+	b.forEach(func(c int) { dst[c] = 1 })
 }
 
 func fill(dst []float32, v float32) {

@@ -84,68 +84,92 @@ func (s State) target() uint8 {
 // Legal appends the legal actions in ascending order.
 func (s State) Legal(dst []env.Action) []env.Action {
 	switch s.phase {
-	case phasePlace:
-		free := board.andNot(s.rings[0].or(s.rings[1]))
-		for w := 0; w < 2; w++ {
-			for m := free[w]; m != 0; m &= m - 1 {
-				dst = append(dst, env.Action(placeBase+int(cellPoint[w<<6|trailing(m)])))
-			}
-		}
 	case phaseMove:
 		n := len(dst)
 		dst = s.appendMoves(dst)
 		if len(dst) == n {
 			dst = append(dst, passAction)
 		}
+	case phasePlace:
+		board.andNot(s.rings[0].or(s.rings[1])).forEach(func(c int) {
+			dst = append(dst, env.Action(placeBase+int(cellPoint[c])))
+		})
 	case phaseRow:
 		dst = appendRows(dst, s.markers[s.toMove])
 	case phaseRing:
-		r := s.rings[s.toMove]
-		for w := 0; w < 2; w++ {
-			for m := r[w]; m != 0; m &= m - 1 {
-				dst = append(dst, env.Action(ringBase+int(cellPoint[w<<6|trailing(m)])))
-			}
-		}
+		s.rings[s.toMove].forEach(func(c int) {
+			dst = append(dst, env.Action(ringBase+int(cellPoint[c])))
+		})
 	}
 	return dst
 }
 
-func (s State) appendMoves(dst []env.Action) []env.Action {
+// appendMoves appends the ring moves of the player to move. Along each of the 6 rays from each
+// of his rings the moves are found with bit operations, without a branch on the board: the
+// points before the first ring or marker on the way (their count is the number of slides, to
+// distances 1, 2, …), and, if that first one is a marker, the first point after the markers
+// that follow it if it is empty (the jump). The 9 possible slides of the ray are written
+// unconditionally and the length advanced by the number that are legal, then the jump written
+// after them and counted only if legal; dst gets room for that first.
+func (s *State) appendMoves(dst []env.Action) []env.Action {
 	rings := s.rings[0].or(s.rings[1])
 	markers := s.markers[0].or(s.markers[1])
+	occupied := rings.or(markers)
 	own := s.rings[s.toMove]
+	n := len(dst)
+	if cap(dst)-n < ringsEach*maxRingMoves+maxRay+1 {
+		dst = append(dst[:cap(dst)], make([]env.Action, ringsEach*maxRingMoves+maxRay+1)...)
+	}
+	buf := dst[:cap(dst)]
 	for w := 0; w < 2; w++ {
-		for m := own[w]; m != 0; m &= m - 1 {
+		m := own.lo
+		if w == 1 {
+			m = own.hi
+		}
+		for ; m != 0; m &= m - 1 {
 			p := int(cellPoint[w<<6|trailing(m)])
-			base := moveBase + p*54
+			rays := &rayMask[p]
+			base := env.Action(moveBase + p*54)
 			for d := 0; d < 6; d++ {
-				ray := &rays[p][d]
-				jumped := false
-				for k, n := 0, int(rayLen[p][d]); k < n; k++ {
-					c := int(ray[k])
-					if rings.has(c) {
-						break
-					}
-					if markers.has(c) {
-						jumped = true
-						continue
-					}
-					dst = append(dst, env.Action(base+d*9+k))
-					if jumped {
-						break
-					}
+				ray := rays[d]
+				x := ray.and(occupied)
+				var upto, uptoJump bitboard
+				// The first obstacle on the way (upto: the ray up to it), then the first
+				// point that is no marker after it (uptoJump).
+				after := bitboard{}
+				if d < 3 {
+					upto = x.upToLowest()
+					after = ray.andNot(upto).andNot(markers)
+					uptoJump = after.upToLowest()
+				} else {
+					upto = x.downToHighest()
+					after = ray.andNot(upto).andNot(markers)
+					uptoJump = after.downToHighest()
 				}
+				slides := ray.and(upto).andNot(x).count()
+				blocker := x.and(upto).and(markers)        // the first obstacle if a marker
+				landing := after.and(uptoJump).andNot(rings) // the point after the markers if empty
+				jump := nonZero(blocker.lo|blocker.hi) & nonZero(landing.lo|landing.hi)
+				out := (*[maxRay + 1]env.Action)(buf[n:])
+				b := base + env.Action(d*9)
+				out[0], out[1], out[2], out[3], out[4] = b, b+1, b+2, b+3, b+4
+				out[5], out[6], out[7], out[8] = b+5, b+6, b+7, b+8
+				out[slides] = b + env.Action(ray.and(uptoJump).count()-1)
+				n += slides + jump
 			}
 		}
 	}
-	return dst
+	return buf[:n]
 }
+
+// nonZero is 1 if x != 0, else 0, without a branch.
+func nonZero(x uint64) int { return int((x | -x) >> 63) }
 
 // rowStarts returns, for each positive direction, the cells that start 5 markers of m in a row:
 // m & m>>s & m>>2s & m>>3s & m>>4s for the direction's step s. The shifts are written out with
 // constant counts, which compile to plain shift instructions.
 func rowStarts(m bitboard) [3]bitboard {
-	lo, hi := m[0], m[1]
+	lo, hi := m.lo, m.hi
 	// Along a column, step 1.
 	a0 := lo & (lo>>1 | hi<<63)
 	a1 := hi & (hi >> 1)
@@ -167,53 +191,50 @@ func rowStarts(m bitboard) [3]bitboard {
 	return [3]bitboard{r0, r1, r2}
 }
 
-// rowThrough tells whether the markers m hold 5 in a row through point p (which is in m).
-func rowThrough(m bitboard, p int) bool {
-	for d := 0; d < 3; d++ {
-		n := 1
-		for _, c := range rays[p][d][:rayLen[p][d]] {
-			if !m.has(int(c)) {
-				break
-			}
-			n++
-		}
-		for _, c := range rays[p][d+3][:rayLen[p][d+3]] {
-			if !m.has(int(c)) {
-				break
-			}
-			n++
-		}
-		if n >= 5 {
-			return true
-		}
-	}
-	return false
-}
-
+// hasRow tells whether m holds 5 in a row anywhere: rowStarts, its three results merged as they
+// are made.
 func hasRow(m bitboard) bool {
-	r := rowStarts(m)
-	return !r[0].or(r[1]).or(r[2]).empty()
+	lo, hi := m.lo, m.hi
+	a0 := lo & (lo>>1 | hi<<63)
+	a1 := hi & (hi >> 1)
+	b0 := a0 & (a0>>2 | a1<<62)
+	b1 := a1 & (a1 >> 2)
+	r0 := b0 & (lo>>4 | hi<<60)
+	r1 := b1 & (hi >> 4)
+	a0 = lo & (lo>>11 | hi<<53)
+	a1 = hi & (hi >> 11)
+	b0 = a0 & (a0>>22 | a1<<42)
+	b1 = a1 & (a1 >> 22)
+	r0 |= b0 & (lo>>44 | hi<<20)
+	r1 |= b1 & (hi >> 44)
+	a0 = lo & (lo>>12 | hi<<52)
+	a1 = hi & (hi >> 12)
+	b0 = a0 & (a0>>24 | a1<<40)
+	b1 = a1 & (a1 >> 24)
+	r0 |= b0 & (lo>>48 | hi<<16)
+	r1 |= b1 & (hi >> 48)
+	return r0|r1 != 0
 }
 
 func appendRows(dst []env.Action, m bitboard) []env.Action {
 	r := rowStarts(m)
-	all := r[0].or(r[1]).or(r[2])
-	for w := 0; w < 2; w++ {
-		for b := all[w]; b != 0; b &= b - 1 {
-			c := w<<6 | trailing(b)
-			p := int(cellPoint[c])
-			for d := 0; d < 3; d++ {
-				if r[d].has(c) {
-					dst = append(dst, env.Action(rowBase+p*3+d))
-				}
+	r[0].or(r[1]).or(r[2]).forEach(func(c int) {
+		p := int(cellPoint[c])
+		for d := 0; d < 3; d++ {
+			if r[d].has(c) {
+				dst = append(dst, env.Action(rowBase+p*3+d))
 			}
 		}
-	}
+	})
 	return dst
 }
 
 // Play returns the state after the legal action a.
 func (s State) Play(a env.Action) State {
+	if i := int(a - moveBase); uint(i) < numPoints*54 {
+		s.move(i)
+		return s
+	}
 	switch {
 	case a < moveBase:
 		c := int(pointCell[a-placeBase])
@@ -223,41 +244,6 @@ func (s State) Play(a env.Action) State {
 			s.startTurn(0) // white moves first
 		} else {
 			s.toMove = s.toMove.Other()
-		}
-	case a < rowBase:
-		i := int(a - moveBase)
-		p, d, dist := i/54, i%54/9, i%9+1
-		from := int(pointCell[p])
-		to := int(rays[p][d][dist-1])
-		jumped := rayMask[p][d].andNot(rayMask[cellPoint[to]][d]).andNot(cellBit(to))
-		jumped = jumped.and(s.markers[0].or(s.markers[1]))
-		s.markers[0] = s.markers[0].xor(jumped)
-		s.markers[1] = s.markers[1].xor(jumped)
-		s.markers[s.toMove].set(from)
-		s.used++
-		s.rings[s.toMove].clear(from)
-		s.rings[s.toMove].set(to)
-		s.passed = false
-		s.mover = s.toMove
-		// No row existed before the move, so a new one passes through a changed marker: the
-		// mover's through the marker just put down or one flipped to his colour, the
-		// opponent's through one flipped to his. Without flips, the three lines through the
-		// new marker are cheaper to check than the board; the opponent's markers are scanned
-		// only if some flipped to his colour.
-		me, them := s.toMove, s.toMove.Other()
-		var mine bool
-		if jumped.empty() {
-			mine = rowThrough(s.markers[me], p)
-		} else {
-			mine = hasRow(s.markers[me])
-		}
-		switch {
-		case mine:
-			s.phase = phaseRow
-		case !jumped.and(s.markers[them]).empty() && hasRow(s.markers[them]):
-			s.phase, s.toMove = phaseRow, them
-		default:
-			s.startTurn(them)
 		}
 	case a < ringBase:
 		i := int(a - rowBase)
@@ -281,6 +267,39 @@ func (s State) Play(a env.Action) State {
 		s.startTurn(s.toMove.Other())
 	}
 	return s
+}
+
+// move plays move action moveBase+i: put a marker in the ring, move the ring, flip the markers
+// jumped, and find out who decides next.
+func (s *State) move(i int) {
+	p := i / 54
+	d := i % 54 / 9
+	from := int(pointCell[p])
+	to := from + (i%9+1)*int(dirStep[d])
+	rf, rt := &rayFrom[from], &rayFrom[to]
+	jumped := rf[d].andNot(rt[d]).and(s.markers[0].or(s.markers[1]))
+	s.markers[0] = s.markers[0].xor(jumped)
+	s.markers[1] = s.markers[1].xor(jumped)
+	me, them := s.toMove, s.toMove.Other()
+	fromBit := cellBit(from)
+	s.markers[me] = s.markers[me].or(fromBit)
+	s.rings[me] = s.rings[me].xor(fromBit.or(cellBit(to)))
+	s.used++
+	s.passed = false
+	s.mover = me
+	// No row existed before the move, so a new one passes through a changed marker: the mover's
+	// through the marker just put down or one flipped to his colour, the opponent's through one
+	// flipped to his. The mover's markers are looked at always (a few dozen bit operations on
+	// the whole board, cheaper than walking the lines through the changed points), the
+	// opponent's only if some flipped to his colour.
+	switch {
+	case hasRow(s.markers[me]):
+		s.phase = phaseRow
+	case !jumped.and(s.markers[them]).empty() && hasRow(s.markers[them]):
+		s.phase, s.toMove = phaseRow, them
+	default:
+		s.startTurn(them)
+	}
 }
 
 // resolve sets up the next decision after a move or a ring removal: the mover's rows first,
@@ -339,10 +358,8 @@ func (s State) Symmetry(k int) State {
 
 func mapBoard(k int, b bitboard) bitboard {
 	var out bitboard
-	for w := 0; w < 2; w++ {
-		for m := b[w]; m != 0; m &= m - 1 {
-			out.set(int(pointCell[symPoint[k][cellPoint[w<<6|trailing(m)]]]))
-		}
-	}
+	b.forEach(func(c int) {
+		out.set(int(pointCell[symPoint[k][cellPoint[c]]]))
+	})
 	return out
 }
