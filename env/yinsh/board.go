@@ -31,6 +31,7 @@ func (b bitboard) or(o bitboard) bitboard     { return bitboard{b.lo | o.lo, b.h
 func (b bitboard) xor(o bitboard) bitboard    { return bitboard{b.lo ^ o.lo, b.hi ^ o.hi} }
 func (b bitboard) andNot(o bitboard) bitboard { return bitboard{b.lo &^ o.lo, b.hi &^ o.hi} }
 func (b bitboard) empty() bool                { return b.lo|b.hi == 0 }
+func (b bitboard) any() uint64                { return b.lo | b.hi }
 func (b bitboard) count() int                 { return bits.OnesCount64(b.lo) + bits.OnesCount64(b.hi) }
 
 // upToLowest returns the cells up to and including the lowest cell of b: all cells if b is
@@ -74,26 +75,33 @@ var (
 
 const maxRay = 9 // the longest line has 10 points
 
+// moveCells is a move's start and end cells and direction (the end is 0 for moves off the board).
+type moveCells struct{ from, to, dir uint8 }
+
 // maxRingMoves bounds the moves of one ring: the other points of its three lines, each line
 // at most 10 points (checked when the tables are built).
 const maxRingMoves = 27
 
 // Tables built once from the geometry.
 var (
-	board      bitboard         // the 85 valid cells
-	pointCell  [numPoints]uint8 // point index (column-major: a2, a3, …, k10) → cell
-	cellPoint  [numCells]int8   // cell → point index, or -1 off the board
-	rays       [numPoints][6][maxRay]uint8
-	rayLen     [numPoints][6]uint8
-	rayMask    [numPoints][6]bitboard // the cells of the ray, the start excluded
-	rayFrom    [numCells][6]bitboard  // by cell: the cell and its ray
-	cellBits   [128]bitboard          // cell c alone (cells 121..127 are off the grid)
-	fromCell   [129]bitboard          // fromCell[n]: the cells from n-1 up; fromCell[0] all
-	rowMask    [numPoints][3]bitboard // the 5 cells from a point along a positive direction
-	rowOK      [numPoints][3]bool     // whether those 5 cells are all on the board
-	symPoint   [numSymmetries][numPoints]uint8
-	symDir     [numSymmetries][6]uint8
-	symActions [numSymmetries][NumActions]int16
+	board       bitboard         // the 85 valid cells
+	pointCell   [numPoints]uint8 // point index (column-major: a2, a3, …, k10) → cell
+	cellPoint   [numCells]int8   // cell → point index, or -1 off the board
+	rays        [numPoints][6][maxRay]uint8
+	rayLen      [numPoints][6]uint8
+	rayMask     [numPoints][6]bitboard    // the cells of the ray, the start excluded
+	rayFrom     [128][8]bitboard          // by cell and direction: the cell and its ray
+	moves       [numPoints * 54]moveCells // by move action - moveBase
+	cellBits    [128]bitboard             // cell c alone (cells 121..127 are off the grid)
+	fromCell    [129]bitboard             // fromCell[n]: the cells from n-1 up; fromCell[0] all
+	pointLines  [numPoints][3]pointLine   // by axis (column, row, diagonal): the line through p
+	lineGathers [numLines]lineGather
+	reversed11  [1 << 11]uint16        // the 11 low bits in reverse order
+	rowMask     [numPoints][3]bitboard // the 5 cells from a point along a positive direction
+	rowOK       [numPoints][3]bool     // whether those 5 cells are all on the board
+	symPoint    [numSymmetries][numPoints]uint8
+	symDir      [numSymmetries][6]uint8
+	symActions  [numSymmetries][NumActions]int16
 )
 
 func cellXY(c int) (x, y int) { return c / gridSize, c % gridSize }
@@ -113,11 +121,6 @@ func buildTables() {
 		}
 	}
 	fromCell[0] = bitboard{^uint64(0), ^uint64(0)}
-	for n := 1; n <= 128; n++ {
-		for c := n - 1; c < 128; c++ {
-			fromCell[n].set(c)
-		}
-	}
 	for c := range cellPoint {
 		cellPoint[c] = -1
 	}
@@ -148,6 +151,9 @@ func buildTables() {
 				rayMask[p][d].set(c)
 			}
 			rayFrom[pointCell[p]][d] = rayMask[p][d].or(cellBit(int(pointCell[p])))
+			for k := range maxRay {
+				moves[p*54+d*9+k] = moveCells{pointCell[p], rays[p][d][k], uint8(d)}
+			}
 		}
 		lines := 0
 		for d := range 6 {
@@ -164,7 +170,106 @@ func buildTables() {
 			}
 		}
 	}
+	buildLines()
 	buildSymmetries()
+}
+
+// The lines: 11 along columns (axis 0, indexed by row), 11 along rows (axis 1, by column) and
+// 21 diagonals (axis 2, by column; diagonal k holds the grid cells with row-column = k-10).
+// Each is read as an integer with a bit per index 0..10 of its grid cells (see gather).
+const numLines = 11 + 11 + 21
+
+// pointLine is the line through a point along an axis and the point's index in it.
+type pointLine struct{ line, pos uint8 }
+
+// lineGather reads a line out of a bitboard. Its grid cells in one word are evenly spaced
+// (step 1, 11 or 12); shifted down to the first, masked, and multiplied by mul, each lands on
+// its own bit at the top of the word (the spacing leaves no two partial products on one bit,
+// so nothing carries), the top n bits hold them in order, and they go to indices i.. of the
+// result. off marks the indices 0..10 that are not points of the board, and 11..15: read as
+// occupied, they end the rays.
+type lineGather struct {
+	loShift, loTop, loIndex, hiShift, hiTop, hiIndex uint8
+	off                                              uint16
+	loMask, loMul, hiMask, hiMul                     uint64
+}
+
+func (g *lineGather) gather(b bitboard) uint64 {
+	lo := (b.lo >> (g.loShift & 63) & g.loMask) * g.loMul >> (g.loTop & 63) << (g.loIndex & 15)
+	hi := (b.hi >> (g.hiShift & 63) & g.hiMask) * g.hiMul >> (g.hiTop & 63) << (g.hiIndex & 15)
+	return lo | hi
+}
+
+// lineCells returns the grid cells of a line by index (-1 where the index is off the grid).
+func lineCells(axis, k int) (cells [11]int) {
+	for i := range cells {
+		x, y := k, i // axis 0: column k
+		switch axis {
+		case 1:
+			x, y = i, k // row k
+		case 2:
+			x, y = i, i+k-10 // diagonal k
+		}
+		cells[i] = -1
+		if y >= 0 && y < gridSize {
+			cells[i] = x*gridSize + y
+		}
+	}
+	return cells
+}
+
+func buildLines() {
+	line := 0
+	for axis := range 3 {
+		lines := gridSize
+		if axis == 2 {
+			lines = 21
+		}
+		for k := 0; k < lines; k++ {
+			cells := lineCells(axis, k)
+			g := &lineGathers[line]
+			g.off = 0xf800
+			for word := range 2 {
+				first, n, step := -1, 0, 0
+				for i, c := range cells {
+					if c < 0 || c>>6 != word {
+						continue
+					}
+					if first < 0 {
+						first = i
+					}
+					n++
+					step = []int{1, 11, 12}[axis]
+				}
+				var shift, top, index uint8
+				var mask, mul uint64
+				if n > 0 {
+					c0 := cells[first] & 63
+					for t := 0; t < n; t++ {
+						mask |= 1 << (t * step)
+						mul |= 1 << (64 - n + t - t*step)
+					}
+					shift, top, index = uint8(c0), uint8(64-n), uint8(first)
+				}
+				if word == 0 {
+					g.loShift, g.loTop, g.loIndex, g.loMask, g.loMul = shift, top, index, mask, mul
+				} else {
+					g.hiShift, g.hiTop, g.hiIndex, g.hiMask, g.hiMul = shift, top, index, mask, mul
+				}
+			}
+			for i, c := range cells {
+				if c < 0 || cellPoint[c] < 0 {
+					g.off |= 1 << i
+					continue
+				}
+				pointLines[cellPoint[c]][axis] = pointLine{uint8(line), uint8(i)}
+			}
+			line++
+		}
+	}
+	for v := range reversed11 {
+		reversed11[v] = uint16(bits.Reverse16(uint16(v)) >> 5)
+	}
 }
 
 // numSymmetries: the 6 rotations of the hexagon, and each followed by a reflection.

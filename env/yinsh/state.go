@@ -1,6 +1,10 @@
 package yinsh
 
-import "github.com/zerogames/zero/env"
+import (
+	"math/bits"
+
+	"github.com/zerogames/zero/env"
+)
 
 // The action space: 5016 indices, laid out so that generating the legal actions in their natural
 // order (by point, then direction, then distance) lists them in ascending order.
@@ -104,62 +108,90 @@ func (s State) Legal(dst []env.Action) []env.Action {
 	return dst
 }
 
-// appendMoves appends the ring moves of the player to move. Along each of the 6 rays from each
-// of his rings the moves are found with bit operations, without a branch on the board: the
-// points before the first ring or marker on the way (their count is the number of slides, to
-// distances 1, 2, …), and, if that first one is a marker, the first point after the markers
-// that follow it if it is empty (the jump). The 9 possible slides of the ray are written
-// unconditionally and the length advanced by the number that are legal, then the jump written
-// after them and counted only if legal; dst gets room for that first.
+// appendMoves appends the ring moves of the player to move. For each of his rings, the three
+// lines through it are read out of the bitboards into small integers, a bit per point in the
+// line's order (see gather), and each of the six rays is looked at with a few shifts and
+// trailing-zero counts, without a branch on the board: the number of slides (to distances 1,
+// 2, …, up to the first ring or marker), and whether a jump over the markers that follow lands
+// on an empty point. The 9 possible slides of a ray are written unconditionally and the length
+// advanced by the number that are legal, then the jump written after them and counted only if
+// legal; dst gets room for that first.
 func (s *State) appendMoves(dst []env.Action) []env.Action {
-	rings := s.rings[0].or(s.rings[1])
 	markers := s.markers[0].or(s.markers[1])
-	occupied := rings.or(markers)
+	occupied := markers.or(s.rings[0]).or(s.rings[1])
 	own := s.rings[s.toMove]
 	n := len(dst)
-	if cap(dst)-n < ringsEach*maxRingMoves+maxRay+1 {
-		dst = append(dst[:cap(dst)], make([]env.Action, ringsEach*maxRingMoves+maxRay+1)...)
+	if cap(dst)-n < ringsEach*maxRingMoves+64 {
+		dst = append(dst[:cap(dst)], make([]env.Action, ringsEach*maxRingMoves+64)...)
 	}
 	buf := dst[:cap(dst)]
-	for w := 0; w < 2; w++ {
-		m := own.lo
-		if w == 1 {
-			m = own.hi
-		}
-		for ; m != 0; m &= m - 1 {
-			p := int(cellPoint[w<<6|trailing(m)])
-			rays := &rayMask[p]
-			base := env.Action(moveBase + p*54)
-			for d := 0; d < 6; d++ {
-				ray := rays[d]
-				x := ray.and(occupied)
-				var upto, uptoJump bitboard
-				// The first obstacle on the way (upto: the ray up to it), then the first
-				// point that is no marker after it (uptoJump).
-				after := bitboard{}
-				if d < 3 {
-					upto = x.upToLowest()
-					after = ray.andNot(upto).andNot(markers)
-					uptoJump = after.upToLowest()
-				} else {
-					upto = x.downToHighest()
-					after = ray.andNot(upto).andNot(markers)
-					uptoJump = after.downToHighest()
-				}
-				slides := ray.and(upto).andNot(x).count()
-				blocker := x.and(upto).and(markers)        // the first obstacle if a marker
-				landing := after.and(uptoJump).andNot(rings) // the point after the markers if empty
-				jump := nonZero(blocker.lo|blocker.hi) & nonZero(landing.lo|landing.hi)
-				out := (*[maxRay + 1]env.Action)(buf[n:])
-				b := base + env.Action(d*9)
-				out[0], out[1], out[2], out[3], out[4] = b, b+1, b+2, b+3, b+4
-				out[5], out[6], out[7], out[8] = b+5, b+6, b+7, b+8
-				out[slides] = b + env.Action(ray.and(uptoJump).count()-1)
-				n += slides + jump
-			}
-		}
+	for m := own.lo; m != 0; m &= m - 1 {
+		n += ringMoves((*[64]env.Action)(buf[n:]), trailing(m), occupied, markers)
+	}
+	for m := own.hi; m != 0; m &= m - 1 {
+		n += ringMoves((*[64]env.Action)(buf[n:]), 64+trailing(m), occupied, markers)
 	}
 	return buf[:n]
+}
+
+// ringMoves writes the moves of the ring on cell c at out, in ascending order, and returns
+// their number.
+func ringMoves(out *[64]env.Action, c int, occupied, markers bitboard) int {
+	p := int(cellPoint[c&127])
+	lines := &pointLines[p]
+	b := env.Action(moveBase + p*54)
+	n := 0
+	var occ, mk [3]uint64 // by axis: the line's occupied points (and its ends), its markers
+	for a := range 3 {
+		g := &lineGathers[lines[a].line]
+		occ[a] = g.gather(occupied) | uint64(g.off)
+		mk[a] = g.gather(markers)
+	}
+	for a := range 3 { // directions 0, 1, 2: up the line
+		slides, jd, jump := rayMoves(occ[a], mk[a], uint(lines[a].pos))
+		n = putRay(out, n, b, slides, jd, jump)
+		b += 9
+	}
+	for a := range 3 { // directions 3, 4, 5: down the line, read reversed
+		slides, jd, jump := rayMoves(uint64(reversed11[occ[a]&0x7ff])|1<<11, uint64(reversed11[mk[a]&0x7ff]), 10-uint(lines[a].pos))
+		n = putRay(out, n, b, slides, jd, jump)
+		b += 9
+	}
+	return n
+}
+
+// rayMoves looks up a line from index pos: occ has a bit per occupied index (off-board indices
+// and index 11 included), markers a bit per marker. It returns the number of slides, the
+// distance of the jump's landing and 1 if the jump is legal.
+func rayMoves(occ, markers uint64, pos uint) (slides, jd, jump int) {
+	slides = bits.TrailingZeros64(occ >> ((pos + 1) & 15)) // occ has index 11: never 64
+	f := (pos + 1 + uint(slides)) & 15                     // the first obstacle
+	m := markers >> f
+	land := (f + uint(bits.TrailingZeros64(^m))) & 15 // the point after the markers from f on
+	jump = int(m & ^(occ >> land) & 1)                // f is a marker, land is empty
+	return slides, int(land - pos), jump
+}
+
+// putRay writes a ray's moves at out[n:]: the slides to distances 1..slides, then the jump to
+// distance jd counted only if jump is 1; b is the action of distance 1. It returns the new n.
+func putRay(out *[64]env.Action, n int, b env.Action, slides, jd, jump int) int {
+	o := (*[16]env.Action)(out[n&31:])
+	o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8] = b, b+1, b+2, b+3, b+4, b+5, b+6, b+7, b+8
+	o[slides&15] = b + env.Action(jd) - 1
+	return n + slides + jump
+}
+
+// lowest returns the lowest cell of b, 128 if b is empty, without a branch.
+func lowest(b bitboard) int {
+	l, h := bits.TrailingZeros64(b.lo), bits.TrailingZeros64(b.hi) // 64 for 0
+	return l + h&(nonZero(b.lo)-1)
+}
+
+// highest returns the highest cell of b, -1 if b is empty, without a branch.
+func highest(b bitboard) int {
+	l, h := bits.Len64(b.lo)-1, 63+bits.Len64(b.hi)
+	z := nonZero(b.hi) - 1 // all ones if b.hi is empty
+	return h&^z | l&z
 }
 
 // nonZero is 1 if x != 0, else 0, without a branch.
@@ -272,12 +304,9 @@ func (s State) Play(a env.Action) State {
 // move plays move action moveBase+i: put a marker in the ring, move the ring, flip the markers
 // jumped, and find out who decides next.
 func (s *State) move(i int) {
-	p := i / 54
-	d := i % 54 / 9
-	from := int(pointCell[p])
-	to := from + (i%9+1)*int(dirStep[d])
-	rf, rt := &rayFrom[from], &rayFrom[to]
-	jumped := rf[d].andNot(rt[d]).and(s.markers[0].or(s.markers[1]))
+	mv := moves[i]
+	from, to, d := int(mv.from), int(mv.to), int(mv.dir)
+	jumped := rayFrom[from&127][d&7].andNot(rayFrom[to&127][d&7]).and(s.markers[0].or(s.markers[1]))
 	s.markers[0] = s.markers[0].xor(jumped)
 	s.markers[1] = s.markers[1].xor(jumped)
 	me, them := s.toMove, s.toMove.Other()
@@ -286,7 +315,9 @@ func (s *State) move(i int) {
 	s.rings[me] = s.rings[me].xor(fromBit.or(cellBit(to)))
 	s.used++
 	s.passed = false
-	s.mover = me
+	// The outcome if the move made no row is written first, and changed below in the rare case
+	// it did: the last writes before Play returns and copies the state are then few and early.
+	s.startTurn(them)
 	// No row existed before the move, so a new one passes through a changed marker: the mover's
 	// through the marker just put down or one flipped to his colour, the opponent's through one
 	// flipped to his. The mover's markers are looked at always (a few dozen bit operations on
@@ -294,11 +325,9 @@ func (s *State) move(i int) {
 	// opponent's only if some flipped to his colour.
 	switch {
 	case hasRow(s.markers[me]):
-		s.phase = phaseRow
+		s.phase, s.toMove, s.mover, s.result = phaseRow, me, me, env.Ongoing
 	case !jumped.and(s.markers[them]).empty() && hasRow(s.markers[them]):
-		s.phase, s.toMove = phaseRow, them
-	default:
-		s.startTurn(them)
+		s.phase, s.toMove, s.mover, s.result = phaseRow, them, me, env.Ongoing
 	}
 }
 
