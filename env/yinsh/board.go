@@ -3,19 +3,37 @@ package yinsh
 import "math/bits"
 
 // The 85 points live in an 11×11 grid indexed [column][row]: column x = 0..10 for a..k, row
-// y = 0..10 for 1..11, grid index x*11+y. A bitboard is that grid in 128 bits (121 used).
+// y = 0..10 for 1..11, grid index x*11+y (the observation's and the policy's planes).
 //
-// The six directions in the grid are ±(0,1) along a column (±1), ±(1,0) along a row (±11) and
-// ±(1,1) along the diagonal (±12). Shifting a bitboard by them never wraps from one valid point
-// to another: only column a/k and rows 1/11 could wrap, and their wrap targets are all off the
-// board (a1, k1, a12…), so masking with the board after a shift is enough.
+// A bitboard holds the points in two words, the even columns (a, c, e, g, i, k) in one and the
+// odd columns (b, d, f, h, j) in the other, each column 11 bits from its row 1:
+//
+//	even x: bit 11·(x/2) + y - 1 of lo (a has no row 1, so a2 is bit 0 and k10 bit 63)
+//	odd x:  bit 11·(x/2) + y of hi
+//
+// Moving along a column is ±1 within a word. Moving along a row goes to the other word: from an
+// even column +1 bit (into hi), from an odd column +10 (into lo); two columns on is +11 in the
+// same word. Along the diagonal (1,1): +2 from even, +11 from odd, +13 two columns on. So a row
+// of five is found with three shift-ands per direction on single words (hasRow), never a
+// shift across the two words. Every bit of a word is one grid cell, and a shift that leaves the
+// column's 11 rows lands on a cell off the board (checked by TestRows), so no false row is
+// made of points from two lines.
 const (
 	gridSize  = 11
-	numCells  = gridSize * gridSize // 121
+	numCells  = gridSize * gridSize // 121, the grid
 	numPoints = 85
 )
 
-// bitboard is a set of grid cells: cell i is bit i of lo (i < 64) or bit i-64 of hi. A struct,
+// cellOf is the bitboard cell (bit i of lo for i < 64, bit i-64 of hi) of the point on column x,
+// row y.
+func cellOf(x, y int) int {
+	if x%2 == 0 {
+		return 11*(x/2) + y - 1
+	}
+	return 64 + 11*(x/2) + y
+}
+
+// bitboard is a set of cells: cell i is bit i of lo (i < 64) or bit i-64 of hi. A struct,
 // not an array: the compiler keeps a struct of two words in registers and passes it in
 // registers, while it keeps any array of two words in memory.
 type bitboard struct{ lo, hi uint64 }
@@ -34,26 +52,7 @@ func (b bitboard) empty() bool                { return b.lo|b.hi == 0 }
 func (b bitboard) any() uint64                { return b.lo | b.hi }
 func (b bitboard) count() int                 { return bits.OnesCount64(b.lo) + bits.OnesCount64(b.hi) }
 
-// upToLowest returns the cells up to and including the lowest cell of b: all cells if b is
-// empty. Along a positive direction (the cell index grows with the distance), it is what lies
-// between the start and the first cell of b on the way, that one included.
-func (b bitboard) upToLowest() bitboard {
-	lo, borrow := bits.Sub64(b.lo, 1, 0)
-	hi, _ := bits.Sub64(b.hi, 0, borrow)
-	return bitboard{b.lo ^ lo, b.hi ^ hi}
-}
-
-// downToHighest returns the cells down to and including the highest cell of b: all cells if b
-// is empty. It is upToLowest for the negative directions.
-func (b bitboard) downToHighest() bitboard {
-	n := 64 + bits.Len64(b.hi)
-	if b.hi == 0 {
-		n = bits.Len64(b.lo)
-	}
-	return fromCell[n]
-}
-
-// forEach calls f on each cell of b, in ascending order.
+// forEach calls f on each cell of b, in ascending cell order (not the points' order).
 func (b bitboard) forEach(f func(c int)) {
 	for m := b.lo; m != 0; m &= m - 1 {
 		f(bits.TrailingZeros64(m))
@@ -66,11 +65,10 @@ func (b bitboard) forEach(f func(c int)) {
 // columns gives, for each column a..k, its first and last row (1-based), as the spec's table.
 var columns = [gridSize][2]int{{2, 5}, {1, 7}, {1, 8}, {1, 9}, {1, 10}, {2, 10}, {2, 11}, {3, 11}, {4, 11}, {5, 11}, {7, 10}}
 
-// Direction steps in the grid: 0..2 are the positive directions (the ones rows are named along).
+// Directions in the grid: 0..2 are the positive directions (the ones rows are named along).
 var (
-	dirDX   = [6]int{0, 1, 1, 0, -1, -1}
-	dirDY   = [6]int{1, 0, 1, -1, 0, -1}
-	dirStep = [6]int{1, 11, 12, -1, -11, -12}
+	dirDX = [6]int{0, 1, 1, 0, -1, -1}
+	dirDY = [6]int{1, 0, 1, -1, 0, -1}
 )
 
 const maxRay = 9 // the longest line has 10 points
@@ -84,16 +82,18 @@ const maxRingMoves = 27
 
 // Tables built once from the geometry.
 var (
-	board       bitboard         // the 85 valid cells
+	board       bitboard         // the 85 points
 	pointCell   [numPoints]uint8 // point index (column-major: a2, a3, …, k10) → cell
-	cellPoint   [numCells]int8   // cell → point index, or -1 off the board
+	cellPoint   [128]int8        // cell → point index, or -1 for a cell that is no point
+	pointGrid   [numPoints]uint8 // point → grid index x*11+y
+	gridPoint   [numCells]int8   // grid index → point, or -1 off the board
+	cellGrid    [128]uint8       // cell → grid index (for the points; 0 for the others)
 	rays        [numPoints][6][maxRay]uint8
 	rayLen      [numPoints][6]uint8
 	rayMask     [numPoints][6]bitboard    // the cells of the ray, the start excluded
 	rayFrom     [128][8]bitboard          // by cell and direction: the cell and its ray
 	moves       [numPoints * 54]moveCells // by move action - moveBase
-	cellBits    [128]bitboard             // cell c alone (cells 121..127 are off the grid)
-	fromCell    [129]bitboard             // fromCell[n]: the cells from n-1 up; fromCell[0] all
+	cellBits    [128]bitboard             // cell c alone
 	pointLines  [numPoints][3]pointLine   // by axis (column, row, diagonal): the line through p
 	lineGathers [numLines]lineGather
 	reversed11  [1 << 11]uint16        // the 11 low bits in reverse order
@@ -104,7 +104,8 @@ var (
 	symActions  [numSymmetries][NumActions]int16
 )
 
-func cellXY(c int) (x, y int) { return c / gridSize, c % gridSize }
+// pointXY returns point p's column and row (0-based).
+func pointXY(p int) (x, y int) { return int(pointGrid[p]) / gridSize, int(pointGrid[p]) % gridSize }
 
 func onBoard(x, y int) bool {
 	return x >= 0 && x < gridSize && y+1 >= columns[x][0] && y+1 <= columns[x][1]
@@ -120,17 +121,25 @@ func buildTables() {
 			cellBits[c].hi = 1 << (c - 64)
 		}
 	}
-	fromCell[0] = bitboard{^uint64(0), ^uint64(0)}
 	for c := range cellPoint {
 		cellPoint[c] = -1
+	}
+	for g := range gridPoint {
+		gridPoint[g] = -1
 	}
 	n := 0
 	for x := 0; x < gridSize; x++ {
 		for y := columns[x][0] - 1; y < columns[x][1]; y++ {
-			c := x*gridSize + y
+			c := cellOf(x, y)
+			if c < 0 || c >= 128 || cellPoint[c] >= 0 {
+				panic("yinsh: two points share a cell")
+			}
 			board.set(c)
 			pointCell[n] = uint8(c)
 			cellPoint[c] = int8(n)
+			pointGrid[n] = uint8(x*gridSize + y)
+			gridPoint[x*gridSize+y] = int8(n)
+			cellGrid[c] = uint8(x*gridSize + y)
 			n++
 		}
 	}
@@ -138,14 +147,14 @@ func buildTables() {
 		panic("yinsh: the board does not have 85 points")
 	}
 	for p := 0; p < numPoints; p++ {
-		x, y := cellXY(int(pointCell[p]))
+		x, y := pointXY(p)
 		for d := 0; d < 6; d++ {
 			for k := 1; ; k++ {
 				nx, ny := x+k*dirDX[d], y+k*dirDY[d]
 				if !onBoard(nx, ny) {
 					break
 				}
-				c := nx*gridSize + ny
+				c := cellOf(nx, ny)
 				rays[p][d][k-1] = uint8(c)
 				rayLen[p][d] = uint8(k)
 				rayMask[p][d].set(c)
@@ -176,46 +185,47 @@ func buildTables() {
 
 // The lines: 11 along columns (axis 0, indexed by row), 11 along rows (axis 1, by column) and
 // 21 diagonals (axis 2, by column; diagonal k holds the grid cells with row-column = k-10).
-// Each is read as an integer with a bit per index 0..10 of its grid cells (see gather).
+// Each is read as an integer with a bit per index 0..10 (see gather).
 const numLines = 11 + 11 + 21
 
 // pointLine is the line through a point along an axis and the point's index in it.
 type pointLine struct{ line, pos uint8 }
 
-// lineGather reads a line out of a bitboard. Its grid cells in one word are evenly spaced
-// (step 1, 11 or 12); shifted down to the first, masked, and multiplied by mul, each lands on
-// its own bit at the top of the word (the spacing leaves no two partial products on one bit,
-// so nothing carries), the top n bits hold them in order, and they go to indices i.. of the
-// result. off marks the indices 0..10 that are not points of the board, and 11..15: read as
-// occupied, they end the rays.
+// lineGather reads a line out of a bitboard, a part per word. A part's points are evenly
+// spaced in the word (step 1 along a column, 11 along a row, 13 along a diagonal) and go to
+// evenly spaced indices (step 1 along a column, 2 otherwise: the other columns are in the other
+// word). Shifted down to the first and masked, multiplied by mul, each point lands on its own
+// bit at the top of the word (the spacings leave no two partial products below bit 64 on one
+// bit, so nothing carries: checked when the table is built), where top keeps it, and a shift
+// puts it at its index. off marks the indices 0..10 that are not points of the board, and
+// 11..15: read as occupied, they end the rays.
 type lineGather struct {
-	loShift, loTop, loIndex, hiShift, hiTop, hiIndex uint8
-	off                                              uint16
-	loMask, loMul, hiMask, hiMul                     uint64
+	lo, hi lineGatherPart
+	off    uint16
 }
 
-func (g *lineGather) gather(b bitboard) uint64 {
-	lo := (b.lo >> (g.loShift & 63) & g.loMask) * g.loMul >> (g.loTop & 63) << (g.loIndex & 15)
-	hi := (b.hi >> (g.hiShift & 63) & g.hiMask) * g.hiMul >> (g.hiTop & 63) << (g.hiIndex & 15)
-	return lo | hi
+type lineGatherPart struct {
+	shift, down uint8
+	mask, mul   uint64
+	top         uint64
 }
 
-// lineCells returns the grid cells of a line by index (-1 where the index is off the grid).
-func lineCells(axis, k int) (cells [11]int) {
-	for i := range cells {
-		x, y := k, i // axis 0: column k
-		switch axis {
-		case 1:
-			x, y = i, k // row k
-		case 2:
-			x, y = i, i+k-10 // diagonal k
-		}
-		cells[i] = -1
-		if y >= 0 && y < gridSize {
-			cells[i] = x*gridSize + y
-		}
+func (g *lineGatherPart) gather(w uint64) uint64 {
+	return (w >> (g.shift & 63) & g.mask) * g.mul & g.top >> (g.down & 63)
+}
+
+func (g *lineGather) gather(b bitboard) uint64 { return g.lo.gather(b.lo) | g.hi.gather(b.hi) }
+
+// lineXY returns the grid column and row of index i of a line, and whether it is on the board.
+func lineXY(axis, k, i int) (x, y int, ok bool) {
+	x, y = k, i // axis 0: column k
+	switch axis {
+	case 1:
+		x, y = i, k // row k
+	case 2:
+		x, y = i, i+k-10 // diagonal k
 	}
-	return cells
+	return x, y, onBoard(x, y)
 }
 
 func buildLines() {
@@ -226,50 +236,62 @@ func buildLines() {
 			lines = 21
 		}
 		for k := 0; k < lines; k++ {
-			cells := lineCells(axis, k)
 			g := &lineGathers[line]
 			g.off = 0xf800
-			for word := range 2 {
-				first, n, step := -1, 0, 0
-				for i, c := range cells {
-					if c < 0 || c>>6 != word {
-						continue
-					}
-					if first < 0 {
-						first = i
-					}
-					n++
-					step = []int{1, 11, 12}[axis]
-				}
-				var shift, top, index uint8
-				var mask, mul uint64
-				if n > 0 {
-					c0 := cells[first] & 63
-					for t := 0; t < n; t++ {
-						mask |= 1 << (t * step)
-						mul |= 1 << (64 - n + t - t*step)
-					}
-					shift, top, index = uint8(c0), uint8(64-n), uint8(first)
-				}
-				if word == 0 {
-					g.loShift, g.loTop, g.loIndex, g.loMask, g.loMul = shift, top, index, mask, mul
-				} else {
-					g.hiShift, g.hiTop, g.hiIndex, g.hiMask, g.hiMul = shift, top, index, mask, mul
-				}
-			}
-			for i, c := range cells {
-				if c < 0 || cellPoint[c] < 0 {
+			var index, cell [2][]int // by word: the line's points
+			for i := 0; i < gridSize; i++ {
+				x, y, ok := lineXY(axis, k, i)
+				if !ok {
 					g.off |= 1 << i
 					continue
 				}
-				pointLines[cellPoint[c]][axis] = pointLine{uint8(line), uint8(i)}
+				c := cellOf(x, y)
+				index[c>>6] = append(index[c>>6], i)
+				cell[c>>6] = append(cell[c>>6], c&63)
+				pointLines[gridPoint[x*gridSize+y]][axis] = pointLine{uint8(line), uint8(i)}
 			}
+			g.lo = buildGatherPart(index[0], cell[0])
+			g.hi = buildGatherPart(index[1], cell[1])
 			line++
 		}
 	}
 	for v := range reversed11 {
 		reversed11[v] = uint16(bits.Reverse16(uint16(v)) >> 5)
 	}
+}
+
+func buildGatherPart(index, cell []int) lineGatherPart {
+	n := len(index)
+	if n == 0 {
+		return lineGatherPart{}
+	}
+	s, k := 1, 1 // the steps between cells and between indices
+	if n > 1 {
+		s, k = cell[1]-cell[0], index[1]-index[0]
+	}
+	top := 63 - k*(n-1) // where the first point lands
+	var g lineGatherPart
+	for t := 0; t < n; t++ {
+		if cell[t] != cell[0]+s*t || index[t] != index[0]+k*t || top+k*t-s*t < 0 {
+			panic("yinsh: a line cannot be gathered")
+		}
+		g.mask |= 1 << (s * t)
+		g.mul |= 1 << (top + k*t - s*t)
+		g.top |= 1 << (top + k*t)
+	}
+	seen := map[int]bool{} // the partial products below bit 64 fall on distinct bits
+	for m := g.mul; m != 0; m &= m - 1 {
+		for t := 0; t < n; t++ {
+			if b := s*t + bits.TrailingZeros64(m); b < 64 {
+				if seen[b] {
+					panic("yinsh: a line's gather carries")
+				}
+				seen[b] = true
+			}
+		}
+	}
+	g.shift, g.down = uint8(cell[0]), uint8(top-index[0])
+	return g
 }
 
 // numSymmetries: the 6 rotations of the hexagon, and each followed by a reflection.
@@ -291,12 +313,12 @@ func buildSymmetries() {
 	}
 	for k := 0; k < numSymmetries; k++ {
 		for p := 0; p < numPoints; p++ {
-			x, y := cellXY(int(pointCell[p]))
+			x, y := pointXY(p)
 			u, v := transform(k, x-5, y-5)
 			if !onBoard(u+5, v+5) {
 				panic("yinsh: a symmetry leaves the board")
 			}
-			symPoint[k][p] = uint8(cellPoint[(u+5)*gridSize+v+5])
+			symPoint[k][p] = uint8(gridPoint[(u+5)*gridSize+v+5])
 		}
 		for d := 0; d < 6; d++ {
 			u, v := transform(k, dirDX[d], dirDY[d])

@@ -95,17 +95,53 @@ func (s State) Legal(dst []env.Action) []env.Action {
 			dst = append(dst, passAction)
 		}
 	case phasePlace:
-		board.andNot(s.rings[0].or(s.rings[1])).forEach(func(c int) {
-			dst = append(dst, env.Action(placeBase+int(cellPoint[c])))
-		})
+		free := board.andNot(s.rings[0].or(s.rings[1]))
+		for p := range numPoints {
+			if free.has(int(pointCell[p])) {
+				dst = append(dst, env.Action(placeBase+p))
+			}
+		}
 	case phaseRow:
 		dst = appendRows(dst, s.markers[s.toMove])
 	case phaseRing:
-		s.rings[s.toMove].forEach(func(c int) {
-			dst = append(dst, env.Action(ringBase+int(cellPoint[c])))
-		})
+		rings := ringPoints(s.rings[s.toMove])
+		for i := 0; rings[i] != noPoint; i++ {
+			dst = append(dst, env.Action(ringBase+int(rings[i])))
+		}
 	}
 	return dst
+}
+
+const noPoint = 255
+
+// ringPoints returns the points of a player's rings in ascending order, noPoint after them. The
+// cells of one word are in the points' order, but the two words interleave (even and odd
+// columns): a network of compare-exchanges sorts the five without a branch.
+func ringPoints(b bitboard) [ringsEach + 1]uint8 {
+	var p [ringsEach + 1]uint8
+	for i := range p {
+		p[i] = noPoint
+	}
+	i := 0
+	for m := b.lo; m != 0 && i < ringsEach; m &= m - 1 {
+		p[i] = uint8(cellPoint[trailing(m)])
+		i++
+	}
+	for m := b.hi; m != 0 && i < ringsEach; m &= m - 1 {
+		p[i] = uint8(cellPoint[64+trailing(m)])
+		i++
+	}
+	ce := func(i, j int) { p[i], p[j] = min(p[i], p[j]), max(p[i], p[j]) }
+	ce(0, 1)
+	ce(3, 4)
+	ce(2, 4)
+	ce(2, 3)
+	ce(1, 4)
+	ce(0, 3)
+	ce(0, 2)
+	ce(1, 3)
+	ce(1, 2)
+	return p
 }
 
 // appendMoves appends the ring moves of the player to move. For each of his rings, the three
@@ -125,19 +161,16 @@ func (s *State) appendMoves(dst []env.Action) []env.Action {
 		dst = append(dst[:cap(dst)], make([]env.Action, ringsEach*maxRingMoves+64)...)
 	}
 	buf := dst[:cap(dst)]
-	for m := own.lo; m != 0; m &= m - 1 {
-		n += ringMoves((*[64]env.Action)(buf[n:]), trailing(m), occupied, markers)
-	}
-	for m := own.hi; m != 0; m &= m - 1 {
-		n += ringMoves((*[64]env.Action)(buf[n:]), 64+trailing(m), occupied, markers)
+	rings := ringPoints(own)
+	for i := 0; rings[i] != noPoint; i++ {
+		n += ringMoves((*[64]env.Action)(buf[n:]), int(rings[i]), occupied, markers)
 	}
 	return buf[:n]
 }
 
-// ringMoves writes the moves of the ring on cell c at out, in ascending order, and returns
+// ringMoves writes the moves of the ring on point p at out, in ascending order, and returns
 // their number.
-func ringMoves(out *[64]env.Action, c int, occupied, markers bitboard) int {
-	p := int(cellPoint[c&127])
+func ringMoves(out *[64]env.Action, p int, occupied, markers bitboard) int {
 	lines := &pointLines[p]
 	b := env.Action(moveBase + p*54)
 	n := 0
@@ -197,67 +230,54 @@ func highest(b bitboard) int {
 // nonZero is 1 if x != 0, else 0, without a branch.
 func nonZero(x uint64) int { return int((x | -x) >> 63) }
 
-// rowStarts returns, for each positive direction, the cells that start 5 markers of m in a row:
-// m & m>>s & m>>2s & m>>3s & m>>4s for the direction's step s. The shifts are written out with
-// constant counts, which compile to plain shift instructions.
+// rowStarts returns, for each positive direction, the cells that start 5 markers of m in a row.
+// Along a column a word is shifted by 1, 2 and 4; along a row, from the even columns (lo) the
+// next column is 1 bit on in hi and from the odd ones (hi) 10 bits on in lo, two columns on is
+// 11 bits on in the same word; along the diagonal 2, 11 and 13 (see cellOf).
 func rowStarts(m bitboard) [3]bitboard {
 	lo, hi := m.lo, m.hi
-	// Along a column, step 1.
-	a0 := lo & (lo>>1 | hi<<63)
-	a1 := hi & (hi >> 1)
-	b0 := a0 & (a0>>2 | a1<<62)
-	b1 := a1 & (a1 >> 2)
-	r0 := bitboard{b0 & (lo>>4 | hi<<60), b1 & (hi >> 4)}
-	// Along a row, step 11.
-	a0 = lo & (lo>>11 | hi<<53)
-	a1 = hi & (hi >> 11)
-	b0 = a0 & (a0>>22 | a1<<42)
-	b1 = a1 & (a1 >> 22)
-	r1 := bitboard{b0 & (lo>>44 | hi<<20), b1 & (hi >> 44)}
-	// Along the diagonal, step 12.
-	a0 = lo & (lo>>12 | hi<<52)
-	a1 = hi & (hi >> 12)
-	b0 = a0 & (a0>>24 | a1<<40)
-	b1 = a1 & (a1 >> 24)
-	r2 := bitboard{b0 & (lo>>48 | hi<<16), b1 & (hi >> 48)}
-	return [3]bitboard{r0, r1, r2}
+	c0, c1 := lo&(lo>>1), hi&(hi>>1)
+	c0, c1 = c0&(c0>>2), c1&(c1>>2)
+	c0, c1 = c0&(lo>>4), c1&(hi>>4)
+	r0, r1 := lo&(hi>>1), hi&(lo>>10)
+	r0, r1 = r0&(r0>>11), r1&(r1>>11)
+	r0, r1 = r0&(lo>>22), r1&(hi>>22)
+	d0, d1 := lo&(hi>>2), hi&(lo>>11)
+	d0, d1 = d0&(d0>>13), d1&(d1>>13)
+	d0, d1 = d0&(lo>>26), d1&(hi>>26)
+	return [3]bitboard{{c0, c1}, {r0, r1}, {d0, d1}}
 }
 
-// hasRow tells whether m holds 5 in a row anywhere: rowStarts, its three results merged as they
-// are made.
+// hasRow tells whether m holds 5 in a row anywhere (rowStarts, merged).
 func hasRow(m bitboard) bool {
 	lo, hi := m.lo, m.hi
-	a0 := lo & (lo>>1 | hi<<63)
-	a1 := hi & (hi >> 1)
-	b0 := a0 & (a0>>2 | a1<<62)
-	b1 := a1 & (a1 >> 2)
-	r0 := b0 & (lo>>4 | hi<<60)
-	r1 := b1 & (hi >> 4)
-	a0 = lo & (lo>>11 | hi<<53)
-	a1 = hi & (hi >> 11)
-	b0 = a0 & (a0>>22 | a1<<42)
-	b1 = a1 & (a1 >> 22)
-	r0 |= b0 & (lo>>44 | hi<<20)
-	r1 |= b1 & (hi >> 44)
-	a0 = lo & (lo>>12 | hi<<52)
-	a1 = hi & (hi >> 12)
-	b0 = a0 & (a0>>24 | a1<<40)
-	b1 = a1 & (a1 >> 24)
-	r0 |= b0 & (lo>>48 | hi<<16)
-	r1 |= b1 & (hi >> 48)
-	return r0|r1 != 0
+	c0, c1 := lo&(lo>>1), hi&(hi>>1)
+	r0, r1 := lo&(hi>>1), hi&(lo>>10)
+	d0, d1 := lo&(hi>>2), hi&(lo>>11)
+	c0, c1 = c0&(c0>>2), c1&(c1>>2)
+	r0, r1 = r0&(r0>>11), r1&(r1>>11)
+	d0, d1 = d0&(d0>>13), d1&(d1>>13)
+	c0, c1 = c0&(lo>>4), c1&(hi>>4)
+	r0, r1 = r0&(lo>>22), r1&(hi>>22)
+	d0, d1 = d0&(lo>>26), d1&(hi>>26)
+	return c0|c1|r0|r1|d0|d1 != 0
 }
 
+// appendRows appends the rows of m, in the points' order.
 func appendRows(dst []env.Action, m bitboard) []env.Action {
 	r := rowStarts(m)
-	r[0].or(r[1]).or(r[2]).forEach(func(c int) {
-		p := int(cellPoint[c])
+	all := r[0].or(r[1]).or(r[2])
+	for p := range numPoints {
+		c := int(pointCell[p])
+		if !all.has(c) {
+			continue
+		}
 		for d := 0; d < 3; d++ {
 			if r[d].has(c) {
 				dst = append(dst, env.Action(rowBase+p*3+d))
 			}
 		}
-	})
+	}
 	return dst
 }
 
