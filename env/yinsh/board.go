@@ -1,6 +1,10 @@
 package yinsh
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/zerogames/zero/env"
+)
 
 // The 85 points live in an 11×11 grid indexed [column][row]: column x = 0..10 for a..k, row
 // y = 0..10 for 1..11, grid index x*11+y (the observation's and the policy's planes).
@@ -90,11 +94,12 @@ var (
 	cellGrid    [128]uint8       // cell → grid index (for the points; 0 for the others)
 	rays        [numPoints][6][maxRay]uint8
 	rayLen      [numPoints][6]uint8
-	rayMask     [numPoints][6]bitboard    // the cells of the ray, the start excluded
-	rayFrom     [128][8]bitboard          // by cell and direction: the cell and its ray
-	moves       [numPoints * 54]moveCells // by move action - moveBase
-	cellBits    [128]bitboard             // cell c alone
-	pointLines  [numPoints][3]pointLine   // by axis (column, row, diagonal): the line through p
+	rayMask     [numPoints][6]bitboard      // the cells of the ray, the start excluded
+	rayFrom     [128][8]bitboard            // by cell and direction: the cell and its ray
+	moves       [numPoints * 54]moveCells   // by move action - moveBase
+	moveSeq     [numPoints][6][8]env.Action // the moves of a ray to distances 1..8
+	cellBits    [128]bitboard               // cell c alone
+	pointLines  [numPoints][3]pointLine     // by axis (column, row, diagonal): the line through p
 	lineGathers [numLines]lineGather
 	reversed11  [1 << 11]uint16        // the 11 low bits in reverse order
 	rowMask     [numPoints][3]bitboard // the 5 cells from a point along a positive direction
@@ -162,6 +167,9 @@ func buildTables() {
 			rayFrom[pointCell[p]][d] = rayMask[p][d].or(cellBit(int(pointCell[p])))
 			for k := range maxRay {
 				moves[p*54+d*9+k] = moveCells{pointCell[p], rays[p][d][k], uint8(d)}
+				if k < 8 {
+					moveSeq[p][d][k] = env.Action(moveBase + p*54 + d*9 + k)
+				}
 			}
 		}
 		lines := 0

@@ -179,48 +179,55 @@ func ringMoves(out *[64]env.Action, p int, occupied, markers bitboard) int {
 	occ1, mk1 := g1.gather(occupied)|uint64(g1.off), g1.gather(markers)
 	occ2, mk2 := g2.gather(occupied)|uint64(g2.off), g2.gather(markers)
 	b := env.Action(moveBase + p*54)
+	seq := &moveSeq[p]
 	n := 0
 	var slides, jd, jump int
 	var o *[16]env.Action
 	// direction 0: up the column
 	slides, jd, jump = rayMoves(occ0, mk0, pos0)
 	o = (*[16]env.Action)(out[n&31:])
-	o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8] = b, b+1, b+2, b+3, b+4, b+5, b+6, b+7, b+8
+	*(*[8]env.Action)(o[:8]) = seq[0] // two 16-byte copies
+	o[8] = b + 8
 	o[slides&15] = b + env.Action(jd) - 1
 	n += slides + jump
 	b += 9
 	// direction 1: up the row
 	slides, jd, jump = rayMoves(occ1, mk1, pos1)
 	o = (*[16]env.Action)(out[n&31:])
-	o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8] = b, b+1, b+2, b+3, b+4, b+5, b+6, b+7, b+8
+	*(*[8]env.Action)(o[:8]) = seq[1] // two 16-byte copies
+	o[8] = b + 8
 	o[slides&15] = b + env.Action(jd) - 1
 	n += slides + jump
 	b += 9
 	// direction 2: up the diagonal
 	slides, jd, jump = rayMoves(occ2, mk2, pos2)
 	o = (*[16]env.Action)(out[n&31:])
-	o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8] = b, b+1, b+2, b+3, b+4, b+5, b+6, b+7, b+8
+	*(*[8]env.Action)(o[:8]) = seq[2] // two 16-byte copies
+	o[8] = b + 8
 	o[slides&15] = b + env.Action(jd) - 1
 	n += slides + jump
 	b += 9
 	// direction 3: down the column, read reversed
 	slides, jd, jump = rayMoves(uint64(reversed11[occ0&0x7ff])|1<<11, uint64(reversed11[mk0&0x7ff]), 10-pos0)
 	o = (*[16]env.Action)(out[n&31:])
-	o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8] = b, b+1, b+2, b+3, b+4, b+5, b+6, b+7, b+8
+	*(*[8]env.Action)(o[:8]) = seq[3] // two 16-byte copies
+	o[8] = b + 8
 	o[slides&15] = b + env.Action(jd) - 1
 	n += slides + jump
 	b += 9
 	// direction 4: down the row, read reversed
 	slides, jd, jump = rayMoves(uint64(reversed11[occ1&0x7ff])|1<<11, uint64(reversed11[mk1&0x7ff]), 10-pos1)
 	o = (*[16]env.Action)(out[n&31:])
-	o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8] = b, b+1, b+2, b+3, b+4, b+5, b+6, b+7, b+8
+	*(*[8]env.Action)(o[:8]) = seq[4] // two 16-byte copies
+	o[8] = b + 8
 	o[slides&15] = b + env.Action(jd) - 1
 	n += slides + jump
 	b += 9
 	// direction 5: down the diagonal, read reversed
 	slides, jd, jump = rayMoves(uint64(reversed11[occ2&0x7ff])|1<<11, uint64(reversed11[mk2&0x7ff]), 10-pos2)
 	o = (*[16]env.Action)(out[n&31:])
-	o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8] = b, b+1, b+2, b+3, b+4, b+5, b+6, b+7, b+8
+	*(*[8]env.Action)(o[:8]) = seq[5] // two 16-byte copies
+	o[8] = b + 8
 	o[slides&15] = b + env.Action(jd) - 1
 	n += slides + jump
 	b += 9
@@ -229,15 +236,26 @@ func ringMoves(out *[64]env.Action, p int, occupied, markers bitboard) int {
 
 // rayMoves looks up a line from index pos: occ has a bit per occupied index (off-board indices
 // and index 11 included), markers a bit per marker. It returns the number of slides, the
-// distance of the jump's landing and 1 if the jump is legal.
+// distance of the jump's landing and 1 if the jump is legal. No shift by a variable count:
+// the first obstacle f is the lowest bit of occ above pos, and adding it to markers carries
+// through the markers that start at it onto the point after them, onto f itself if f is no
+// marker: the jump is legal if that point is not occupied.
 func rayMoves(occ, markers uint64, pos uint) (slides, jd, jump int) {
-	slides = bits.TrailingZeros64(occ >> ((pos + 1) & 15)) // occ has index 11: never 64
-	f := (pos + 1 + uint(slides)) & 15                     // the first obstacle
-	m := markers >> f
-	land := (f + uint(bits.TrailingZeros64(^m))) & 15 // the point after the markers from f on
-	jump = int(m & ^(occ >> land) & 1)                // f is a marker, land is empty
-	return slides, int(land - pos), jump
+	first := occ & above[pos&15] // never 0: occ has index 11
+	first &= -first
+	land := (markers + first) &^ markers
+	slides = bits.TrailingZeros64(first|1<<63) - int(pos) - 1
+	jd = bits.TrailingZeros64(land|1<<63) - int(pos)
+	return slides, jd, nonZero(land &^ occ)
 }
+
+// above[i] is the bits above i.
+var above = func() (a [16]uint64) {
+	for i := range a {
+		a[i] = ^uint64(0) << (i + 1)
+	}
+	return a
+}()
 
 // nonZero is 1 if x != 0, else 0, without a branch.
 func nonZero(x uint64) int { return int((x | -x) >> 63) }
