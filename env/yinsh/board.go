@@ -92,6 +92,8 @@ var (
 	pointGrid   [numPoints]uint8 // point → grid index x*11+y
 	gridPoint   [numCells]int8   // grid index → point, or -1 off the board
 	cellGrid    [128]uint8       // cell → grid index (for the points; 0 for the others)
+	columnFirst [gridSize]uint8  // a column's first point (its lowest row)
+	columnMask  [gridSize]uint64 // a bit per point of the column, from its first
 	rays        [numPoints][6][maxRay]uint8
 	rayLen      [numPoints][6]uint8
 	rayMask     [numPoints][6]bitboard      // the cells of the ray, the start excluded
@@ -134,6 +136,8 @@ func buildTables() {
 	}
 	n := 0
 	for x := 0; x < gridSize; x++ {
+		columnFirst[x] = uint8(n)
+		columnMask[x] = 1<<(columns[x][1]-columns[x][0]+1) - 1
 		for y := columns[x][0] - 1; y < columns[x][1]; y++ {
 			c := cellOf(x, y)
 			if c < 0 || c >= 128 || cellPoint[c] >= 0 {

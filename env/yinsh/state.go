@@ -95,10 +95,16 @@ func (s State) Legal(dst []env.Action) []env.Action {
 			dst = append(dst, passAction)
 		}
 	case phasePlace:
+		// Column by column (the points' order), each column's points a run of bits in a word.
 		free := board.andNot(s.rings[0].or(s.rings[1]))
-		for p := range numPoints {
-			if free.has(int(pointCell[p])) {
-				dst = append(dst, env.Action(placeBase+p))
+		for x := range gridSize {
+			w := free.lo
+			if x%2 == 1 {
+				w = free.hi
+			}
+			first := int(columnFirst[x])
+			for m := w >> (pointCell[first] & 63) & columnMask[x]; m != 0; m &= m - 1 {
+				dst = append(dst, env.Action(placeBase+first+trailing(m)))
 			}
 		}
 	case phaseRow:
@@ -293,18 +299,23 @@ func hasRow(m bitboard) bool {
 	return c0|c1|r0|r1|d0|d1 != 0
 }
 
-// appendRows appends the rows of m, in the points' order.
+// appendRows appends the rows of m, in the points' order (column by column, as in Legal).
 func appendRows(dst []env.Action, m bitboard) []env.Action {
 	r := rowStarts(m)
 	all := r[0].or(r[1]).or(r[2])
-	for p := range numPoints {
-		c := int(pointCell[p])
-		if !all.has(c) {
-			continue
+	for x := range gridSize {
+		w := all.lo
+		if x%2 == 1 {
+			w = all.hi
 		}
-		for d := 0; d < 3; d++ {
-			if r[d].has(c) {
-				dst = append(dst, env.Action(rowBase+p*3+d))
+		first := int(columnFirst[x])
+		for b := w >> (pointCell[first] & 63) & columnMask[x]; b != 0; b &= b - 1 {
+			p := first + trailing(b)
+			c := int(pointCell[p])
+			for d := 0; d < 3; d++ {
+				if r[d].has(c) {
+					dst = append(dst, env.Action(rowBase+p*3+d))
+				}
 			}
 		}
 	}
