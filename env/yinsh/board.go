@@ -53,7 +53,6 @@ func (b bitboard) or(o bitboard) bitboard     { return bitboard{b.lo | o.lo, b.h
 func (b bitboard) xor(o bitboard) bitboard    { return bitboard{b.lo ^ o.lo, b.hi ^ o.hi} }
 func (b bitboard) andNot(o bitboard) bitboard { return bitboard{b.lo &^ o.lo, b.hi &^ o.hi} }
 func (b bitboard) empty() bool                { return b.lo|b.hi == 0 }
-func (b bitboard) any() uint64                { return b.lo | b.hi }
 func (b bitboard) count() int                 { return bits.OnesCount64(b.lo) + bits.OnesCount64(b.hi) }
 
 // forEach calls f on each cell of b, in ascending cell order (not the points' order).
