@@ -21,8 +21,8 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ -z "${ZERO:-}" ]; then
-	go build -o "$tmp/zero" ./cmd/zero
-	ZERO=$tmp/zero
+	go build -o "$tmp/bin/zero" ./cmd/zero
+	ZERO=$tmp/bin/zero
 fi
 moves="place k7;place a3;place h9;place c3;place d3;place d9;place i6;place c7;place f2;place g3;move h9-f9;move c3-c2;move d3-d1;move c7-f10;move i6-d6;move d9-d8;move f9-g10;move c2-e2;move k7-i7;move g3-b3;move d1-e1;move d8-b6;move g10-g11;move b3-c4;move i7-e7;move e2-f3;move g11-g9;move a3-a5;move d6-c5;move f3-h3;move e7-e4;move h3-g2;move e4-b1;move b6-b7;move c5-b5;move c4-c1;move g9-i11;move g2-g4;move f2-d2;move c1-c6"
 
