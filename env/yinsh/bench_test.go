@@ -54,6 +54,56 @@ func BenchmarkLegal(b *testing.B) {
 	}
 }
 
+// BenchmarkLegalVaried lists the moves of each of the 15,088 positions three plies below the
+// midgame in turn, as a perft or a search meets them: unlike BenchmarkLegal, which repeats one
+// position, the branches of the generator cannot be learnt.
+func BenchmarkLegalVaried(b *testing.B) {
+	var states []yinsh.State
+	var walk func(s yinsh.State, depth int)
+	walk = func(s yinsh.State, depth int) {
+		if depth == 0 {
+			states = append(states, s)
+			return
+		}
+		for _, a := range s.Legal(nil) {
+			walk(s.Play(a), depth-1)
+		}
+	}
+	walk(midgame(b), 3)
+	buf := make([]env.Action, 0, yinsh.NumActions)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range states {
+			buf = states[i].Legal(buf[:0])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(states)), "ns/position")
+}
+
+// BenchmarkLegalRandom lists the moves of 4,096 positions met in random games (ring moves to
+// make, from the games of seed 3), one after the other: what a random playout asks.
+func BenchmarkLegalRandom(b *testing.B) {
+	var states []yinsh.State
+	w := env.NewWalker[yinsh.State](rand.New(rand.NewPCG(3, 3)), yinsh.NumActions)
+	for len(states) < 4096 {
+		s := yinsh.Normal.New()
+		for s.ToMove() != env.Terminal && len(states) < 4096 {
+			if s.Phase() == yinsh.PhaseMove {
+				states = append(states, s)
+			}
+			s = s.Play(w.Step(s))
+		}
+	}
+	buf := make([]env.Action, 0, yinsh.NumActions)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range states {
+			buf = states[i].Legal(buf[:0])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(states)), "ns/position")
+}
+
 func BenchmarkPlay(b *testing.B) {
 	s := midgame(b)
 	legal := s.Legal(nil)

@@ -41,9 +41,9 @@
 //
 // # Encoding
 //
-// Points are indexed 0..84 column by column (a2, a3, a4, a5, b1, …, k10); the bitboards are an
-// 11×11 grid indexed [column][row] in two 64-bit words. The action space (NumActions = 5016) is
-// laid out in state.go; the observation is 14 planes over the same 11×11 grid (game.go), from
-// the view of the player to decide. The 12 symmetries of the hexagon about f6 map points,
+// Points are indexed 0..84 column by column (a2, a3, a4, a5, b1, …, k10); the bitboards hold
+// them in two 64-bit words, the even columns in one and the odd columns in the other (board.go).
+// The action space (NumActions = 5016) is laid out in state.go; the observation is 14 planes
+// over the 11×11 grid indexed [column][row] (game.go), from the view of the player to decide. The 12 symmetries of the hexagon about f6 map points,
 // directions and so actions (MapAction).
 package yinsh

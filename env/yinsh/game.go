@@ -112,11 +112,7 @@ func (s State) Observe(dst []float32) {
 }
 
 func setPlane(dst []float32, b bitboard) {
-	for w := 0; w < 2; w++ {
-		for m := b[w]; m != 0; m &= m - 1 {
-			dst[w<<6|trailing(m)] = 1
-		}
-	}
+	b.forEach(func(c int) { dst[cellGrid[c]] = 1 })
 }
 
 func fill(dst []float32, v float32) {
@@ -137,7 +133,7 @@ func (s State) String() string {
 	}
 	for p := 0; p < numPoints; p++ {
 		c := int(pointCell[p])
-		x, y := cellXY(c)
+		x, y := pointXY(p)
 		ch := byte('.')
 		switch {
 		case s.rings[0].has(c):
@@ -208,13 +204,13 @@ func (g *Game) PolicyCell(a env.Action) (plane, cell int, ok bool) {
 	case i < 0 || i >= passAction:
 		return 0, 0, false
 	case i < moveBase:
-		return 0, int(pointCell[i]), true
+		return 0, int(pointGrid[i]), true
 	case i < rowBase:
 		i -= moveBase
-		return 1 + i%54, int(pointCell[i/54]), true
+		return 1 + i%54, int(pointGrid[i/54]), true
 	case i < ringBase:
 		i -= rowBase
-		return 55 + i%3, int(pointCell[i/3]), true
+		return 55 + i%3, int(pointGrid[i/3]), true
 	}
-	return 58, int(pointCell[i-ringBase]), true
+	return 58, int(pointGrid[i-ringBase]), true
 }

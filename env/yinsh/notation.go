@@ -11,7 +11,7 @@ import (
 
 // appendPoint appends the name of a point: column letter and row number, "f6".
 func appendPoint(dst []byte, p int) []byte {
-	x, y := cellXY(int(pointCell[p]))
+	x, y := pointXY(p)
 	dst = append(dst, byte('a'+x))
 	return strconv.AppendInt(dst, int64(y+1), 10)
 }
@@ -68,7 +68,7 @@ func ParsePoint(text string) (int, error) {
 		return 0, fmt.Errorf("there is no point %s on the board (column %c has rows %d-%d)",
 			text, text[0], columns[x][0], columns[x][1])
 	}
-	return int(cellPoint[x*gridSize+y-1]), nil
+	return int(gridPoint[x*gridSize+y-1]), nil
 }
 
 var errSyntax = errors.New("want place P, move P-Q, row P-Q, ring P or pass (lower-case, as in place f6)")
@@ -134,8 +134,8 @@ func parseAction(text string) (env.Action, error) {
 // lineBetween returns the direction and distance from p to q, or -1 if they are not on one
 // line (or are the same point).
 func lineBetween(p, q int) (dir, dist int) {
-	x0, y0 := cellXY(int(pointCell[p]))
-	x1, y1 := cellXY(int(pointCell[q]))
+	x0, y0 := pointXY(p)
+	x1, y1 := pointXY(q)
 	dx, dy := x1-x0, y1-y0
 	n := max(abs(dx), abs(dy))
 	if n == 0 || (dx != 0 && dy != 0 && dx != dy) {

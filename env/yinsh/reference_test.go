@@ -271,7 +271,7 @@ func refFrom(s State) *ref {
 		lastPass: s.passed}
 	for p := 0; p < numPoints; p++ {
 		c := int(pointCell[p])
-		x, y := cellXY(c)
+		x, y := pointXY(p)
 		for i, b := range []bitboard{s.rings[0], s.rings[1], s.markers[0], s.markers[1]} {
 			if b.has(c) {
 				r.cell[[2]int{x, y + 1}] = "WBwb"[i]

@@ -1,6 +1,7 @@
 package yinsh
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -381,3 +382,67 @@ func TestPoolRefilledByTheLastRow(t *testing.T) {
 }
 
 const poolRefilledMoves = "place f8;place h8;place h5;place d1;place c2;place i5;place f6;place b6;place i9;place d7;move f6-b2;move d1-d5;move c2-d3;move d7-e8;move f8-i11;move b6-g6;move i9-f9;move i5-h4;move h5-h6;move g6-g2;move b2-d4;move h8-h9;move d4-b4;move d5-e6;move h6-e3;move h9-j9;move b4-b1;move j9-k10;move e3-g5;move k10-f10;move i11-i8;move h4-j6;move f9-e9;move e8-c6;move g5-c5;move g2-g3;move i8-i6;move e6-e5;move c5-a3;move f10-e10;move b1-e1;move j6-j10;move a3-c3;move g3-g7;move e9-a5;move g7-i7;move e1-k7;move e10-c8;move i6-k8;move e5-e7;move k8-g8;move e7-g9;move a5-a2;move g9-g10;move d3-e4;move c8-b7;move c3-f3;move i7-h7;move a2-a4;move j10-j8;move f3-f7;row e6-i6;ring a4"
+
+// randomBoard returns a bitboard holding each point with probability num/den.
+func randomBoard(rng *rand.Rand, num, den int) bitboard {
+	var b bitboard
+	for p := range numPoints {
+		if rng.IntN(den) < num {
+			b.set(int(pointCell[p]))
+		}
+	}
+	return b
+}
+
+// TestLineGather checks the lines read out of bitboards (used by the move generator) against
+// reading them point by point.
+func TestLineGather(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for range 2000 {
+		b := randomBoard(rng, 1, 2)
+		line := 0
+		for axis := range 3 {
+			for k := 0; k < []int{11, 11, 21}[axis]; k++ {
+				var want uint64
+				for i := range gridSize {
+					if x, y, ok := lineXY(axis, k, i); ok && b.has(int(pointCell[gridPoint[x*gridSize+y]])) {
+						want |= 1 << i
+					}
+				}
+				if got := lineGathers[line].gather(b); got != want {
+					t.Fatalf("axis %d line %d: gathered %b, want %b", axis, k, got, want)
+				}
+				line++
+			}
+		}
+	}
+}
+
+// TestRows checks the rows found with shifts against looking at every five points in a line,
+// on random boards from sparse to full.
+func TestRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for i := range 20000 {
+		b := randomBoard(rng, i%8+1, 8)
+		var want [3]bitboard
+		for p := range numPoints {
+			x, y := pointXY(p)
+			for d := range 3 {
+				row := true
+				for k := range 5 {
+					nx, ny := x+k*dirDX[d], y+k*dirDY[d]
+					row = row && onBoard(nx, ny) && b.has(int(pointCell[gridPoint[nx*gridSize+ny]]))
+				}
+				if row {
+					want[d].set(int(pointCell[p]))
+				}
+			}
+		}
+		if got := rowStarts(b); got != want {
+			t.Fatalf("board %v: rows %v, want %v", b, got, want)
+		}
+		if got := hasRow(b); got != (want != [3]bitboard{}) {
+			t.Fatalf("board %v: hasRow %v", b, got)
+		}
+	}
+}

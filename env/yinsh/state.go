@@ -1,6 +1,10 @@
 package yinsh
 
-import "github.com/zerogames/zero/env"
+import (
+	"math/bits"
+
+	"github.com/zerogames/zero/env"
+)
 
 // The action space: 5016 indices, laid out so that generating the legal actions in their natural
 // order (by point, then direction, then distance) lists them in ascending order.
@@ -84,124 +88,230 @@ func (s State) target() uint8 {
 // Legal appends the legal actions in ascending order.
 func (s State) Legal(dst []env.Action) []env.Action {
 	switch s.phase {
-	case phasePlace:
-		free := board.andNot(s.rings[0].or(s.rings[1]))
-		for w := 0; w < 2; w++ {
-			for m := free[w]; m != 0; m &= m - 1 {
-				dst = append(dst, env.Action(placeBase+int(cellPoint[w<<6|trailing(m)])))
-			}
-		}
 	case phaseMove:
 		n := len(dst)
 		dst = s.appendMoves(dst)
 		if len(dst) == n {
 			dst = append(dst, passAction)
 		}
+	case phasePlace:
+		// Column by column (the points' order), each column's points a run of bits in a word.
+		free := board.andNot(s.rings[0].or(s.rings[1]))
+		for x := range gridSize {
+			w := free.lo
+			if x%2 == 1 {
+				w = free.hi
+			}
+			first := int(columnFirst[x])
+			for m := w >> (pointCell[first] & 63) & columnMask[x]; m != 0; m &= m - 1 {
+				dst = append(dst, env.Action(placeBase+first+trailing(m)))
+			}
+		}
 	case phaseRow:
 		dst = appendRows(dst, s.markers[s.toMove])
 	case phaseRing:
-		r := s.rings[s.toMove]
-		for w := 0; w < 2; w++ {
-			for m := r[w]; m != 0; m &= m - 1 {
-				dst = append(dst, env.Action(ringBase+int(cellPoint[w<<6|trailing(m)])))
-			}
+		rings := ringPoints(s.rings[s.toMove])
+		for i := 0; rings[i] != noPoint; i++ {
+			dst = append(dst, env.Action(ringBase+int(rings[i])))
 		}
 	}
 	return dst
 }
 
-func (s State) appendMoves(dst []env.Action) []env.Action {
-	rings := s.rings[0].or(s.rings[1])
+const noPoint = 255
+
+// ringPoints returns the points of a player's rings in ascending order, noPoint after them. The
+// cells of one word are in the points' order, but the two words interleave (even and odd
+// columns): a network of compare-exchanges sorts the five without a branch.
+func ringPoints(b bitboard) [ringsEach + 1]uint8 {
+	var p [ringsEach + 1]uint8
+	for i := range p {
+		p[i] = noPoint
+	}
+	i := 0
+	for m := b.lo; m != 0 && i < ringsEach; m &= m - 1 {
+		p[i] = uint8(cellPoint[trailing(m)])
+		i++
+	}
+	for m := b.hi; m != 0 && i < ringsEach; m &= m - 1 {
+		p[i] = uint8(cellPoint[64+trailing(m)])
+		i++
+	}
+	ce := func(i, j int) { p[i], p[j] = min(p[i], p[j]), max(p[i], p[j]) }
+	ce(0, 1)
+	ce(3, 4)
+	ce(2, 4)
+	ce(2, 3)
+	ce(1, 4)
+	ce(0, 3)
+	ce(0, 2)
+	ce(1, 3)
+	ce(1, 2)
+	return p
+}
+
+// appendMoves appends the ring moves of the player to move. For each of his rings, the three
+// lines through it are read out of the bitboards into small integers, a bit per point in the
+// line's order (see gather), and each of the six rays is looked at with a few shifts and
+// trailing-zero counts, without a branch on the board: the number of slides (to distances 1,
+// 2, …, up to the first ring or marker), and whether a jump over the markers that follow lands
+// on an empty point. The 9 possible slides of a ray are written unconditionally and the length
+// advanced by the number that are legal, then the jump written after them and counted only if
+// legal; dst gets room for that first.
+func (s *State) appendMoves(dst []env.Action) []env.Action {
 	markers := s.markers[0].or(s.markers[1])
+	occupied := markers.or(s.rings[0]).or(s.rings[1])
 	own := s.rings[s.toMove]
-	for w := 0; w < 2; w++ {
-		for m := own[w]; m != 0; m &= m - 1 {
-			p := int(cellPoint[w<<6|trailing(m)])
-			base := moveBase + p*54
-			for d := 0; d < 6; d++ {
-				ray := &rays[p][d]
-				jumped := false
-				for k, n := 0, int(rayLen[p][d]); k < n; k++ {
-					c := int(ray[k])
-					if rings.has(c) {
-						break
-					}
-					if markers.has(c) {
-						jumped = true
-						continue
-					}
-					dst = append(dst, env.Action(base+d*9+k))
-					if jumped {
-						break
-					}
-				}
-			}
-		}
+	n := len(dst)
+	if cap(dst)-n < ringsEach*maxRingMoves+64 {
+		dst = append(dst[:cap(dst)], make([]env.Action, ringsEach*maxRingMoves+64)...)
 	}
-	return dst
+	buf := dst[:cap(dst)]
+	rings := ringPoints(own)
+	for i := 0; rings[i] != noPoint; i++ {
+		n += ringMoves((*[64]env.Action)(buf[n:]), int(rings[i]), occupied, markers)
+	}
+	return buf[:n]
 }
 
-// rowStarts returns, for each positive direction, the cells that start 5 markers of m in a row:
-// m & m>>s & m>>2s & m>>3s & m>>4s for the direction's step s. The shifts are written out with
-// constant counts, which compile to plain shift instructions.
+// ringMoves writes the moves of the ring on point p at out, in ascending order, and returns
+// their number.
+func ringMoves(out *[64]env.Action, p int, occupied, markers bitboard) int {
+	lines := &pointLines[p]
+	g0, g1, g2 := &lineGathers[lines[0].line], &lineGathers[lines[1].line], &lineGathers[lines[2].line]
+	pos0, pos1, pos2 := uint(lines[0].pos), uint(lines[1].pos), uint(lines[2].pos)
+	// By axis: the line's occupied points (and its ends), its markers.
+	occ0, mk0 := g0.gather(occupied)|uint64(g0.off), g0.gather(markers)
+	occ1, mk1 := g1.gather(occupied)|uint64(g1.off), g1.gather(markers)
+	occ2, mk2 := g2.gather(occupied)|uint64(g2.off), g2.gather(markers)
+	b := env.Action(moveBase + p*54)
+	seq := &moveSeq[p]
+	n := 0
+	var slides, jd, jump int
+	var o *[16]env.Action
+	// direction 0: up the column
+	slides, jd, jump = rayMoves(occ0, mk0, pos0)
+	o = (*[16]env.Action)(out[n&31:])
+	*(*[8]env.Action)(o[:8]) = seq[0] // two 16-byte copies
+	o[8] = b + 8
+	o[slides&15] = b + env.Action(jd) - 1
+	n += slides + jump
+	b += 9
+	// direction 1: up the row
+	slides, jd, jump = rayMoves(occ1, mk1, pos1)
+	o = (*[16]env.Action)(out[n&31:])
+	*(*[8]env.Action)(o[:8]) = seq[1] // two 16-byte copies
+	o[8] = b + 8
+	o[slides&15] = b + env.Action(jd) - 1
+	n += slides + jump
+	b += 9
+	// direction 2: up the diagonal
+	slides, jd, jump = rayMoves(occ2, mk2, pos2)
+	o = (*[16]env.Action)(out[n&31:])
+	*(*[8]env.Action)(o[:8]) = seq[2] // two 16-byte copies
+	o[8] = b + 8
+	o[slides&15] = b + env.Action(jd) - 1
+	n += slides + jump
+	b += 9
+	// direction 3: down the column, read reversed
+	slides, jd, jump = rayMoves(uint64(reversed11[occ0&0x7ff])|1<<11, uint64(reversed11[mk0&0x7ff]), 10-pos0)
+	o = (*[16]env.Action)(out[n&31:])
+	*(*[8]env.Action)(o[:8]) = seq[3] // two 16-byte copies
+	o[8] = b + 8
+	o[slides&15] = b + env.Action(jd) - 1
+	n += slides + jump
+	b += 9
+	// direction 4: down the row, read reversed
+	slides, jd, jump = rayMoves(uint64(reversed11[occ1&0x7ff])|1<<11, uint64(reversed11[mk1&0x7ff]), 10-pos1)
+	o = (*[16]env.Action)(out[n&31:])
+	*(*[8]env.Action)(o[:8]) = seq[4] // two 16-byte copies
+	o[8] = b + 8
+	o[slides&15] = b + env.Action(jd) - 1
+	n += slides + jump
+	b += 9
+	// direction 5: down the diagonal, read reversed
+	slides, jd, jump = rayMoves(uint64(reversed11[occ2&0x7ff])|1<<11, uint64(reversed11[mk2&0x7ff]), 10-pos2)
+	o = (*[16]env.Action)(out[n&31:])
+	*(*[8]env.Action)(o[:8]) = seq[5] // two 16-byte copies
+	o[8] = b + 8
+	o[slides&15] = b + env.Action(jd) - 1
+	n += slides + jump
+	b += 9
+	return n
+}
+
+// rayMoves looks up a line from index pos: occ has a bit per occupied index (off-board indices
+// and index 11 included), markers a bit per marker. It returns the number of slides, the
+// distance of the jump's landing and 1 if the jump is legal. No shift by a variable count:
+// the first obstacle f is the lowest bit of occ above pos, and adding it to markers carries
+// through the markers that start at it onto the point after them, onto f itself if f is no
+// marker: the jump is legal if that point is not occupied.
+func rayMoves(occ, markers uint64, pos uint) (slides, jd, jump int) {
+	first := occ & above[pos&15] // never 0: occ has index 11
+	first &= -first
+	land := (markers + first) &^ markers
+	slides = bits.TrailingZeros64(first|1<<63) - int(pos) - 1
+	jd = bits.TrailingZeros64(land|1<<63) - int(pos)
+	return slides, jd, nonZero(land &^ occ)
+}
+
+// above[i] is the bits above i.
+var above = func() (a [16]uint64) {
+	for i := range a {
+		a[i] = ^uint64(0) << (i + 1)
+	}
+	return a
+}()
+
+// nonZero is 1 if x != 0, else 0, without a branch.
+func nonZero(x uint64) int { return int((x | -x) >> 63) }
+
+// rowStarts returns, for each positive direction, the cells that start 5 markers of m in a row.
+// Along a column a word is shifted by 1, 2 and 4; along a row, from the even columns (lo) the
+// next column is 1 bit on in hi and from the odd ones (hi) 10 bits on in lo, two columns on is
+// 11 bits on in the same word; along the diagonal 2, 11 and 13 (see cellOf).
 func rowStarts(m bitboard) [3]bitboard {
-	lo, hi := m[0], m[1]
-	// Along a column, step 1.
-	a0 := lo & (lo>>1 | hi<<63)
-	a1 := hi & (hi >> 1)
-	b0 := a0 & (a0>>2 | a1<<62)
-	b1 := a1 & (a1 >> 2)
-	r0 := bitboard{b0 & (lo>>4 | hi<<60), b1 & (hi >> 4)}
-	// Along a row, step 11.
-	a0 = lo & (lo>>11 | hi<<53)
-	a1 = hi & (hi >> 11)
-	b0 = a0 & (a0>>22 | a1<<42)
-	b1 = a1 & (a1 >> 22)
-	r1 := bitboard{b0 & (lo>>44 | hi<<20), b1 & (hi >> 44)}
-	// Along the diagonal, step 12.
-	a0 = lo & (lo>>12 | hi<<52)
-	a1 = hi & (hi >> 12)
-	b0 = a0 & (a0>>24 | a1<<40)
-	b1 = a1 & (a1 >> 24)
-	r2 := bitboard{b0 & (lo>>48 | hi<<16), b1 & (hi >> 48)}
-	return [3]bitboard{r0, r1, r2}
+	lo, hi := m.lo, m.hi
+	c0, c1 := lo&(lo>>1), hi&(hi>>1)
+	c0, c1 = c0&(c0>>2), c1&(c1>>2)
+	c0, c1 = c0&(lo>>4), c1&(hi>>4)
+	r0, r1 := lo&(hi>>1), hi&(lo>>10)
+	r0, r1 = r0&(r0>>11), r1&(r1>>11)
+	r0, r1 = r0&(lo>>22), r1&(hi>>22)
+	d0, d1 := lo&(hi>>2), hi&(lo>>11)
+	d0, d1 = d0&(d0>>13), d1&(d1>>13)
+	d0, d1 = d0&(lo>>26), d1&(hi>>26)
+	return [3]bitboard{{c0, c1}, {r0, r1}, {d0, d1}}
 }
 
-// rowThrough tells whether the markers m hold 5 in a row through point p (which is in m).
-func rowThrough(m bitboard, p int) bool {
-	for d := 0; d < 3; d++ {
-		n := 1
-		for _, c := range rays[p][d][:rayLen[p][d]] {
-			if !m.has(int(c)) {
-				break
-			}
-			n++
-		}
-		for _, c := range rays[p][d+3][:rayLen[p][d+3]] {
-			if !m.has(int(c)) {
-				break
-			}
-			n++
-		}
-		if n >= 5 {
-			return true
-		}
-	}
-	return false
-}
-
+// hasRow tells whether m holds 5 in a row anywhere (rowStarts, merged).
 func hasRow(m bitboard) bool {
-	r := rowStarts(m)
-	return !r[0].or(r[1]).or(r[2]).empty()
+	lo, hi := m.lo, m.hi
+	c0, c1 := lo&(lo>>1), hi&(hi>>1)
+	r0, r1 := lo&(hi>>1), hi&(lo>>10)
+	d0, d1 := lo&(hi>>2), hi&(lo>>11)
+	c0, c1 = c0&(c0>>2), c1&(c1>>2)
+	r0, r1 = r0&(r0>>11), r1&(r1>>11)
+	d0, d1 = d0&(d0>>13), d1&(d1>>13)
+	c0, c1 = c0&(lo>>4), c1&(hi>>4)
+	r0, r1 = r0&(lo>>22), r1&(hi>>22)
+	d0, d1 = d0&(lo>>26), d1&(hi>>26)
+	return c0|c1|r0|r1|d0|d1 != 0
 }
 
+// appendRows appends the rows of m, in the points' order (column by column, as in Legal).
 func appendRows(dst []env.Action, m bitboard) []env.Action {
 	r := rowStarts(m)
 	all := r[0].or(r[1]).or(r[2])
-	for w := 0; w < 2; w++ {
-		for b := all[w]; b != 0; b &= b - 1 {
-			c := w<<6 | trailing(b)
-			p := int(cellPoint[c])
+	for x := range gridSize {
+		w := all.lo
+		if x%2 == 1 {
+			w = all.hi
+		}
+		first := int(columnFirst[x])
+		for b := w >> (pointCell[first] & 63) & columnMask[x]; b != 0; b &= b - 1 {
+			p := first + trailing(b)
+			c := int(pointCell[p])
 			for d := 0; d < 3; d++ {
 				if r[d].has(c) {
 					dst = append(dst, env.Action(rowBase+p*3+d))
@@ -213,7 +323,59 @@ func appendRows(dst []env.Action, m bitboard) []env.Action {
 }
 
 // Play returns the state after the legal action a.
+//
+// A move, by far the most frequent action, is made here (a call less): the start, end and
+// direction come from a table, the markers between are flipped with two ray masks, and the rows
+// are looked for. The writes come in the order the state is copied back to the caller (rings,
+// markers, the rest), each as early as it can: a 16-byte load of two 8-byte stores not yet in
+// the cache waits for them. The outcome if the move made no row is written before the rows are
+// looked for, and changed in the rare case it did.
+//
+// No row existed before the move, so a new one passes through a changed marker: the mover's
+// through the marker just put down or one flipped to his colour, the opponent's through one
+// flipped to his. The mover's markers are looked at always (a few dozen bit operations on the
+// whole board, cheaper than walking the lines through the changed points), the opponent's only
+// if some flipped to his colour.
 func (s State) Play(a env.Action) State {
+	if i := int(a - moveBase); uint(i) < numPoints*54 {
+		mv := moves[i]
+		from, to, d := int(mv.from), int(mv.to), int(mv.dir)
+		me, them := s.toMove&1, (s.toMove&1)^1
+		fromBit := cellBit(from)
+		s.rings[me] = s.rings[me].xor(fromBit.or(cellBit(to)))
+		jumped := rayFrom[from&127][d&7].andNot(rayFrom[to&127][d&7]).and(s.markers[0].or(s.markers[1]))
+		s.markers[0] = s.markers[0].xor(jumped)
+		s.markers[1] = s.markers[1].xor(jumped)
+		mine := s.markers[me].or(fromBit)
+		s.markers[me] = mine
+		s.used++
+		s.passed = false
+		s.startTurn(them)
+		// hasRow(mine), written out.
+		lo, hi := mine.lo, mine.hi
+		c0, c1 := lo&(lo>>1), hi&(hi>>1)
+		r0, r1 := lo&(hi>>1), hi&(lo>>10)
+		d0, d1 := lo&(hi>>2), hi&(lo>>11)
+		c0, c1 = c0&(c0>>2), c1&(c1>>2)
+		r0, r1 = r0&(r0>>11), r1&(r1>>11)
+		d0, d1 = d0&(d0>>13), d1&(d1>>13)
+		c0, c1 = c0&(lo>>4), c1&(hi>>4)
+		r0, r1 = r0&(lo>>22), r1&(hi>>22)
+		d0, d1 = d0&(lo>>26), d1&(hi>>26)
+		switch {
+		case c0|c1|r0|r1|d0|d1 != 0:
+			s.phase, s.toMove, s.mover, s.result = phaseRow, me, me, env.Ongoing
+		case !jumped.andNot(mine).empty() && hasRow(s.markers[them]):
+			s.phase, s.toMove, s.mover, s.result = phaseRow, them, me, env.Ongoing
+		}
+		return s
+	}
+	s.playOther(a)
+	return s
+}
+
+// playOther plays the actions other than moves.
+func (s *State) playOther(a env.Action) {
 	switch {
 	case a < moveBase:
 		c := int(pointCell[a-placeBase])
@@ -223,41 +385,6 @@ func (s State) Play(a env.Action) State {
 			s.startTurn(0) // white moves first
 		} else {
 			s.toMove = s.toMove.Other()
-		}
-	case a < rowBase:
-		i := int(a - moveBase)
-		p, d, dist := i/54, i%54/9, i%9+1
-		from := int(pointCell[p])
-		to := int(rays[p][d][dist-1])
-		jumped := rayMask[p][d].andNot(rayMask[cellPoint[to]][d]).andNot(cellBit(to))
-		jumped = jumped.and(s.markers[0].or(s.markers[1]))
-		s.markers[0] = s.markers[0].xor(jumped)
-		s.markers[1] = s.markers[1].xor(jumped)
-		s.markers[s.toMove].set(from)
-		s.used++
-		s.rings[s.toMove].clear(from)
-		s.rings[s.toMove].set(to)
-		s.passed = false
-		s.mover = s.toMove
-		// No row existed before the move, so a new one passes through a changed marker: the
-		// mover's through the marker just put down or one flipped to his colour, the
-		// opponent's through one flipped to his. Without flips, the three lines through the
-		// new marker are cheaper to check than the board; the opponent's markers are scanned
-		// only if some flipped to his colour.
-		me, them := s.toMove, s.toMove.Other()
-		var mine bool
-		if jumped.empty() {
-			mine = rowThrough(s.markers[me], p)
-		} else {
-			mine = hasRow(s.markers[me])
-		}
-		switch {
-		case mine:
-			s.phase = phaseRow
-		case !jumped.and(s.markers[them]).empty() && hasRow(s.markers[them]):
-			s.phase, s.toMove = phaseRow, them
-		default:
-			s.startTurn(them)
 		}
 	case a < ringBase:
 		i := int(a - rowBase)
@@ -280,7 +407,6 @@ func (s State) Play(a env.Action) State {
 		s.passed = true
 		s.startTurn(s.toMove.Other())
 	}
-	return s
 }
 
 // resolve sets up the next decision after a move or a ring removal: the mover's rows first,
@@ -339,10 +465,8 @@ func (s State) Symmetry(k int) State {
 
 func mapBoard(k int, b bitboard) bitboard {
 	var out bitboard
-	for w := 0; w < 2; w++ {
-		for m := b[w]; m != 0; m &= m - 1 {
-			out.set(int(pointCell[symPoint[k][cellPoint[w<<6|trailing(m)]]]))
-		}
-	}
+	b.forEach(func(c int) {
+		out.set(int(pointCell[symPoint[k][cellPoint[c]]]))
+	})
 	return out
 }

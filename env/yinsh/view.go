@@ -11,7 +11,7 @@ const NumPoints = numPoints
 
 // PointCoords returns point p's column (0 for a … 10 for k) and row number (1..11).
 func PointCoords(p int) (column, row int) {
-	x, y := cellXY(int(pointCell[p]))
+	x, y := pointXY(p)
 	return x, y + 1
 }
 
