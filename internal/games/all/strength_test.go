@@ -52,7 +52,7 @@ var strengthCases = map[string]struct{ sims, noise int }{
 // TestShippedModelsStrength: each shipped model, loaded as zero arena loads it, wins short
 // matches by the margins above against uct:200 and ab:2, and where those do not tell a model
 // from noise, against its own network with random weights. A broken model or a broken loader
-// fails it: ZERO_STRENGTH_MODELS=DIR with random networks in DIR shows it (docs/BENCHMARKS.md).
+// fails it: ZERO_STRENGTH_MODELS=DIR with random networks in DIR shows it (models/README.md).
 func TestShippedModelsStrength(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays about 60 games with the networks: not in -short")
