@@ -50,7 +50,11 @@ func replayDump(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--last %d: want a number of games ≥ 0", *last)
 	}
 	dir := filepath.Join(*run, train.ReplayDir)
-	name, recorded, err := replay.ReadGames(dir)
+	read := replay.ReadGames
+	if *last > 0 { // the newest shards only
+		read = func(dir string) (string, []*replay.Game, error) { return replay.ReadNewest(dir, *last) }
+	}
+	name, recorded, err := read(dir)
 	if err != nil {
 		return fmt.Errorf("--run %s: %w", *run, err)
 	}
@@ -58,18 +62,14 @@ func replayDump(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
-	first := 0
-	if *last > 0 {
-		first = max(len(recorded)-*last, 0)
-	}
 	var lines []byte
 	n, skipped := 0, 0
-	for i, game := range recorded[first:] {
+	for i, game := range recorded {
 		rec, err := games.ActionRecord(g, game.Actions, game.Result, [2]string{games.SelfPlay, games.SelfPlay})
 		if err != nil {
 			// A run from before a change of the rules may hold games today's rules refuse:
 			// they are left out, each said, and the others written.
-			fmt.Fprintf(stderr, "zero replay dump: %s: game %d of %d left out: %v\n", dir, first+i+1, len(recorded), err)
+			fmt.Fprintf(stderr, "zero replay dump: %s: game %d of %d left out: %v\n", dir, i+1, len(recorded), err)
 			skipped++
 			continue
 		}
