@@ -19,6 +19,7 @@
 //	ratings.json      every evaluation game and the Elo ladder (written atomically)
 //	nats/             the embedded NATS server's store: the games not yet taken
 //	worker.token      the secret remote workers connect with (zero train --listen)
+//	run.id            the run's identity on a NATS server: one account serves one run
 //	lock              held (an OS file lock) by the process training in the folder
 //
 // Invariants: state.json only names a checkpoint that was fully written; a checkpoint holds the
@@ -234,15 +235,22 @@ func Run[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, dir str
 		}
 	}
 	// The folder is this process's until it returns: a second trainer is refused before it
-	// reads anything. A folder made here for a run refused by open is removed again.
+	// reads anything. A folder made here for a run refused (by the server or open) is removed
+	// again.
 	_, statErr := os.Stat(dir)
 	lock, err := lockFolder(dir)
 	if err != nil {
 		return err
 	}
 	defer lock.unlock()
-	if err := r.open(); err != nil {
+	err = r.connectTransport(ctx)
+	if err == nil {
+		defer r.stopTransport()
+		err = r.open()
+	}
+	if err != nil {
 		if errors.Is(statErr, os.ErrNotExist) {
+			r.stopTransport()
 			os.RemoveAll(dir)
 		}
 		return err
@@ -503,7 +511,6 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 	if err := r.startTransport(ctx, w); err != nil {
 		return err
 	}
-	defer r.stopTransport()
 	r.logf("%s: session %d of %s, step %d, %d samples in the buffer (%d ever), %d checkpoints; self-play's net on %s",
 		r.dir, r.state.Sessions, r.cfg.Game, r.state.Step, r.buffer.Len(), r.buffer.Total(), len(r.state.Checkpoints), r.batcher.Backend())
 

@@ -154,9 +154,10 @@ func embeddedServer(dir string, opt Transport) dist.ServerConfig {
 	return cfg
 }
 
-// startTransport starts the embedded server (or connects to the external one), sets the run
-// up on it and publishes the run's info, configuration and network.
-func (r *run[S]) startTransport(ctx context.Context, w *net.Weights) error {
+// connectTransport starts the embedded server, or connects to the external one and checks
+// that it holds no other run: before the run folder is written, so that a refused run changes
+// nothing.
+func (r *run[S]) connectTransport(ctx context.Context) error {
 	tr := &transport{}
 	opt := r.opt.Transport
 	logf := func(format string, a ...any) { r.logf(format, a...) }
@@ -166,7 +167,16 @@ func (r *run[S]) startTransport(ctx context.Context, w *net.Weights) error {
 		}
 		c, err := dist.Connect(opt.NATS, opt.Auth, "zero train "+r.dir, logf)
 		if err != nil {
-			return err
+			return fmt.Errorf("nats: %w", err)
+		}
+		// A run not yet set up anywhere has no identity: any run on the server is another.
+		id, err := readRunID(r.dir)
+		if err == nil {
+			err = c.CheckRun(ctx, id)
+		}
+		if err != nil {
+			c.Close()
+			return fmt.Errorf("nats: %w", err)
 		}
 		tr.conn = c
 	} else {
@@ -189,17 +199,36 @@ func (r *run[S]) startTransport(ctx context.Context, w *net.Weights) error {
 		}
 	}
 	r.tr = tr
+	return nil
+}
+
+// startTransport sets the run up on the server and publishes the run's info, configuration
+// and network.
+func (r *run[S]) startTransport(ctx context.Context, w *net.Weights) error {
+	tr := r.tr
+	opt := r.opt.Transport
+	logf := func(format string, a ...any) { r.logf(format, a...) }
 	lim := opt.Limits
 	if lim == (dist.Limits{}) {
 		lim = dist.DefaultLimits()
 	}
 	lim.Replicas = max(opt.Replicas, 1)
+	ri := dist.InfoOf(r.g.Info(), r.cfg.Net)
 	config, err := r.given.Marshal()
+	if err == nil {
+		ri.Run, err = runID(r.dir)
+	}
+	if err == nil {
+		host, _ := os.Hostname()
+		abs, _ := filepath.Abs(r.dir)
+		ri.Trainer = host + ":" + abs
+		err = tr.conn.CheckRun(ctx, ri.Run)
+	}
 	if err == nil {
 		err = tr.conn.Setup(ctx, lim)
 	}
 	if err == nil {
-		err = tr.conn.PutRun(ctx, dist.InfoOf(r.g.Info(), r.cfg.Net), config)
+		err = tr.conn.PutRun(ctx, ri, config)
 	}
 	if err == nil {
 		err = tr.conn.SetPaused(ctx, false)
@@ -216,7 +245,6 @@ func (r *run[S]) startTransport(ctx context.Context, w *net.Weights) error {
 		err = r.publishWeights(ctx, w, r.step.Load(), true)
 	}
 	if err != nil {
-		r.stopTransport()
 		return fmt.Errorf("nats: %w", err)
 	}
 	if s := tr.server; s != nil && opt.Listen != "" {
@@ -231,7 +259,27 @@ func (r *run[S]) startTransport(ctx context.Context, w *net.Weights) error {
 
 // workerToken reads the run's worker token, writing a new one the first time.
 func workerToken(dir string) (string, error) {
-	path := filepath.Join(dir, TokenFile)
+	return randomFile(filepath.Join(dir, TokenFile), 0o600)
+}
+
+// RunIDFile holds the run's identity, made at its first session that meets a server: a server
+// account that holds another run's streams is refused (dist.Conn.CheckRun).
+const RunIDFile = "run.id"
+
+func runID(dir string) (string, error) { return randomFile(filepath.Join(dir, RunIDFile), 0o644) }
+
+// readRunID is the run's identity, "" if it has none yet.
+func readRunID(dir string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, RunIDFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	return strings.TrimSpace(string(data)), err
+}
+
+// randomFile reads the random token in the file at path, first writing one there if the file
+// is absent or empty.
+func randomFile(path string, mode os.FileMode) (string, error) {
 	data, err := os.ReadFile(path)
 	if err == nil {
 		if token := strings.TrimSpace(string(data)); token != "" {
@@ -247,16 +295,17 @@ func workerToken(dir string) (string, error) {
 	if err := atomicfile.WriteBytes(path, []byte(token+"\n")); err != nil {
 		return "", err
 	}
-	return token, os.Chmod(path, 0o600)
+	return token, os.Chmod(path, mode)
 }
 
 // stopTransport closes the connection and stops the embedded server, once the uploads are
-// done.
+// done; again, it does nothing.
 func (r *run[S]) stopTransport() {
 	tr := r.tr
 	if tr == nil {
 		return
 	}
+	r.tr = nil
 	tr.upWG.Wait()
 	if tr.pub != nil {
 		tr.pub.Close()

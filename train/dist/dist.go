@@ -71,6 +71,10 @@ type RunInfo struct {
 	Observation env.Shape  `json:"observation"`
 	NumActions  int        `json:"num_actions"`
 	Net         net.Config `json:"net"`
+	// Run is the identity of the run that set the server up (train's run.id), and Trainer
+	// where its trainer works (host:folder): one account of a server serves one run.
+	Run     string `json:"run,omitempty"`
+	Trainer string `json:"trainer,omitempty"`
 }
 
 // InfoOf is the RunInfo of a game and net.
@@ -263,13 +267,14 @@ const MaxGameBytes = 1 << 20
 // store: the trainer's first act on a server.
 func (c *Conn) Setup(ctx context.Context, lim Limits) error {
 	r := max(lim.Replicas, 1)
-	_, err := c.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	if _, err := c.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: Stream, Description: "zero: finished self-play games for the trainer", Subjects: []string{Subject},
 		Retention: jetstream.WorkQueuePolicy, Discard: jetstream.DiscardNew,
 		MaxMsgs: lim.MaxGames, MaxBytes: lim.MaxBytes, MaxMsgSize: MaxGameBytes,
 		Storage: jetstream.FileStorage, Replicas: r, Duplicates: lim.Dedup,
-	})
-	if err != nil {
+	}); err != nil && r > 1 {
+		return fmt.Errorf("stream %s in %d replicas (the server must be a cluster of at least %d JetStream nodes): %w", Stream, r, r, err)
+	} else if err != nil {
 		return fmt.Errorf("stream %s: %w", Stream, err)
 	}
 	// The consumer is made afresh: the games a trainer before took but did not acknowledge
@@ -320,6 +325,26 @@ func (c *Conn) PutRun(ctx context.Context, info RunInfo, config []byte) error {
 	}
 	if _, err := kv.Put(ctx, infoKey, data); err != nil {
 		return fmt.Errorf("publishing the run's info: %w", err)
+	}
+	return nil
+}
+
+// ErrOtherRun is the error of a trainer that finds another run set up on the server.
+var ErrOtherRun = errors.New("the server holds another run")
+
+// CheckRun fails with ErrOtherRun, naming the other run, if the server holds a run that is not
+// run (RunInfo.Run). A trainer calls it before Setup, which would take the other run's games:
+// the names of a run's streams are fixed, so one NATS account serves one run.
+func (c *Conn) CheckRun(ctx context.Context, run string) error {
+	ri, _, err := c.Run(ctx)
+	switch {
+	case errors.Is(err, ErrNoRun):
+		return nil
+	case err != nil:
+		return err
+	case ri.Run != "" && ri.Run != run:
+		return fmt.Errorf("%w: run %s of %s, trained at %s; one NATS account serves one run: give this run its own account or server, or delete the other's streams (%s, KV_%s, KV_%s, OBJ_%s) once it is over",
+			ErrOtherRun, ri.Run, ri.Game, ri.Trainer, Stream, RunBucket, FlowBucket, WeightsBucket)
 	}
 	return nil
 }
