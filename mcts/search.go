@@ -305,10 +305,16 @@ func (s *Search[S]) full() bool { return len(s.t.nodes) >= s.p.MaxNodes }
 // Simulations is the number of simulations done since Start.
 func (s *Search[S]) Simulations() int { return s.done }
 
+// maxDescents bounds the descents of one Collect.
+const maxDescents = 1024
+
 // Collect descends from the root to up to Params.InFlight leaves and returns their positions,
 // for the caller to evaluate and pass to Apply before anything else is done with the search.
-// Leaves that end the game are backed up at once and not returned, so Collect may return
-// none while the search progresses. The slice belongs to the search and is valid until Apply.
+// Leaves that end the game (or that the cache values) are backed up at once and not returned,
+// so Collect may return none while the search progresses; it returns after at most
+// maxDescents descents, so that a search for a time, whose every descent may end the game (a
+// small game's tree explored, with no solver), still hears its clock. The slice belongs to the
+// search and is valid until Apply.
 func (s *Search[S]) Collect() []S {
 	if len(s.leafNode) > 0 {
 		return s.leaves
@@ -324,7 +330,7 @@ func (s *Search[S]) Collect() []S {
 	if !s.prepared {
 		s.prepareRoot()
 	}
-	for len(s.leafNode) < s.p.InFlight && s.started < s.budget && !s.full() && !s.t.nodes[0].solved {
+	for d := 0; d < maxDescents && len(s.leafNode) < s.p.InFlight && s.started < s.budget && !s.full() && !s.t.nodes[0].solved; d++ {
 		if s.p.Gumbel && s.gumbel.barrier(s.started) && s.t.nodes[0].inflight > 0 {
 			break // halving needs the values of the phase's leaves in flight
 		}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/env/imbriqua"
@@ -347,5 +348,43 @@ func checkPV[S env.State[S]](t *testing.T, g env.Game[S], o Oracle[S], p Params,
 	}
 	if len(s.PV(best, 1, nil)) != 1 || len(s.PV(env.Action(g.Info().NumActions), 8, nil)) != 0 {
 		t.Errorf("%s: PV's bounds", g.Info().Name)
+	}
+}
+
+// TestTimedSearchEnds: a search for a time ends about then even when every descent ends the
+// game (tic-tac-toe's whole tree explored, no solver to prove the root), as it does with the
+// solver and a proven root.
+func TestTimedSearchEnds(t *testing.T) {
+	g := testgames.TicTacToe
+	for _, solver := range []bool{false, true} {
+		p := DefaultParams()
+		p.Solver = solver
+		s := mustSearch(t, g, NewRollout(g, 1, 1), p, 1)
+		// Three squares left: the tree is explored within a few simulations.
+		pos := g.New()
+		for _, a := range []env.Action{0, 4, 8, 1, 7, 6} {
+			pos = pos.Play(a)
+		}
+		if pos.ToMove() == env.Terminal {
+			t.Fatal("the test's position ended the game")
+		}
+		s.Reset(pos)
+		done := make(chan error, 1)
+		start := time.Now()
+		go func() { done <- s.Run(context.Background(), Budget{Time: 50 * time.Millisecond}) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("solver %v: a search of 50ms still runs after 10s", solver)
+		}
+		if took := time.Since(start); !solver && took < 50*time.Millisecond {
+			t.Errorf("solver %v: a search of 50ms took %v", solver, took)
+		}
+		if s.Simulations() < 1 {
+			t.Errorf("solver %v: %d simulations", solver, s.Simulations())
+		}
 	}
 }
