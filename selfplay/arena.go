@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sync"
 	"text/tabwriter"
+	"time"
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/atomicfile"
@@ -66,6 +67,9 @@ type ArenaResult struct {
 	// Engines says what each player's network ran on (net.Engine.Describe), by spec; players
 	// without a network are not in it.
 	Engines map[string]string `json:"engines,omitempty"`
+	// Thinking is what each player (by the order of Players) spent on its moves over all its
+	// games.
+	Thinking []Thinking `json:"thinking"`
 	// Records are the games, in the order of the pairs and their games.
 	Records []Record `json:"-"`
 }
@@ -211,6 +215,7 @@ feed:
 	}
 	outcomes := make([]Outcome, 0, len(games))
 	res.Pairs = make([]PairResult, pair)
+	res.Thinking = make([]Thinking, len(specs))
 	for i, ga := range games {
 		pr := &res.Pairs[ga.pair]
 		pr.A, pr.B = specs[ga.a].Text, specs[ga.b].Text
@@ -218,6 +223,8 @@ feed:
 		if ga.k%2 == 1 {
 			first, second = ga.b, ga.a
 		}
+		res.Thinking[first].Add(records[i].Thinking[0])
+		res.Thinking[second].Add(records[i].Thinking[1])
 		score := 0.5
 		switch records[i].Winner() {
 		case 0:
@@ -309,7 +316,30 @@ func (r *ArenaResult) WriteTable(w io.Writer) error {
 	for _, p := range r.Pairs {
 		fmt.Fprintf(tw, "%s vs %s\t%d\t%d\t%d\t%d, %d\n", p.A, p.B, p.WinsA, p.Draws, p.WinsB, p.WinsAFirst, p.WinsBFirst)
 	}
+	if err := tw.Flush(); err != nil || len(r.Thinking) != len(r.Players) {
+		return err
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(tw, "player\tmoves chosen\ttime a move\tsimulations a move")
+	for i, p := range r.Players {
+		th := r.Thinking[i]
+		n := max(th.Moves, 1)
+		sims := "-"
+		if th.Simulations > 0 {
+			sims = fmt.Sprintf("%.0f", float64(th.Simulations)/float64(n))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", p, th.Moves, roundTime(th.Time/time.Duration(n)), sims)
+	}
 	return tw.Flush()
+}
+
+// roundTime keeps three significant digits of d.
+func roundTime(d time.Duration) time.Duration {
+	for r := time.Duration(1); ; r *= 10 {
+		if d < 1000*r {
+			return d.Round(r)
+		}
+	}
 }
 
 // noNegativeZero rounds values that would print as -0 to 0.

@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/testgames"
@@ -34,7 +36,13 @@ func TestArena(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(one, three) {
+	for i, want := range []Thinking{{Moves: 0}, {Simulations: 30}, {Simulations: 300}} {
+		th := one.Thinking[i]
+		if th.Moves < 40 || th.Time <= 0 || th.Simulations != want.Simulations*int64(th.Moves) {
+			t.Errorf("%s: thinking %+v; want 40 moves or more and %d simulations a move", one.Players[i], th, want.Simulations)
+		}
+	}
+	if !reflect.DeepEqual(withoutTimes(one), withoutTimes(three)) {
 		t.Error("1 and 3 workers played different arenas")
 	}
 	if calls != 30 {
@@ -85,17 +93,56 @@ func TestArena(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(recs, one.Records) {
+	if !reflect.DeepEqual(recs, withoutThinking(one.Records)) {
 		t.Errorf("games.jsonl reads back as %+v", recs)
 	}
 	var table strings.Builder
 	if err := one.WriteTable(&table); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"tictactoe: 30 games, 10 per pair", "random = 0", "uct:300", "random vs uct:30"} {
+	for _, want := range []string{"tictactoe: 30 games, 10 per pair", "random = 0", "uct:300", "random vs uct:30",
+		"player   moves chosen  time a move  simulations a move", "\nuct:300  "} {
 		if !strings.Contains(table.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, table.String())
 		}
+	}
+}
+
+// withoutTimes is r with its measured times zeroed: what two arenas played alike share.
+func withoutTimes(r *ArenaResult) *ArenaResult {
+	c := *r
+	c.Thinking = slices.Clone(r.Thinking)
+	for i := range c.Thinking {
+		c.Thinking[i].Time = 0
+	}
+	c.Records = slices.Clone(r.Records)
+	for i := range c.Records {
+		for j := range c.Records[i].Thinking {
+			c.Records[i].Thinking[j].Time = 0
+		}
+	}
+	return &c
+}
+
+// withoutThinking is recs as a file keeps them, without what PlayGame measured.
+func withoutThinking(recs []Record) []Record {
+	c := slices.Clone(recs)
+	for i := range c {
+		c[i].Thinking = [2]Thinking{}
+	}
+	return c
+}
+
+// TestArenaTimed: players given a time a move search about that long, and the arena says how
+// long and how many simulations.
+func TestArenaTimed(t *testing.T) {
+	res, err := Arena(context.Background(), testgames.TicTacToe, ArenaConfig{Players: []string{"uct:5ms", "random"}, Games: 2, Seed: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := res.Thinking[0]
+	if th.Moves < 4 || th.Time < time.Duration(th.Moves)*5*time.Millisecond || th.Simulations < int64(th.Moves) {
+		t.Errorf("uct:5ms: %+v; want at least 4 moves of 5 ms or more, each with simulations", th)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/zerogames/zero/env"
 )
@@ -54,8 +55,15 @@ func PlayGame[S env.State[S]](ctx context.Context, g env.Game[S], setup Setup[S]
 			a = actions[chance.IntN(len(actions))]
 		default:
 			var err error
+			start := time.Now()
 			if a, err = players[who].Choose(ctx, s, n); err != nil {
 				return rec, fmt.Errorf("%s (%s) at decision %d: %w", names[who], info.PlayerNames[who], n+1, err)
+			}
+			th := &rec.Thinking[who]
+			th.Moves++
+			th.Time += time.Since(start)
+			if c, ok := players[who].(interface{ Simulations() int }); ok {
+				th.Simulations += int64(c.Simulations())
 			}
 			actions = s.Legal(actions[:0])
 			legal := false

@@ -82,6 +82,7 @@ func (a Analysis) Best() string { return a.Moves[0].Move }
 //	random              uniform among the legal actions
 //	uct:N               Monte Carlo tree search without knowledge: N simulations, each valued
 //	                    by one random game from its leaf, PUCT with equal priors, no solver
+//	uct:TIME            the same, searching TIME a move (1s, 250ms) whatever the simulations
 //	ucb1:N              the same with classic UCT's UCB1 selection (weaker: docs/BENCHMARKS.md)
 //	ab:D                alpha-beta to D turns (1 to mcts.MaxABDepth; mcts.AlphaBeta): ab:1
 //	                    takes every win in one, ab:2 never allows a loss in one
@@ -90,29 +91,50 @@ func (a Analysis) Best() string { return a.Moves[0].Move }
 //	                    checkpoint file, one leaf evaluated at a time, with
 //	                    the solver (mcts.Params.Solver); no noise and the most visited move,
 //	                    so arenas of such players want an ArenaConfig.Opening
+//	mcts:TIME:CHECKPOINT the same, searching TIME a move
+//
+// A player given TIME instead of N plays as fast as the machine is: its games depend on the
+// machine and its load, and are not reproduced by their seeds.
 type Spec struct {
 	// Text is the spec as given, which names the player in tables and records.
 	Text string
 	// Kind is "random", "uct", "ucb1", "ab" or "mcts".
 	Kind string
-	// Simulations is N (uct and mcts).
+	// Simulations is N (uct, ucb1 and mcts; 0 when they search for Time).
 	Simulations int
-	// Depth is D and Time the cap on a move's search (ab).
+	// Depth is D (ab). Time is the cap on a move's search (ab), or the time of a move's search
+	// (uct, ucb1 and mcts given TIME instead of N).
 	Depth int
 	Time  time.Duration
 	// Checkpoint is the checkpoint file (mcts).
 	Checkpoint string
 }
 
+// Budget is the spec's N or TIME (uct, ucb1, mcts), as given in a spec.
+func (sp Spec) Budget() string {
+	if sp.Simulations == 0 && sp.Time > 0 {
+		return sp.Time.String()
+	}
+	return strconv.Itoa(sp.Simulations)
+}
+
 // ParseSpec reads a player spec.
 func ParseSpec(text string) (Spec, error) {
 	kind, rest, _ := strings.Cut(text, ":")
-	sims := func(field string) (int, error) {
-		n, err := strconv.Atoi(field)
-		if err != nil || n < 1 || field[0] == '+' {
-			return 0, fmt.Errorf("player %q: the number of simulations %q is not a whole number ≥ 1", text, field)
+	// budget reads N, a number of simulations, or TIME, a duration (with its unit).
+	budget := func(field string) (int, time.Duration, error) {
+		if strings.TrimLeft(field, "0123456789") != "" {
+			t, err := time.ParseDuration(field)
+			if err != nil || t <= 0 || field[0] == '+' {
+				return 0, 0, fmt.Errorf("player %q: %q is neither a number of simulations ≥ 1 nor a time a move > 0 (1s, 250ms)", text, field)
+			}
+			return 0, t, nil
 		}
-		return n, nil
+		n, err := strconv.Atoi(field)
+		if err != nil || n < 1 {
+			return 0, 0, fmt.Errorf("player %q: the number of simulations %q is not a whole number ≥ 1", text, field)
+		}
+		return n, 0, nil
 	}
 	sp := Spec{Text: text, Kind: kind}
 	switch kind {
@@ -122,11 +144,11 @@ func ParseSpec(text string) (Spec, error) {
 		}
 		return sp, nil
 	case "uct", "ucb1":
-		n, err := sims(rest)
+		n, t, err := budget(rest)
 		if err != nil {
 			return Spec{}, err
 		}
-		sp.Simulations = n
+		sp.Simulations, sp.Time = n, t
 		return sp, nil
 	case "ab":
 		field, cap, timed := strings.Cut(rest, ":")
@@ -146,16 +168,16 @@ func ParseSpec(text string) (Spec, error) {
 	case "mcts":
 		field, path, ok := strings.Cut(rest, ":")
 		if !ok || path == "" {
-			return Spec{}, fmt.Errorf("player %q: want mcts:N:CHECKPOINT", text)
+			return Spec{}, fmt.Errorf("player %q: want mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT", text)
 		}
-		n, err := sims(field)
+		n, t, err := budget(field)
 		if err != nil {
 			return Spec{}, err
 		}
-		sp.Simulations, sp.Checkpoint = n, path
+		sp.Simulations, sp.Time, sp.Checkpoint = n, t, path
 		return sp, nil
 	}
-	return Spec{}, fmt.Errorf("player %q: unknown kind %q (want random, uct:N, ucb1:N, ab:D, ab:D:TIME or mcts:N:CHECKPOINT)", text, kind)
+	return Spec{}, fmt.Errorf("player %q: unknown kind %q (want random, uct:N, uct:TIME, ucb1:N, ab:D, ab:D:TIME, mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT)", text, kind)
 }
 
 // PlayerCacheBytes bounds an mcts:N player's cache of its network's answers (mcts.Cache).
@@ -178,7 +200,7 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
 		if sp.Kind == "ucb1" {
 			p = mcts.UCTParams()
 		}
-		return newSearchPlayer(g, oracle, p, mcts.Budget{Simulations: sp.Simulations}, oracle.Seed)
+		return newSearchPlayer(g, oracle, p, mcts.Budget{Simulations: sp.Simulations, Time: sp.Time}, oracle.Seed)
 	case "ab":
 		ab, err := mcts.NewAlphaBeta(g, sp.Depth, sp.Time, 0)
 		if err != nil {
@@ -196,7 +218,7 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
 		}
 		// One leaf at a time: at 200 simulations it beat 8 leaves in flight (virtual loss)
 		// 57–1–42 with the same network (docs/BENCHMARKS.md, "selfplay (arenas)").
-		p, err := newSearchPlayer(g, mcts.Observe(g, e), mcts.DefaultParams(), mcts.Budget{Simulations: sp.Simulations}, nil)
+		p, err := newSearchPlayer(g, mcts.Observe(g, e), mcts.DefaultParams(), mcts.Budget{Simulations: sp.Simulations, Time: sp.Time}, nil)
 		if err == nil {
 			p.search.SetCache(mcts.NewCache(g, PlayerCacheBytes))
 			p.engine = e.Describe()
@@ -293,6 +315,9 @@ func (p *Searcher[S]) Choose(ctx context.Context, s S, move int) (env.Action, er
 	return p.search.Choose(move)
 }
 
+// Simulations is the number of simulations the last search ran.
+func (p *Searcher[S]) Simulations() int { return p.search.Simulations() }
+
 // Played moves the root of the tree along a, keeping its subtree.
 func (p *Searcher[S]) Played(s S, a env.Action) error {
 	if p.search.Root() != s {
@@ -312,7 +337,9 @@ func (p *Searcher[S]) Analyze(ctx context.Context, s S, lim Limits, progress fun
 	if lim.Simulations > 0 {
 		b.Simulations = lim.Simulations
 	}
-	b.Time = lim.Time
+	if lim.Time > 0 {
+		b.Time = lim.Time
+	}
 	if progress != nil {
 		total := b.Simulations
 		b.Progress = func(done int) { progress(done, total) }

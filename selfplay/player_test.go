@@ -29,6 +29,9 @@ func TestParseSpec(t *testing.T) {
 		{"ab:8", Spec{Text: "ab:8", Kind: "ab", Depth: 8}},
 		{"ab:4:1s", Spec{Text: "ab:4:1s", Kind: "ab", Depth: 4, Time: time.Second}},
 		{"ab:3:250ms", Spec{Text: "ab:3:250ms", Kind: "ab", Depth: 3, Time: 250 * time.Millisecond}},
+		{"uct:1s", Spec{Text: "uct:1s", Kind: "uct", Time: time.Second}},
+		{"ucb1:250ms", Spec{Text: "ucb1:250ms", Kind: "ucb1", Time: 250 * time.Millisecond}},
+		{"mcts:1.5s:a.zck", Spec{Text: "mcts:1.5s:a.zck", Kind: "mcts", Time: 1500 * time.Millisecond, Checkpoint: "a.zck"}},
 	}
 	for _, tc := range good {
 		got, err := ParseSpec(tc.text)
@@ -44,10 +47,16 @@ func TestParseSpec(t *testing.T) {
 		{"uct:-5", "simulations"},
 		{"uct:+5", "simulations"},
 		{"uct:1e3", "simulations"},
+		{"uct:0s", "time a move"},
+		{"uct:-1s", "time a move"},
+		{"uct:+1s", "time a move"},
+		{"uct:1x", "time a move"},
+		{"uct:1.5", "time a move"},
+		{"mcts:0ms:a.zck", "time a move"},
 		{"uct:200:x", "simulations"},
 		{"random:3", "no parameter"},
-		{"mcts:800", "mcts:N:CHECKPOINT"},
-		{"mcts:800:", "mcts:N:CHECKPOINT"},
+		{"mcts:800", "mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT"},
+		{"mcts:800:", "mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT"},
 		{"mcts:x:a.zero", "simulations"},
 		{"alphazero", "unknown kind"},
 		{"ab", "depth"},
@@ -82,8 +91,11 @@ func FuzzParseSpec(f *testing.F) {
 			}
 			return
 		}
-		if sp.Text != text || (sp.Kind != "random" && sp.Kind != "ab" && sp.Simulations < 1) || sp.Kind == "ab" && sp.Depth < 1 {
+		if sp.Text != text || (sp.Kind != "random" && sp.Kind != "ab" && (sp.Simulations < 1) == (sp.Time <= 0)) || sp.Kind == "ab" && sp.Depth < 1 {
 			t.Fatalf("ParseSpec(%q) = %+v", text, sp)
+		}
+		if sp.Time > time.Second {
+			return // a player that thinks for minutes
 		}
 		if _, err := NewPlayer(testgames.TicTacToe, sp); err != nil && sp.Kind != "mcts" {
 			t.Fatalf("NewPlayer(%+v): %v", sp, err)

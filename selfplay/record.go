@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/zerogames/zero/env"
 )
@@ -53,6 +54,25 @@ type Record struct {
 	// Seeds are the seeds of the game's chance and of the players of sides 0 and 1: with the
 	// same players they play the game again exactly (zero for a game not played by PlayGame).
 	Seeds [3]uint64
+	// Thinking is how each side's player spent its moves, as PlayGame measured it (not
+	// written in files).
+	Thinking [2]Thinking
+}
+
+// Thinking is what a player spent choosing moves: the moves it chose (neither the opening's
+// nor chance's), the wall time its Choose took, and the simulations its searches ran (0 for
+// a player that does not count them).
+type Thinking struct {
+	Moves       int           `json:"moves"`
+	Time        time.Duration `json:"time_ns"`
+	Simulations int64         `json:"simulations,omitempty"`
+}
+
+// Add adds o's counts to t.
+func (t *Thinking) Add(o Thinking) {
+	t.Moves += o.Moves
+	t.Time += o.Time
+	t.Simulations += o.Simulations
 }
 
 // RecordFormat names the game-file layout; a file of another format is refused.

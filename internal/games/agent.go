@@ -23,7 +23,7 @@ type Agent interface {
 }
 
 // NewAgent builds the player of spec (see selfplay.Spec: random, uct:N, ucb1:N, ab:D,
-// ab:D:TIME, mcts:N:CHECKPOINT) for a game starting from its beginning, seeded by seed.
+// ab:D:TIME, mcts:N:CHECKPOINT; uct:TIME, mcts:TIME:CHECKPOINT) for a game starting from its beginning, seeded by seed.
 func (e generic[S]) NewAgent(spec string, seed uint64) (Agent, error) {
 	sp, err := selfplay.ParseSpec(spec)
 	if err != nil {

@@ -451,7 +451,11 @@ func (s *session) think(ctx context.Context, what string, f func(context.Context
 	progress := func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
-		bar.Describe(fmt.Sprintf("%s: %d/%d simulations", what, done, total))
+		if total > 0 {
+			bar.Describe(fmt.Sprintf("%s: %d/%d simulations", what, done, total))
+		} else { // a search for a time
+			bar.Describe(fmt.Sprintf("%s: %d simulations", what, done))
+		}
 		bar.Set(done)
 	}
 	an, err := f(ctx, progress)

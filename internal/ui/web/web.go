@@ -349,6 +349,9 @@ func (s *Server) checkSpec(spec string) (string, error) {
 			return "", badRequest("opponent %q: alpha-beta deeper than %d turns needs a time a move of at most %v (ab:%d:5s)", spec, maxWebABDepth, maxWebABTime, sp.Depth)
 		}
 	case "uct", "ucb1", "mcts":
+		if sp.Time > maxWebABTime {
+			return "", badRequest("opponent %q: the time a move must be at most %v", spec, maxWebABTime)
+		}
 		if sp.Simulations > s.opts.MaxWork {
 			return "", badRequest("opponent %q: the budget must be a number from 1 to %d", spec, s.opts.MaxWork)
 		}
@@ -361,7 +364,7 @@ func (s *Server) checkSpec(spec string) (string, error) {
 		if path == "" {
 			return "", badRequest("opponent %q: no checkpoint %s among the runs' kept checkpoints", spec, run)
 		}
-		return fmt.Sprintf("mcts:%d:%s", sp.Simulations, path), nil
+		return fmt.Sprintf("mcts:%s:%s", sp.Budget(), path), nil
 	}
 	name := strings.TrimPrefix(filepath.ToSlash(sp.Checkpoint), models.Dir+"/")
 	if !filepath.IsLocal(name) || strings.ContainsAny(name, `/\`) {
@@ -371,7 +374,7 @@ func (s *Server) checkSpec(spec string) (string, error) {
 	if path == "" {
 		return "", badRequest("opponent %q: no checkpoint %s among the models", spec, name)
 	}
-	return fmt.Sprintf("mcts:%d:%s", sp.Simulations, path), nil
+	return fmt.Sprintf("mcts:%s:%s", sp.Budget(), path), nil
 }
 
 func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {

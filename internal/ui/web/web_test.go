@@ -433,7 +433,8 @@ func TestInputIsChecked(t *testing.T) {
 		{"not JSON", "POST", "/api/new", `game=yinsh`, 400, "bad request body"},
 		{"too large", "POST", "/api/new", `{"game":"` + strings.Repeat("y", maxBody) + `"}`, 413, "request larger than 4096 bytes"},
 		{"budget too large", "POST", "/api/new", `{"game":"yinsh","opponent":"uct:5001"}`, 400, "the budget must be a number from 1 to 5000"},
-		{"budget not a number", "POST", "/api/new", `{"game":"yinsh","opponent":"uct:lots"}`, 400, `the number of simulations "lots" is not a whole number`},
+		{"budget not a number", "POST", "/api/new", `{"game":"yinsh","opponent":"uct:lots"}`, 400, `"lots" is neither a number of simulations ≥ 1 nor a time a move`},
+		{"time too long", "POST", "/api/new", `{"game":"yinsh","opponent":"uct:30s"}`, 400, `opponent "uct:30s": the time a move must be at most 10s`},
 		{"checkpoint outside models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:` + outside + `"}`, 400, "a checkpoint must be a shipped model or a file of the models folder"},
 		{"checkpoint escaping models", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:../yinsh.ckpt"}`, 400, "a checkpoint must be a shipped model or a file of the models folder"},
 		{"checkpoint missing", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:gone.ckpt"}`, 400, "no checkpoint gone.ckpt among the models"},
@@ -463,7 +464,7 @@ func TestInputIsChecked(t *testing.T) {
 	// A checkpoint inside the models folder passes the server's check and is named by its
 	// path for the registry, which loads it.
 	s := New(Options{ModelsDir: models})
-	for _, spec := range []string{"ab:4", "ab:8:2s"} {
+	for _, spec := range []string{"ab:4", "ab:8:2s", "uct:2s"} {
 		if got, err := s.checkSpec(spec); err != nil || got != spec {
 			t.Errorf("checkSpec(%q) = %q, %v", spec, got, err)
 		}
@@ -474,6 +475,7 @@ func TestInputIsChecked(t *testing.T) {
 		// A shipped model, by file name: the binary's copy, wherever the server runs.
 		{"mcts:10:gyges.zck", "mcts:10:models/gyges.zck"},
 		{"mcts:10:models/gyges.zck", "mcts:10:models/gyges.zck"},
+		{"mcts:1.5s:gyges.zck", "mcts:1.5s:models/gyges.zck"},
 	} {
 		if got, err := s.checkSpec(tt.spec); err != nil || got != tt.want {
 			t.Errorf("checkSpec(%q) = %q, %v; want %q", tt.spec, got, err, tt.want)
