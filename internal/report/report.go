@@ -421,11 +421,20 @@ func draw1(path string, c Chart, lines []line, byTime bool, hours float64) error
 	return save(p, legend, path)
 }
 
-// bandOf is the shaded interval between low and high.
+// bandOf is the shaded interval between low and high: a polygon, or for a single point (the
+// run's one rated checkpoint), where a polygon has no area, a wide vertical stroke.
 func bandOf(low, high plotter.XYs, col color.Color) (interface {
 	plot.Plotter
 	plot.Thumbnailer
 }, error) {
+	if len(low) == 1 {
+		stroke, err := plotter.NewLine(append(slices.Clone(low), high...))
+		if err != nil {
+			return nil, err
+		}
+		stroke.Color, stroke.Width = col, vg.Points(6)
+		return stroke, nil
+	}
 	poly, err := plotter.NewPolygon(append(slices.Clone(low), reverse(slices.Clone(high))...))
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"image/color"
 	"image/png"
 	"math"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/zerogames/zero/train/metrics"
 )
@@ -338,5 +340,18 @@ func TestSmooth(t *testing.T) {
 	}
 	if s := smooth(v); math.Abs(s[99]-1) > 0.4 {
 		t.Errorf("smoothed end %v, want about 1", s[99])
+	}
+}
+
+// One rated checkpoint has an interval too: a stroke, where a polygon of two points has no area.
+func TestBandOf(t *testing.T) {
+	one := plotter.XYs{{X: 8.8, Y: 67}}
+	band, err := bandOf(one, plotter.XYs{{X: 8.8, Y: 789}}, color.Black)
+	if stroke, ok := band.(*plotter.Line); err != nil || !ok || len(stroke.XYs) != 2 || stroke.Width < vg.Points(4) {
+		t.Errorf("one point: %T %v, want a wide stroke from low to high", band, err)
+	}
+	band, err = bandOf(plotter.XYs{{X: 1, Y: 0}, {X: 2, Y: 1}}, plotter.XYs{{X: 1, Y: 2}, {X: 2, Y: 3}}, color.Black)
+	if poly, ok := band.(*plotter.Polygon); err != nil || !ok || len(poly.XYs[0]) != 4 || poly.XYs[0][2] != (plotter.XY{X: 2, Y: 3}) {
+		t.Errorf("two points: %T %v, want the polygon low then high backwards", band, err)
 	}
 }
