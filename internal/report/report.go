@@ -521,8 +521,8 @@ func Summary(w io.Writer, records []metrics.Record) {
 			return ""
 		}
 		n := len(elo.Value) - 1
-		fmt.Fprintf(w, "elo        best %+.0f%s at step %.0f; last %+.0f%s at step %.0f (%d checkpoints rated)\n",
-			elo.Value[best], ci(best), elo.Step[best], elo.Value[n], ci(n), elo.Step[n], len(elo.Value))
+		fmt.Fprintf(w, "elo        best %+.0f%s at step %.0f; last %+.0f%s at step %.0f (%s rated)\n",
+			elo.Value[best], ci(best), elo.Step[best], elo.Value[n], ci(n), elo.Step[n], nouns(len(elo.Value), "checkpoint"))
 	}
 	sp := metrics.Collect(records, "selfplay")
 	var rates []string
