@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -81,4 +82,22 @@ func numError(err error) error {
 		return ne.Err
 	}
 	return err
+}
+
+// stringsFlag is a flag that may be given several times, its values in order.
+type stringsFlag []string
+
+func (s *stringsFlag) String() string {
+	if s == nil {
+		return ""
+	}
+	return strings.Join(*s, ",")
+}
+
+func (s *stringsFlag) Set(v string) error {
+	if v == "" {
+		return errors.New("empty")
+	}
+	*s = append(*s, v)
+	return nil
 }

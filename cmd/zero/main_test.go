@@ -42,7 +42,7 @@ func TestRun(t *testing.T) {
 		{"a stray argument", []string{"perft", "extra"}, "", nil, `unexpected argument "extra"`},
 		{"a bad flag", []string{"perft", "--nope"}, "", nil, "usage"},
 		{"report without a run", []string{"report"}, "", nil, "--run: give the run folder"},
-		{"report of a run without metrics", []string{"report", "--run", "/nonexistent/run"}, "", nil, "reading the run's metrics"},
+		{"report of a folder that is not a run", []string{"report", "--run", "/nonexistent/run"}, "", nil, "/nonexistent/run: not a run folder"},
 		{"play: a move, a mistake, quit", []string{"play", "--game", "yinsh-blitz", "--opponent", "random", "--seed", "1", "--record", "-"},
 			"place f6\nplace f6\n?\nquit\n", []string{"yinsh-blitz: you play white against random", "black (random) plays place ",
 				"? place f6: the point is taken", "83 legal moves:"}, ""},

@@ -7,27 +7,38 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/zerogames/zero/internal/report"
 )
 
 func reportCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
-	run := fs.String("run", "", "the run folder (with its metrics.jsonl)")
-	out := fs.String("out", "", "where to write the PNG charts (default: RUN/plots)")
+	var runs stringsFlag
+	fs.Var(&runs, "run", "a run `DIR` (with its metrics.jsonl); give it again for each run to draw over the first")
+	out := fs.String("out", "", "where to write the PNG charts and summary.txt (default with one run: DIR/plots)")
 	return func(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
 		if err := noArgs(args); err != nil {
 			return err
 		}
-		if *run == "" {
+		if len(runs) == 0 {
 			return errors.New("--run: give the run folder")
 		}
 		dir := *out
-		if dir == "" {
-			dir = filepath.Join(*run, "plots")
+		switch {
+		case dir != "":
+		case len(runs) == 1:
+			dir = filepath.Join(runs[0], "plots")
+		default:
+			// Not the first run's folder: a comparison belongs to no one run.
+			return errors.New("--out: give the folder for the charts of several runs")
 		}
-		files, err := report.Write(*run, dir)
+		opened, err := report.Open(runs...)
 		if err != nil {
-			return fmt.Errorf("%s: %w", *run, err)
+			return err
+		}
+		files, err := report.Write(dir, opened...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", strings.Join(runs, ", "), err)
 		}
 		for _, f := range files {
 			fmt.Fprintln(stdout, f)

@@ -1,7 +1,8 @@
 // Package report draws a training run's plots (`zero report`): from the run's metrics.jsonl,
 // PNG charts of the losses, the Elo ladder and the throughput, against training steps and
 // against the run's working time (minutes for runs under two hours, else hours), and a text
-// summary of the run.
+// summary of the run. Several runs are drawn over each other to compare them, each chart once
+// with every run's series, each run in its colour and against its own working time.
 //
 // Noisy series (losses, rates) are drawn as their raw points, faint, under an exponential
 // moving average; the Elo of each checkpoint as points with its 95% interval as a shaded band.
@@ -13,8 +14,10 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -71,53 +74,222 @@ func (c Chart) Pick(names []string) []string {
 	return out
 }
 
-// Write reads runDir/metrics.jsonl and writes the charts and summary.txt into outDir,
-// returning the files written. Charts with no data are skipped.
-func Write(runDir, outDir string) ([]string, error) {
-	records, _, err := metrics.Read(filepath.Join(runDir, "metrics.jsonl"))
-	if err != nil {
-		return nil, fmt.Errorf("reading the run's metrics: %w", err)
+// Run is a training run as the report reads it.
+type Run struct {
+	// Name tells the run in legends and the summary: its folder's base name, or as much of the
+	// folder's path as tells it from the other runs drawn with it.
+	Name    string
+	Dir     string
+	Records []metrics.Record // metrics.Timeline of its metrics.jsonl
+}
+
+// Open reads the runs in dirs, in that order, and names them. A folder without a
+// metrics.jsonl, or a run given twice (under any spelling of its path), is an error naming the
+// folder.
+func Open(dirs ...string) ([]Run, error) {
+	if len(dirs) == 0 {
+		return nil, errors.New("no run to read")
 	}
-	records = metrics.Timeline(records)
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return nil, err
-	}
-	var files []string
-	hours := 0.0
-	for _, r := range records {
-		hours = max(hours, r.Elapsed/3600)
-	}
-	for _, c := range Charts {
-		all := metrics.Collect(records, c.Kind)
-		series := pick(all, c)
-		if len(series) == 0 {
-			continue
+	runs := make([]Run, len(dirs))
+	abs := make([]string, len(dirs))
+	infos := make([]os.FileInfo, len(dirs))
+	for i, dir := range dirs {
+		records, _, err := metrics.Read(filepath.Join(dir, "metrics.jsonl"))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: not a run folder (no metrics.jsonl in it)", dir)
 		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: reading the run's metrics: %w", dir, err)
+		}
+		if abs[i], err = filepath.Abs(dir); err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		if infos[i], err = os.Stat(dir); err != nil {
+			return nil, err
+		}
+		for j := range i {
+			// SameFile as well: a symbolic link, or a path through one, is the same run.
+			if abs[j] == abs[i] || os.SameFile(infos[j], infos[i]) {
+				return nil, fmt.Errorf("%s and %s: the same run given twice", dirs[j], dir)
+			}
+		}
+		runs[i] = Run{Dir: dir, Records: metrics.Timeline(records)}
+	}
+	for i, name := range names(abs) {
+		runs[i].Name = name
+	}
+	return runs, nil
+}
+
+// names are the shortest ends of the (distinct, absolute) paths that no two paths share: each
+// path's base name, and one more folder of the paths whose names collide until they do not.
+func names(paths []string) []string {
+	parts := make([][]string, len(paths))
+	for i, p := range paths {
+		for _, part := range strings.Split(filepath.ToSlash(p), "/") {
+			if part != "" {
+				parts[i] = append(parts[i], part)
+			}
+		}
+	}
+	n := make([]int, len(paths)) // how many of its path's last parts a name has
+	for i := range n {
+		n[i] = min(1, len(parts[i]))
+	}
+	name := func(i int) string {
+		if len(parts[i]) == 0 {
+			return paths[i] // the root
+		}
+		return path.Join(parts[i][len(parts[i])-n[i]:]...)
+	}
+	for {
+		byName := map[string][]int{}
+		for i := range paths {
+			byName[name(i)] = append(byName[name(i)], i)
+		}
+		longer := false
+		for _, same := range byName {
+			if len(same) < 2 {
+				continue
+			}
+			for _, i := range same {
+				if n[i] < len(parts[i]) {
+					n[i], longer = n[i]+1, true
+				}
+			}
+		}
+		if !longer {
+			break
+		}
+	}
+	out := make([]string, len(paths))
+	for i := range paths {
+		out[i] = name(i)
+	}
+	return out
+}
+
+// Write draws the runs' charts into outDir, every run on each chart, and writes their
+// summaries into summary.txt; it returns the files written. Charts no run has data for are
+// skipped; when no chart is left, nothing is written.
+func Write(outDir string, runs ...Run) ([]string, error) {
+	hours := 0.0 // the longest run's: the unit of every by-time chart
+	for _, run := range runs {
+		for _, r := range run.Records {
+			hours = max(hours, r.Elapsed/3600)
+		}
+	}
+	type page struct {
+		path   string
+		c      Chart
+		lines  []line
+		byTime bool
+	}
+	var pages []page
+	for _, c := range Charts {
 		for _, byTime := range []bool{false, true} {
+			lines := chartLines(c, runs, byTime, hours)
+			if len(lines) == 0 {
+				break
+			}
 			name := c.File + "-by-step.png"
 			if byTime {
 				name = c.File + "-by-time.png"
 			}
-			path := filepath.Join(outDir, name)
-			if err := draw1(path, c, series, all, byTime, hours); err != nil {
-				return files, fmt.Errorf("%s: %w", path, err)
-			}
-			files = append(files, path)
+			pages = append(pages, page{filepath.Join(outDir, name), c, lines, byTime})
 		}
 	}
-	if len(files) == 0 {
-		return nil, errors.New("the run has no metrics to plot yet")
+	if len(pages) == 0 {
+		if len(runs) == 1 {
+			return nil, errors.New("the run has no metrics to plot yet")
+		}
+		return nil, errors.New("the runs have no metrics to plot yet")
 	}
-	path := filepath.Join(outDir, "summary.txt")
-	f, err := os.Create(path)
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, pg := range pages {
+		if err := draw1(pg.path, pg.c, pg.lines, pg.byTime, hours); err != nil {
+			return files, fmt.Errorf("%s: %w", pg.path, err)
+		}
+		files = append(files, pg.path)
+	}
+	summary := filepath.Join(outDir, "summary.txt")
+	f, err := os.Create(summary)
 	if err != nil {
 		return files, err
 	}
-	Summary(f, records)
+	for i, run := range runs {
+		if len(runs) > 1 {
+			if i > 0 {
+				fmt.Fprintln(f)
+			}
+			fmt.Fprintf(f, "%s (%s)\n", run.Name, run.Dir)
+		}
+		Summary(f, run.Records)
+	}
 	if err := f.Close(); err != nil {
 		return files, err
 	}
-	return append(files, path), nil
+	return append(files, summary), nil
+}
+
+// line is one series of one run as a chart draws it.
+type line struct {
+	// run and series name the line in the legend ("run: series"); run is "" when the chart
+	// has one run. series is the value's name, with spaces for underscores.
+	run, series string
+	// color and dash index plotutil's colours and dash patterns. With one run, each series
+	// has its colour and lines are solid; with several, each run has its colour and a
+	// series its dash pattern (in the order of the chart's series), the same in every run.
+	color, dash int
+	// raw are the values as recorded (NaN and infinities left out), drawn faint under smooth,
+	// their moving average; on a chart with bands, raw are drawn as they are, points joined,
+	// and smooth is nil.
+	raw, smooth plotter.XYs
+	// low and high bound the 95% interval at raw's points (a chart with bands, when the run
+	// records the interval with every value), else nil.
+	low, high plotter.XYs
+}
+
+// chartLines are the lines of chart c: for each run in order, its series of c in c's order
+// (a run without one of them draws none).
+func chartLines(c Chart, runs []Run, byTime bool, hours float64) []line {
+	kinds := make([][]metrics.Series, len(runs)) // each run's series of c's kind
+	var union []string                           // the names of c's series of every run
+	for r, run := range runs {
+		kinds[r] = metrics.Collect(run.Records, c.Kind)
+		for _, s := range pick(kinds[r], c) {
+			if !slices.Contains(union, s.Name) {
+				union = append(union, s.Name)
+			}
+		}
+	}
+	union = c.Pick(union) // in c's order: a series' dash pattern is the same in every run
+	var lines []line
+	for r, run := range runs {
+		all := kinds[r]
+		for i, s := range pick(all, c) {
+			l := line{series: strings.ReplaceAll(s.Name, "_", " "), color: i}
+			if len(runs) > 1 {
+				l.run, l.color, l.dash = run.Name, r, slices.Index(union, s.Name)
+			}
+			l.raw = points(s, s.Value, byTime, hours)
+			if !c.Band {
+				l.smooth = points(s, smooth(s.Value), byTime, hours)
+				lines = append(lines, l)
+				continue
+			}
+			low, okLow := find(all, s.Name+"_low")
+			high, okHigh := find(all, s.Name+"_high")
+			if okLow && okHigh && len(low.Value) == len(s.Value) && len(high.Value) == len(s.Value) {
+				l.low, l.high = points(low, low.Value, byTime, hours), points(high, high.Value, byTime, hours)
+			}
+			lines = append(lines, l)
+		}
+	}
+	return lines
 }
 
 func pick(all []metrics.Series, c Chart) []metrics.Series {
@@ -189,7 +361,7 @@ func faint(c color.Color) color.Color {
 	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 70}
 }
 
-func draw1(path string, c Chart, series, all []metrics.Series, byTime bool, hours float64) error {
+func draw1(path string, c Chart, lines []line, byTime bool, hours float64) error {
 	p := plot.New()
 	p.Title.Text = c.Title
 	p.Y.Label.Text = c.YLabel
@@ -203,45 +375,73 @@ func draw1(path string, c Chart, series, all []metrics.Series, byTime bool, hour
 	}
 	p.Add(plotter.NewGrid())
 	legend := plot.NewLegend()
-	for i, s := range series {
-		col := plotutil.Color(i)
-		if c.Band {
-			low, okLow := find(all, s.Name+"_low")
-			high, okHigh := find(all, s.Name+"_high")
-			if okLow && okHigh && len(low.Value) == len(s.Value) && len(high.Value) == len(s.Value) {
-				band := append(points(low, low.Value, byTime, hours), reverse(points(high, high.Value, byTime, hours))...)
-				poly, err := plotter.NewPolygon(band)
-				if err != nil {
-					return err
-				}
-				poly.Color = faint(col)
-				poly.LineStyle.Width = 0
-				p.Add(poly)
-				legend.Add("95% interval", poly)
-			}
-			line, pts, err := plotter.NewLinePoints(points(s, s.Value, byTime, hours))
+	// In layers, each over the one before for every line: the bands, the faint raw points,
+	// the lines; so no run's band or points hide another's line.
+	var dots, curves []plot.Plotter
+	for _, l := range lines {
+		col := plotutil.Color(l.color)
+		run := ""
+		if l.run != "" {
+			run = l.run + ": "
+		}
+		if l.low != nil {
+			band, err := bandOf(l.low, l.high, faint(col))
 			if err != nil {
 				return err
 			}
-			line.Color, pts.Color, pts.Radius = col, col, vg.Points(2)
-			p.Add(line, pts)
-			legend.Add(strings.ReplaceAll(s.Name, "_", " "), line, pts)
+			p.Add(band)
+			legend.Add(run+"95% interval", band)
+		}
+		if c.Band {
+			line, pts, err := plotter.NewLinePoints(l.raw)
+			if err != nil {
+				return err
+			}
+			line.Color, line.Dashes, pts.Color, pts.Radius = col, plotutil.Dashes(l.dash), col, vg.Points(2)
+			curves = append(curves, line, pts)
+			legend.Add(run+l.series, line, pts)
 			continue
 		}
-		raw, err := plotter.NewScatter(points(s, s.Value, byTime, hours))
+		raw, err := plotter.NewScatter(l.raw)
 		if err != nil {
 			return err
 		}
 		raw.Color, raw.Radius = faint(col), vg.Points(1.2)
-		line, err := plotter.NewLine(points(s, smooth(s.Value), byTime, hours))
+		line, err := plotter.NewLine(l.smooth)
 		if err != nil {
 			return err
 		}
-		line.Color, line.Width = col, vg.Points(1.5)
-		p.Add(raw, line)
-		legend.Add(strings.ReplaceAll(s.Name, "_", " ")+" (smoothed)", line)
+		line.Color, line.Width, line.Dashes = col, vg.Points(1.5), plotutil.Dashes(l.dash)
+		dots = append(dots, raw)
+		curves = append(curves, line)
+		legend.Add(run+l.series+" (smoothed)", line)
 	}
+	p.Add(dots...)
+	p.Add(curves...)
 	return save(p, legend, path)
+}
+
+// bandOf is the shaded interval between low and high: a polygon, or for a single point (the
+// run's one rated checkpoint), where a polygon has no area, a wide vertical stroke.
+func bandOf(low, high plotter.XYs, col color.Color) (interface {
+	plot.Plotter
+	plot.Thumbnailer
+}, error) {
+	if len(low) == 1 {
+		stroke, err := plotter.NewLine(append(slices.Clone(low), high...))
+		if err != nil {
+			return nil, err
+		}
+		stroke.Color, stroke.Width = col, vg.Points(6)
+		return stroke, nil
+	}
+	poly, err := plotter.NewPolygon(append(slices.Clone(low), reverse(slices.Clone(high))...))
+	if err != nil {
+		return nil, err
+	}
+	poly.Color = col
+	poly.LineStyle.Width = 0
+	return poly, nil
 }
 
 func reverse(xys plotter.XYs) plotter.XYs {
@@ -321,8 +521,8 @@ func Summary(w io.Writer, records []metrics.Record) {
 			return ""
 		}
 		n := len(elo.Value) - 1
-		fmt.Fprintf(w, "elo        best %+.0f%s at step %.0f; last %+.0f%s at step %.0f (%d checkpoints rated)\n",
-			elo.Value[best], ci(best), elo.Step[best], elo.Value[n], ci(n), elo.Step[n], len(elo.Value))
+		fmt.Fprintf(w, "elo        best %+.0f%s at step %.0f; last %+.0f%s at step %.0f (%s rated)\n",
+			elo.Value[best], ci(best), elo.Step[best], elo.Value[n], ci(n), elo.Step[n], nouns(len(elo.Value), "checkpoint"))
 	}
 	sp := metrics.Collect(records, "selfplay")
 	var rates []string

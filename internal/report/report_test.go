@@ -2,58 +2,113 @@ package report
 
 import (
 	"bytes"
+	"image/color"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
 	"github.com/zerogames/zero/train/metrics"
 )
 
-func TestWrite(t *testing.T) {
-	run := t.TempDir()
-	if _, err := Write(run, filepath.Join(run, "plots")); err == nil {
-		t.Fatalf("a run without metrics was plotted")
+// writeRun writes a run of 20 periods ten minutes apart into dir/metrics.jsonl with the
+// project's metrics log: train, selfplay and ingest records each period, an eval record every
+// fifth. kinds leaves out the kinds not listed; scale multiplies the losses and the Elo, so
+// that two runs' lines differ.
+func writeRun(t *testing.T, dir string, scale float64, kinds ...string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	l, _ := metrics.Create(filepath.Join(run, "metrics.jsonl"))
-	start := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
-	for step := range int64(20) {
-		at := start.Add(time.Duration(step) * 10 * time.Minute)
-		l.Write(metrics.Record{Kind: "train", Step: step * 100, Time: at, Elapsed: float64(step) * 600,
-			Values: map[string]float64{"loss": 4 / float64(step+1), "policy_loss": 3 / float64(step+1), "value_loss": 1 / float64(step+1)}})
-		l.Write(metrics.Record{Kind: "selfplay", Step: step * 100, Time: at, Elapsed: float64(step) * 600,
-			Values: map[string]float64{"games_per_s": 2, "samples_per_s": 20, "simulations_per_s": 2000, "steps_per_s": 0.5}})
-		l.Write(metrics.Record{Kind: "ingest", Step: step * 100, Time: at, Elapsed: float64(step) * 600,
-			Values: map[string]float64{"games_per_s": 2, "worker/train/games_per_s": 1.5, "worker/b/games_per_s": 0.5,
-				"host/vm/games_per_s": 2, "refused": float64(step % 2), "duplicates": 0, "publish_ms_p50": 3}})
-		if step%5 == 0 {
-			l.Write(metrics.Record{Kind: "eval", Step: step * 100, Time: at, Elapsed: float64(step) * 600,
-				Values: map[string]float64{"elo": float64(step) * 30, "elo_low": float64(step)*30 - 40, "elo_high": float64(step)*30 + 40}})
-		}
-	}
-	l.Close()
-	files, err := Write(run, filepath.Join(run, "plots"))
+	l, err := metrics.Create(filepath.Join(dir, "metrics.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pngs []string
-	for _, f := range files {
-		if strings.HasSuffix(f, ".png") {
-			pngs = append(pngs, filepath.Base(f))
-			data, err := os.ReadFile(f)
-			if err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) || len(data) < 5000 {
-				t.Fatalf("%s: not a plausible PNG (%d bytes, %v)", f, len(data), err)
-			}
+	start := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	write := func(kind string, step int64, values map[string]float64) {
+		if !slices.Contains(kinds, kind) {
+			return
+		}
+		err := l.Write(metrics.Record{Kind: kind, Step: step * 100, Time: start.Add(time.Duration(step) * 10 * time.Minute),
+			Elapsed: float64(step) * 600, Values: values})
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
-	want := []string{"loss-by-step.png", "loss-by-time.png", "elo-by-step.png", "elo-by-time.png",
-		"selfplay-by-step.png", "selfplay-by-time.png", "simulations-by-step.png", "simulations-by-time.png",
-		"ingest-by-step.png", "ingest-by-time.png", "refused-by-step.png", "refused-by-time.png"}
-	if strings.Join(pngs, " ") != strings.Join(want, " ") {
-		t.Errorf("charts %v, want %v", pngs, want)
+	for step := range int64(20) {
+		write("train", step, map[string]float64{"loss": scale * 4 / float64(step+1), "policy_loss": scale * 3 / float64(step+1), "value_loss": scale * 1 / float64(step+1)})
+		write("selfplay", step, map[string]float64{"games_per_s": 2, "samples_per_s": 20, "simulations_per_s": 2000, "steps_per_s": 0.5})
+		write("ingest", step, map[string]float64{"games_per_s": 2, "worker/train/games_per_s": 1.5, "worker/b/games_per_s": 0.5,
+			"host/vm/games_per_s": 2, "refused": float64(step % 2), "duplicates": 0, "publish_ms_p50": 3})
+		if step%5 == 0 {
+			elo := scale * float64(step) * 30
+			write("eval", step, map[string]float64{"elo": elo, "elo_low": elo - 40, "elo_high": elo + 40})
+		}
 	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var allKinds = []string{"train", "selfplay", "ingest", "eval"}
+
+// checkPNGs fails unless the PNG files among files are names, in order, each a whole PNG of
+// the chart's size.
+func checkPNGs(t *testing.T, files []string, names ...string) {
+	t.Helper()
+	var pngs []string
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".png") {
+			continue
+		}
+		pngs = append(pngs, filepath.Base(f))
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil || img.Bounds().Dx() < 500 || len(data) < 5000 {
+			t.Fatalf("%s: not a plausible chart (%d bytes, %v)", f, len(data), err)
+		}
+	}
+	if strings.Join(pngs, " ") != strings.Join(names, " ") {
+		t.Errorf("charts %v, want %v", pngs, names)
+	}
+}
+
+var everyChart = []string{"loss-by-step.png", "loss-by-time.png", "elo-by-step.png", "elo-by-time.png",
+	"selfplay-by-step.png", "selfplay-by-time.png", "simulations-by-step.png", "simulations-by-time.png",
+	"ingest-by-step.png", "ingest-by-time.png", "refused-by-step.png", "refused-by-time.png"}
+
+func TestWrite(t *testing.T) {
+	run := t.TempDir()
+	writeRun(t, run, 1) // a run just started: no records yet
+	runs, err := Open(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(filepath.Join(run, "plots"), runs...); err == nil || err.Error() != "the run has no metrics to plot yet" {
+		t.Fatalf("a run without records: error %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(run, "plots")); err == nil {
+		t.Errorf("a run without records: its plots folder was made")
+	}
+	writeRun(t, run, 1, allKinds...)
+	if runs, err = Open(run); err != nil {
+		t.Fatal(err)
+	}
+	files, err := Write(filepath.Join(run, "plots"), runs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPNGs(t, files, everyChart...)
 	summary, err := os.ReadFile(filepath.Join(run, "plots", "summary.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -66,6 +121,198 @@ func TestWrite(t *testing.T) {
 	} {
 		if !strings.Contains(string(summary), line) {
 			t.Errorf("summary lacks %q:\n%s", line, summary)
+		}
+	}
+	if strings.HasPrefix(string(summary), filepath.Base(run)) {
+		t.Errorf("the summary of one run is headed by its name:\n%s", summary)
+	}
+}
+
+// Two runs, the second without ingest records: each chart once, with both runs where both
+// have its series; the summary of each, headed by its name.
+func TestWriteSeveral(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	writeRun(t, a, 1, allKinds...)
+	writeRun(t, b, 2, "train", "selfplay", "eval")
+	runs, err := Open(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "ab")
+	files, err := Write(out, runs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPNGs(t, files, everyChart...)
+	summary, err := os.ReadFile(filepath.Join(out, "summary.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a (" + a + ")\nrun        1900 steps"
+	if !strings.HasPrefix(string(summary), want) || !strings.Contains(string(summary), "\n\nb ("+b+")\nrun        1900 steps") ||
+		strings.Count(string(summary), "ingest     ") != 1 {
+		t.Errorf("summary.txt:\n%s\nwant a's then b's, each headed by its name", summary)
+	}
+}
+
+// The lines a chart draws: every run's series, in the run's colour, a series' dash pattern
+// the same in every run; a run without a series has no line of it.
+func TestChartLines(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c")
+	writeRun(t, a, 1, allKinds...)
+	writeRun(t, b, 2, "train", "selfplay", "eval")
+	writeRun(t, c, 3, "selfplay")
+	one, err := Open(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	three, err := Open(a, b, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chart := func(file string) Chart {
+		i := slices.IndexFunc(Charts, func(c Chart) bool { return c.File == file })
+		return Charts[i]
+	}
+	// A line's legend, colour, dash, its first point and whether it has a band.
+	type want struct {
+		legend      string
+		color, dash int
+		first       plotter.XY
+		band        bool
+	}
+	tests := []struct {
+		name   string
+		chart  string
+		runs   []Run
+		byTime bool
+		want   []want
+	}{
+		{"one run: a colour a series, solid", "loss", one, false, []want{
+			{"loss", 0, 0, plotter.XY{X: 0, Y: 4}, false},
+			{"policy loss", 1, 0, plotter.XY{X: 0, Y: 3}, false},
+			{"value loss", 2, 0, plotter.XY{X: 0, Y: 1}, false},
+		}},
+		{"runs: a colour a run, a dash a series", "loss", three, false, []want{
+			{"a: loss", 0, 0, plotter.XY{X: 0, Y: 4}, false},
+			{"a: policy loss", 0, 1, plotter.XY{X: 0, Y: 3}, false},
+			{"a: value loss", 0, 2, plotter.XY{X: 0, Y: 1}, false},
+			{"b: loss", 1, 0, plotter.XY{X: 0, Y: 8}, false},
+			{"b: policy loss", 1, 1, plotter.XY{X: 0, Y: 6}, false},
+			{"b: value loss", 1, 2, plotter.XY{X: 0, Y: 2}, false},
+		}},
+		{"Elo with its bands, by time", "elo", three, true, []want{
+			{"a: elo", 0, 0, plotter.XY{X: 0, Y: 0}, true},
+			{"b: elo", 1, 0, plotter.XY{X: 0, Y: 0}, true},
+		}},
+		{"a series only the first run has", "ingest", three, false, []want{
+			{"a: games per s", 0, 0, plotter.XY{X: 0, Y: 2}, false},
+			{"a: worker/b/games per s", 0, 1, plotter.XY{X: 0, Y: 0.5}, false},
+			{"a: worker/train/games per s", 0, 2, plotter.XY{X: 0, Y: 1.5}, false},
+		}},
+		{"every run", "simulations", three, false, []want{
+			{"a: simulations per s", 0, 0, plotter.XY{X: 0, Y: 2000}, false},
+			{"b: simulations per s", 1, 0, plotter.XY{X: 0, Y: 2000}, false},
+			{"c: simulations per s", 2, 0, plotter.XY{X: 0, Y: 2000}, false},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := chartLines(chart(tt.chart), tt.runs, tt.byTime, 3+1.0/6)
+			var got []want
+			for _, l := range lines {
+				legend := l.series
+				if l.run != "" {
+					legend = l.run + ": " + legend
+				}
+				got = append(got, want{legend, l.color, l.dash, l.raw[0], l.low != nil && l.high != nil})
+				if len(l.raw) == 0 || !tt.byTime && l.raw[len(l.raw)-1].X == 0 {
+					t.Errorf("%s: points %v", legend, l.raw)
+				}
+				if chart(tt.chart).Band != (l.smooth == nil) || l.smooth != nil && len(l.smooth) != len(l.raw) {
+					t.Errorf("%s: %d smoothed points for %d", legend, len(l.smooth), len(l.raw))
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("lines\n%v\nwant\n%v", got, tt.want)
+			}
+		})
+	}
+	// The x of the last Elo point of b: by step 1500, by time 150 minutes = 2.5 hours.
+	for _, byTime := range []bool{false, true} {
+		lines := chartLines(chart("elo"), three, byTime, 3+1.0/6)
+		last := lines[1].raw[len(lines[1].raw)-1]
+		wantX := 1500.0
+		if byTime {
+			wantX = 2.5
+		}
+		if last.X != wantX || last.Y != 2*15*30 || lines[1].low[3].Y != last.Y-40 || lines[1].high[3].Y != last.Y+40 {
+			t.Errorf("b's last Elo point (by time: %v) %v, interval %v to %v", byTime, last, lines[1].low[3], lines[1].high[3])
+		}
+	}
+}
+
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	a, b, empty := filepath.Join(dir, "a"), filepath.Join(dir, "x", "a"), filepath.Join(dir, "empty")
+	writeRun(t, a, 1, allKinds...)
+	writeRun(t, b, 1, allKinds...)
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(a, link); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		dirs    []string
+		names   []string // of the runs
+		wantErr string
+	}{
+		{"one", []string{a}, []string{"a"}, ""},
+		{"two of the same base name", []string{a, b}, []string{filepath.Base(dir) + "/a", "x/a"}, ""},
+		{"not a run", []string{a, empty}, nil, empty + ": not a run folder (no metrics.jsonl in it)"},
+		{"no folder", []string{filepath.Join(dir, "none")}, nil, filepath.Join(dir, "none") + ": not a run folder"},
+		{"the same twice", []string{a, a}, nil, a + " and " + a + ": the same run given twice"},
+		{"the same by another path", []string{a, filepath.Join(b, "..", "..", "a")}, nil, "the same run given twice"},
+		{"the same through a link", []string{link, a}, nil, link + " and " + a + ": the same run given twice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			runs, err := Open(tt.dirs...)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatal(err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+			}
+			var names []string
+			for _, r := range runs {
+				names = append(names, r.Name)
+			}
+			if !slices.Equal(names, tt.names) {
+				t.Errorf("names %q, want %q", names, tt.names)
+			}
+		})
+	}
+}
+
+func TestNames(t *testing.T) {
+	tests := []struct {
+		paths, want []string
+	}{
+		{[]string{"/w/runs/dist-one", "/w/runs/dist-two"}, []string{"dist-one", "dist-two"}},
+		{[]string{"/w/a/run", "/w/b/run", "/w/b/other"}, []string{"a/run", "b/run", "other"}},
+		{[]string{"/p/x/run", "/q/x/run", "/q/run"}, []string{"p/x/run", "q/x/run", "q/run"}},
+		{[]string{"/run", "/a/run"}, []string{"run", "a/run"}},
+		{[]string{"/"}, []string{"/"}},
+	}
+	for _, tt := range tests {
+		if got := names(tt.paths); !slices.Equal(got, tt.want) {
+			t.Errorf("names(%q) = %q, want %q", tt.paths, got, tt.want)
 		}
 	}
 }
@@ -93,5 +340,18 @@ func TestSmooth(t *testing.T) {
 	}
 	if s := smooth(v); math.Abs(s[99]-1) > 0.4 {
 		t.Errorf("smoothed end %v, want about 1", s[99])
+	}
+}
+
+// One rated checkpoint has an interval too: a stroke, where a polygon of two points has no area.
+func TestBandOf(t *testing.T) {
+	one := plotter.XYs{{X: 8.8, Y: 67}}
+	band, err := bandOf(one, plotter.XYs{{X: 8.8, Y: 789}}, color.Black)
+	if stroke, ok := band.(*plotter.Line); err != nil || !ok || len(stroke.XYs) != 2 || stroke.Width < vg.Points(4) {
+		t.Errorf("one point: %T %v, want a wide stroke from low to high", band, err)
+	}
+	band, err = bandOf(plotter.XYs{{X: 1, Y: 0}, {X: 2, Y: 1}}, plotter.XYs{{X: 1, Y: 2}, {X: 2, Y: 3}}, color.Black)
+	if poly, ok := band.(*plotter.Polygon); err != nil || !ok || len(poly.XYs[0]) != 4 || poly.XYs[0][2] != (plotter.XY{X: 2, Y: 3}) {
+		t.Errorf("two points: %T %v, want the polygon low then high backwards", band, err)
 	}
 }
