@@ -95,15 +95,7 @@ func (c *Cluster) Stop(t testing.TB, name string) {
 // StreamLeader is the name of the server that leads stream's replicas now.
 func (c *Cluster) StreamLeader(t testing.TB, stream string) string {
 	t.Helper()
-	nc, err := nats.Connect(c.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := nc.JetStream()
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := c.jetStream(t)
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		si, err := js.StreamInfo(stream)
 		if err == nil && si.Cluster != nil && si.Cluster.Leader != "" {
@@ -117,15 +109,7 @@ func (c *Cluster) StreamLeader(t testing.TB, stream string) string {
 // waitForLeader waits until JetStream answers in the cluster (its meta leader is elected).
 func (c *Cluster) waitForLeader(t testing.TB) {
 	t.Helper()
-	nc, err := nats.Connect(c.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := nc.JetStream()
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := c.jetStream(t)
 	var last error
 	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -136,6 +120,22 @@ func (c *Cluster) waitForLeader(t testing.TB) {
 		}
 	}
 	t.Fatalf("the cluster's JetStream does not answer after 20s: %v", last)
+}
+
+// jetStream is a JetStream context on a connection to the running servers, closed at the end
+// of the test.
+func (c *Cluster) jetStream(t testing.TB) nats.JetStreamContext {
+	t.Helper()
+	nc, err := nats.Connect(c.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := nc.JetStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
 }
 
 func freePort(t testing.TB) int {
