@@ -200,17 +200,12 @@ func ReadGames(dir string) (string, []*Game, error) {
 	game := ""
 	var games []*Game
 	for i, n := range ns {
-		path := shardPath(dir, n)
-		data, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) {
+		sh, found, err := readShard(dir, n, game, i == len(ns)-1)
+		if err != nil {
+			return "", nil, err
+		}
+		if !found {
 			continue
-		}
-		if err != nil {
-			return "", nil, err
-		}
-		sh, err := parseShard(path, data, game, i == len(ns)-1)
-		if err != nil {
-			return "", nil, err
 		}
 		if !sh.headerCut {
 			game = sh.game
@@ -234,19 +229,11 @@ func ReadNewest(dir string, n int) (string, []*Game, error) {
 	game := ""
 	var games []*Game
 	for i := len(ns) - 1; i >= 0 && len(games) < n; i-- {
-		path := shardPath(dir, ns[i])
-		data, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
+		sh, found, err := readShard(dir, ns[i], game, i == len(ns)-1)
 		if err != nil {
 			return "", nil, err
 		}
-		sh, err := parseShard(path, data, game, i == len(ns)-1)
-		if err != nil {
-			return "", nil, err
-		}
-		if sh.headerCut {
+		if !found || sh.headerCut {
 			continue
 		}
 		game = sh.game
@@ -256,6 +243,21 @@ func ReadNewest(dir string, n int) (string, []*Game, error) {
 		return "", nil, fmt.Errorf("%s: no replay shards (%s files)", dir, shardExt)
 	}
 	return game, games[max(len(games)-n, 0):], nil
+}
+
+// readShard reads and parses shard n of dir (parseShard's game and last); found is false if
+// the shard is gone (removed between the listing and the read).
+func readShard(dir string, n int, game string, last bool) (sh shard, found bool, err error) {
+	path := shardPath(dir, n)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return sh, false, nil
+	}
+	if err != nil {
+		return sh, false, err
+	}
+	sh, err = parseShard(path, data, game, last)
+	return sh, true, err
 }
 
 // shardNumbers lists the numbers of the shards in dir, ascending.
