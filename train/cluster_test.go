@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/train"
@@ -47,6 +48,15 @@ func TestExternalCluster(t *testing.T) {
 
 	leader := cl.StreamLeader(t, dist.Stream)
 	cl.Stop(t, leader)
+	// The run's streams elect new leaders before the trainer comes back (one starting during
+	// the election is refused with "no responders", as a restart would be).
+	for _, name := range []string{dist.Stream, "KV_" + dist.RunBucket, "KV_" + dist.FlowBucket, "OBJ_" + dist.WeightsBucket} {
+		for end := time.Now().Add(20 * time.Second); cl.StreamLeader(t, name) == leader; time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(end) {
+				t.Fatalf("stream %s still led by the stopped %s after 20s", name, leader)
+			}
+		}
+	}
 	opt.Transport.NATS = cl.URL()
 	// Past what the first session's games pay for (train ratio 2, batch 16): new games must come.
 	cfg.Stop.Steps = int64(first.Samples)*2/16 + 4
