@@ -98,17 +98,36 @@ func SampleOutcome(outcomes []Outcome, u float64) Action {
 	return outcomes[len(outcomes)-1].Action
 }
 
+// RandomPicker is implemented by games that draw a random legal action faster than Legal lists
+// them all (random playouts need one action a decision, not the list). RandomLegal(s, rng) must
+// be s.Legal(nil)[rng.IntN(n)], n the number of legal actions, drawing from rng exactly that
+// once, so a game's random games are the same with it or without; s is a player's decision
+// (neither terminal nor chance). It must not allocate. env/envtest checks all of that.
+type RandomPicker[S any] interface {
+	RandomLegal(s S, rng *rand.Rand) Action
+}
+
 // Walker plays random games without allocating once warm: uniform among legal actions at a
 // player's decision, by probability at a chance node.
 type Walker[S State[S]] struct {
 	Rng      *rand.Rand
 	actions  []Action
 	outcomes []Outcome
+	picker   RandomPicker[S] // the game's, when it has one (NewGameWalker)
 }
 
-// NewWalker returns a Walker drawing from rng, with buffers for numActions actions.
+// NewWalker returns a Walker drawing from rng, with buffers for numActions actions. It lists
+// the legal actions at each decision; NewGameWalker uses the game's RandomPicker if it has one.
 func NewWalker[S State[S]](rng *rand.Rand, numActions int) *Walker[S] {
 	return &Walker[S]{Rng: rng, actions: make([]Action, 0, numActions), outcomes: make([]Outcome, 0, numActions)}
+}
+
+// NewGameWalker returns a Walker of g's states drawing from rng, which draws a player's action
+// through g's RandomPicker when g is one (the same games, faster) and from Legal's list if not.
+func NewGameWalker[S State[S]](g Game[S], rng *rand.Rand) *Walker[S] {
+	w := NewWalker[S](rng, g.Info().NumActions)
+	w.picker, _ = g.(RandomPicker[S])
+	return w
 }
 
 // Step returns a random legal action of s, which must not be terminal.
@@ -116,6 +135,9 @@ func (w *Walker[S]) Step(s S) Action {
 	if s.ToMove() == Chance {
 		w.outcomes = s.Chances(w.outcomes[:0])
 		return SampleOutcome(w.outcomes, w.Rng.Float64())
+	}
+	if w.picker != nil {
+		return w.picker.RandomLegal(s, w.Rng)
 	}
 	w.actions = s.Legal(w.actions[:0])
 	return w.actions[w.Rng.IntN(len(w.actions))]

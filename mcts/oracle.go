@@ -59,7 +59,7 @@ func NewRollout[S env.State[S]](g env.Game[S], seed uint64, playouts int) *Rollo
 	pcg := rand.NewPCG(seed, rolloutStream)
 	return &Rollout[S]{
 		pcg:      pcg,
-		walker:   env.NewWalker[S](rand.New(pcg), g.Info().NumActions),
+		walker:   env.NewGameWalker(g, rand.New(pcg)),
 		playouts: max(playouts, 1),
 	}
 }

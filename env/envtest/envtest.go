@@ -10,8 +10,10 @@
 // illegal actions refused by parsing or by env.Apply, with the state unchanged; observations
 // fully written, deterministic, and equal for equal states; every symmetry mapping legal actions
 // onto legal actions, chance probabilities onto the same probabilities, and commuting with play;
-// games ending within Info.MaxLength. It also checks that notation is injective over the whole
-// action space, and that Legal, Chances, Play and Observe allocate nothing.
+// games ending within Info.MaxLength; a game's CountLegal and RandomLegal (env.LegalCounter,
+// env.RandomPicker) agreeing with Legal. It also checks that notation is injective over the
+// whole action space, and that Legal, CountLegal, RandomLegal, Chances, Play and Observe
+// allocate nothing.
 package envtest
 
 import (
@@ -257,6 +259,23 @@ func (c *checker[S]) play() {
 	}
 }
 
+// checkPicker checks that rp draws what Walker draws from Legal's list, with the same
+// generator's same draws: a few seeds, the generators compared after the draw.
+func (c *checker[S]) checkPicker(rp env.RandomPicker[S], s S, legal []env.Action, n uint64) {
+	for seed := range uint64(4) {
+		r1, r2 := rand.New(rand.NewPCG(seed, n)), rand.New(rand.NewPCG(seed, n))
+		got, want := rp.RandomLegal(s, r1), legal[r2.IntN(len(legal))]
+		if got != want {
+			c.errorf("RandomLegal drew %q, but Legal's list at the same draw holds %q", env.ActionString(s, got), env.ActionString(s, want))
+			return
+		}
+		if r1.Uint64() != r2.Uint64() {
+			c.errorf("RandomLegal does not draw from its generator as rng.IntN(%d) does", len(legal))
+			return
+		}
+	}
+}
+
 func (c *checker[S]) checkState(s S, n int) {
 	c.t.Helper()
 	before := s
@@ -287,6 +306,9 @@ func (c *checker[S]) checkState(s S, n int) {
 	}
 	if lc, ok := c.g.(env.LegalCounter[S]); ok && lc.CountLegal(s) != len(legal) {
 		c.errorf("CountLegal = %d, but Legal lists %d actions", lc.CountLegal(s), len(legal))
+	}
+	if rp, ok := c.g.(env.RandomPicker[S]); ok && toMove != env.Terminal && toMove != env.Chance {
+		c.checkPicker(rp, s, legal, uint64(n))
 	}
 	// Appending must keep what the buffer held.
 	if got := s.Legal([]env.Action{-7}); len(got) != len(legal)+1 || got[0] != -7 || !slices.Equal(got[1:], legal) {
@@ -520,6 +542,12 @@ func checkAllocs[S env.State[S]](t *testing.T, g env.Game[S], samples []S) {
 		if lc, ok := g.(env.LegalCounter[S]); ok {
 			if n := testing.AllocsPerRun(5, func() { _ = lc.CountLegal(s) }); n != 0 {
 				t.Fatalf("CountLegal allocates %v times per call at %v", n, s)
+			}
+		}
+		if rp, ok := g.(env.RandomPicker[S]); ok && s.ToMove() != env.Terminal && s.ToMove() != env.Chance {
+			rng := rand.New(rand.NewPCG(1, 2))
+			if n := testing.AllocsPerRun(5, func() { _ = rp.RandomLegal(s, rng) }); n != 0 {
+				t.Fatalf("RandomLegal allocates %v times per call at %v", n, s)
 			}
 		}
 		if n := testing.AllocsPerRun(5, func() { outcomes = s.Chances(outcomes[:0]) }); n != 0 {

@@ -3,6 +3,7 @@ package envtest_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"strconv"
@@ -46,6 +47,20 @@ func (g raceGame) maxLength() int {
 }
 func (g raceGame) New() race                                { return race{pile: 7, bug: g.bug} }
 func (g raceGame) MapAction(k int, a env.Action) env.Action { return a }
+
+// RandomLegal makes race an env.RandomPicker.
+func (g raceGame) RandomLegal(s race, rng *rand.Rand) env.Action {
+	var buf [2]env.Action
+	legal := s.Legal(buf[:0])
+	i := rng.IntN(len(legal))
+	switch g.bug {
+	case 11: // draws the other action
+		i = len(legal) - 1 - i
+	case 12: // draws twice
+		rng.Uint64()
+	}
+	return legal[i]
+}
 
 func (s race) ToMove() env.Player {
 	switch {
@@ -188,6 +203,8 @@ func TestSuiteCatchesBrokenGames(t *testing.T) {
 		8:  "Result() = 3 but ToMove()",
 		9:  "Chances at a non-chance node",
 		10: "the notation must be canonical",
+		11: "RandomLegal drew",
+		12: "RandomLegal does not draw from its generator",
 	} {
 		t.Run(strconv.Itoa(bug), func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestSuiteCatchesBrokenGames$")

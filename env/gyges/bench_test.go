@@ -47,11 +47,21 @@ func BenchmarkPerft(b *testing.B) { benchPerft(b, false) }
 // BenchmarkPerftBulk is perft(3) of the benchmark position, the last ply counted.
 func BenchmarkPerftBulk(b *testing.B) { benchPerft(b, true) }
 
-// BenchmarkRandomGame plays whole random games from the empty board (set-up included).
-func BenchmarkRandomGame(b *testing.B) {
+// BenchmarkRandomGame plays whole random games from the empty board (set-up included), as
+// random playouts play them: each action drawn through the game's RandomPicker.
+func BenchmarkRandomGame(b *testing.B) { benchRandomGame(b, true) }
+
+// BenchmarkRandomGameListed plays the same games drawing each action from Legal's list.
+func BenchmarkRandomGameListed(b *testing.B) { benchRandomGame(b, false) }
+
+func benchRandomGame(b *testing.B, picked bool) {
 	for _, g := range benchGames {
 		b.Run(g.info.Name, func(b *testing.B) {
-			w := env.NewWalker[State](rand.New(rand.NewPCG(1, 1)), g.info.NumActions)
+			rng := rand.New(rand.NewPCG(1, 1))
+			w := env.NewWalker[State](rng, g.info.NumActions)
+			if picked {
+				w = env.NewGameWalker[State](g, rng)
+			}
 			decisions := 0
 			b.ReportAllocs()
 			for b.Loop() {

@@ -3,6 +3,7 @@ package gyges
 import (
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/zerogames/zero/env"
@@ -257,3 +258,8 @@ func (g *Game) CanWin(s State, buf []env.Action) (bool, []env.Action) { return s
 // last ply with it): a piece's moves by a popcount of the squares it reaches, its replacements
 // by a popcount of the drop squares for each square it lands on.
 func (g *Game) CountLegal(s State) int { return s.countLegal() }
+
+// RandomLegal is s.Legal(nil)[rng.IntN(n)] (env.RandomPicker: random playouts draw through
+// it), n the number of legal actions, without listing them: the actions are counted as
+// CountLegal counts them and only the one drawn is worked out.
+func (g *Game) RandomLegal(s State, rng *rand.Rand) env.Action { return s.randomLegal(rng) }

@@ -2,6 +2,7 @@ package gyges
 
 import (
 	"math/bits"
+	"math/rand/v2"
 
 	"github.com/zerogames/zero/env"
 )
@@ -467,6 +468,70 @@ func (s *State) countRow(rr *rowReach, occ uint64) int {
 		}
 	}
 	return n
+}
+
+// randomLegal is s.Legal(nil)[rng.IntN(n)], n the number of legal actions, found without
+// listing them: the row that may move is counted as countLegal counts it, one index drawn, and
+// only the action at that index of appendRow's order worked out (rowAction). s must have a
+// legal action.
+func (s *State) randomLegal(rng *rand.Rand) env.Action {
+	occ := s.occupied()
+	if s.result == env.Ongoing && bits.OnesCount64(occ) < numPieces {
+		var buf [3 * 6]env.Action
+		legal := s.Legal(buf[:0])
+		return legal[rng.IntN(len(legal))]
+	}
+	if s.result == env.Ongoing {
+		var rr rowReach
+		for rows := occ; rows != 0; {
+			row := occ & rowMask[lowest(rows)/6]
+			rows &^= row
+			s.reachRow(&rr, occ, row, searchLimits{boundAfter, carefulAfter})
+			if n := s.countRow(&rr, occ); n > 0 {
+				return s.rowAction(&rr, occ, rng.IntN(n))
+			}
+		}
+	}
+	panic("gyges: a random legal action of a position with none: " + s.Position())
+}
+
+// rowAction is the action appendRow would append i-th (0 ≤ i < countRow).
+func (s *State) rowAction(rr *rowReach, occ uint64, i int) env.Action {
+	for j := range rr.n {
+		c := bits.OnesCount64(rr.ends[j])
+		if i < c {
+			return env.Action(moveBase + rr.starts[j]*(numSquares+1) + nthSquare(rr.ends[j], i))
+		}
+		i -= c
+	}
+	for j := range rr.n {
+		if rr.lands[j] == 0 {
+			continue
+		}
+		p := rr.starts[j]
+		free, k := drops(occ, p), s.size(p)
+		for m := rr.lands[j]; m != 0; m &= m - 1 {
+			x := lowest(m)
+			d := free
+			if s.size(x) == k {
+				d &^= 1 << p // as in appendRow
+			}
+			c := bits.OnesCount64(d)
+			if i < c {
+				return env.Action(replaceBase + p*numSquares*numSquares + x*numSquares + nthSquare(d, i))
+			}
+			i -= c
+		}
+	}
+	panic("gyges: rowAction past the row's actions")
+}
+
+// nthSquare is the i-th lowest square of m (0 ≤ i < |m|).
+func nthSquare(m uint64, i int) int {
+	for ; i > 0; i-- {
+		m &= m - 1
+	}
+	return lowest(m)
 }
 
 // canMove tells whether the piece on start has a legal move, ignoring which row may move.
