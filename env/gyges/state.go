@@ -433,17 +433,23 @@ func (s *State) appendRow(dst []env.Action, rr *rowReach, occ uint64) []env.Acti
 		free, k := drops(occ, p), s.size(p)
 		for m := rr.lands[i]; m != 0; m &= m - 1 {
 			x := lowest(m)
-			d := free
-			if s.size(x) == k {
-				d &^= 1 << p // the same size back on the start square would change nothing
-			}
 			base := replaceBase + p*numSquares*numSquares + x*numSquares
-			for ; d != 0; d &= d - 1 {
+			for d := s.landDrops(free, p, x, k); d != 0; d &= d - 1 {
 				dst = append(dst, env.Action(base+lowest(d)))
 			}
 		}
 	}
 	return dst
+}
+
+// landDrops is where the piece on x may be put when the piece of size k from p lands on it:
+// free (drops(occ, p)), but not p if the piece on x has size k too, since putting the same size
+// back on the start square would change nothing.
+func (s *State) landDrops(free uint64, p, x, k int) uint64 {
+	if s.size(x) == k {
+		return free &^ (1 << p)
+	}
+	return free
 }
 
 // countRow is the number of actions appendRow appends.
@@ -512,10 +518,7 @@ func (s *State) rowAction(rr *rowReach, occ uint64, i int) env.Action {
 		free, k := drops(occ, p), s.size(p)
 		for m := rr.lands[j]; m != 0; m &= m - 1 {
 			x := lowest(m)
-			d := free
-			if s.size(x) == k {
-				d &^= 1 << p // as in appendRow
-			}
+			d := s.landDrops(free, p, x, k)
 			c := bits.OnesCount64(d)
 			if i < c {
 				return env.Action(replaceBase + p*numSquares*numSquares + x*numSquares + nthSquare(d, i))
