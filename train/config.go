@@ -342,11 +342,12 @@ func ParseConfig(data []byte) (Config, error) {
 	if err := yaml.Unmarshal(data, &probe); err != nil {
 		return Config{}, yamlError(err)
 	}
-	if probe.Game == "" {
-		return Config{}, errors.New("game: missing (the game to learn, as yinsh-blitz)")
-	}
+	// Unknown keys first: a mistyped "game" is named as such, not as a missing game.
 	if bad := unknownKeys(data); len(bad) > 0 {
 		return Config{}, errors.New(strings.Join(bad, "; "))
+	}
+	if probe.Game == "" {
+		return Config{}, errors.New("game: missing (the game to learn, as yinsh-blitz)")
 	}
 	c := DefaultConfig(probe.Game)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -356,6 +357,15 @@ func ParseConfig(data []byte) (Config, error) {
 			return Config{}, errors.New("empty configuration")
 		}
 		return Config{}, yamlError(err)
+	}
+	// Only the first document is decoded: a second one would be ignored, so it is refused.
+	var next yaml.Node
+	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
+		line := next.Line
+		if err != nil {
+			return Config{}, yamlError(err)
+		}
+		return Config{}, fmt.Errorf("line %d: a second YAML document (after ---): a configuration is one document", line)
 	}
 	if err := c.Validate(); err != nil {
 		return Config{}, err

@@ -24,6 +24,8 @@ func TestConfigRefusals(t *testing.T) {
 		{"cheap above full", "game: yinsh\nselfplay: {simulations: 8, cheap_simulations: 9}\n", "selfplay.cheap_simulations: must be in [0, 8], is 9"},
 		{"bad duration", "game: yinsh\nselfplay: {max_wait: soon}\n", `line 2: "soon" is not a duration`},
 		{"no game", "seed: 3\n", "game: missing"},
+		{"game mistyped", "gmae: yinsh\n", "line 1: gmae: no such setting (did you mean game?)"},
+		{"two documents", "game: yinsh\nnet: {blocks: 1}\n---\nnet: {blocks: 9, bogus: 3}\n", "line 3: a second YAML document (after ---)"},
 		{"bad baseline", "game: yinsh\neval: {baselines: [random, \"uct:0\"]}\n", "eval.baselines[1]:"},
 		{"baseline twice", "game: yinsh\neval: {baselines: [random, random]}\n", `eval.baselines[1]: "random" is listed twice`},
 		{"value mix", "game: yinsh\ntrainer: {value_from_search: 1.5}\n", "trainer.value_from_search: must be in [0, 1], is 1.5"},
