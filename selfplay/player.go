@@ -45,6 +45,9 @@ type Limits struct {
 	Simulations int
 	// Time caps the analysis (the searches; alpha-beta keeps its last complete depth).
 	Time time.Duration
+	// Untimed drops the spec's time a move when Time is 0: a timed search (uct:1s) then runs
+	// exactly Simulations (the engine's go visits N).
+	Untimed bool
 }
 
 // Analysis is what a player thinks of a position.
@@ -339,6 +342,8 @@ func (p *Searcher[S]) Analyze(ctx context.Context, s S, lim Limits, progress fun
 	}
 	if lim.Time > 0 {
 		b.Time = lim.Time
+	} else if lim.Untimed {
+		b.Time = 0
 	}
 	if progress != nil {
 		total := b.Simulations

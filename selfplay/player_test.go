@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/internal/testgames"
 	"github.com/zerogames/zero/net"
 )
@@ -264,5 +265,35 @@ func TestOpening(t *testing.T) {
 	}
 	if openings[0] != openings[1] {
 		t.Errorf("openings %q and %q differ with the same chance seed", openings[0], openings[1])
+	}
+}
+
+// Limits.Untimed drops a timed spec's time: the search runs exactly the simulations asked (the
+// engine's go visits N), where without it the spec's millisecond ends it far sooner.
+func TestUntimedLimits(t *testing.T) {
+	g := yinsh.Blitz
+	sp, err := ParseSpec("uct:1ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		lim   Limits
+		exact bool
+	}{
+		{Limits{Simulations: 3000, Untimed: true}, true},
+		{Limits{Simulations: 3000}, false}, // 3000 playouts of YINSH take far more than 1 ms
+	} {
+		p, err := NewPlayer(g, sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.NewGame(g.New(), 1)
+		an, err := p.Analyze(context.Background(), g.New(), tc.lim, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (an.Work == 3000) != tc.exact {
+			t.Errorf("%+v: %d simulations", tc.lim, an.Work)
+		}
 	}
 }

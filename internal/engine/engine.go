@@ -238,7 +238,7 @@ func cmdGo(s *Session, arg string) (reply, error) {
 	case err != nil || n < 1 || n > 1_000_000_000:
 		return fail("go %s %q: want a whole number from 1 to 1000000000", kind, strings.TrimSpace(num))
 	case kind == "visits":
-		an, err = s.analyze(selfplay.Limits{Simulations: n})
+		an, err = s.analyze(selfplay.Limits{Simulations: n, Untimed: true})
 	default:
 		// A time budget only: as many simulations as fit.
 		an, err = s.analyze(selfplay.Limits{Simulations: math.MaxInt, Time: time.Duration(n) * time.Millisecond})
@@ -312,8 +312,14 @@ func (g *goStream) stream(ctx context.Context, w *bufio.Writer) {
 	var last selfplay.Analysis
 	work := 0
 	var failed error
+	// A search that grows runs in slices of the interval; any other player (alpha-beta) once,
+	// with its spec's own limits, since the interval only spaces the info lines.
+	lim := selfplay.Limits{}
+	if g.grows {
+		lim = selfplay.Limits{Simulations: math.MaxInt, Time: g.interval}
+	}
 	for {
-		an, err := g.agent.Analyze(ctx, g.pos, selfplay.Limits{Simulations: math.MaxInt, Time: g.interval}, nil)
+		an, err := g.agent.Analyze(ctx, g.pos, lim, nil)
 		if err != nil {
 			if ctx.Err() == nil {
 				failed = err
@@ -416,6 +422,8 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 		}
 		if t := strings.TrimSpace(l.text); t != "" && t[0] != '#' || l.err != nil {
 			stop() // any command, or the end of the input, ends a go infinite
+		} else if streaming != nil {
+			continue // a blank line or comment neither stops it nor writes beside it
 		}
 		var text string
 		quit := false

@@ -350,3 +350,42 @@ func TestRulesCopiesAreCurrent(t *testing.T) {
 		}
 	}
 }
+
+// In a go infinite, blank lines and comments neither stop the stream nor write beside it (they
+// wrote to the output from the reading goroutine while the stream wrote: a race under -race),
+// and an alpha-beta player searches to its depth whatever the interval (it was cut at the
+// first interval): its one info line counts the nodes of the whole search.
+func TestGoInfiniteQuietLinesAndAlphaBeta(t *testing.T) {
+	infoNodes := func(interval string, quiet bool) string {
+		s, _ := NewSession("yinsh-blitz")
+		r, w := io.Pipe()
+		out := &syncBuffer{}
+		done := make(chan error)
+		go func() { done <- s.Serve(context.Background(), r, out) }()
+		// The rings placed, before the first move: ab:5 takes about 0.1 s here.
+		rings := strings.Join(strings.Split(winInOne, ";")[:10], ";")
+		io.WriteString(w, "position "+rings+"\nplayer ab:5\ngo infinite "+interval+"\n")
+		for !strings.Contains(out.String(), "info visits") {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if quiet {
+			for range 20 {
+				io.WriteString(w, "\n# a comment\n  \n")
+			}
+		}
+		io.WriteString(w, "stop\n")
+		w.Close()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		got := out.String()
+		m := regexp.MustCompile(`^=\n\n=\n\n=\n(info visits ([0-9]+) .*\n)(move .*\n)+\n=\n\n$`).FindStringSubmatch(got)
+		if m == nil {
+			t.Fatalf("go infinite %s: %q", interval, got)
+		}
+		return m[2]
+	}
+	if short, long := infoNodes("10", true), infoNodes("3600000", false); short != long {
+		t.Errorf("ab:5 searched %s nodes in go infinite 10, %s in go infinite 3600000", short, long)
+	}
+}
