@@ -78,10 +78,10 @@ type TensorInfo struct {
 	Shape []int  `json:"shape"`
 }
 
-func (t TensorInfo) size() int {
-	n := 1
+func (t TensorInfo) size() int64 {
+	n := int64(1)
 	for _, d := range t.Shape {
-		n *= d
+		n *= int64(d)
 	}
 	return n
 }
@@ -90,9 +90,58 @@ func (t TensorInfo) size() int {
 func (h *Header) Values() int64 {
 	var n int64
 	for _, t := range h.Tensors {
-		n += int64(t.size())
+		n += t.size()
 	}
 	return n
+}
+
+// maxValues bounds the values a checkpoint's header may describe (4 TiB of them), so that
+// a corrupt shape cannot overflow the counts.
+const maxValues = 1 << 40
+
+// checkShapes checks that every dimension of the header's tensors is at least 1 and that
+// their values can be counted.
+func (h *Header) checkShapes() error {
+	total := int64(0)
+	for _, t := range h.Tensors {
+		n := int64(1)
+		for _, d := range t.Shape {
+			if d < 1 || int64(d) > maxValues/n {
+				return fmt.Errorf("corrupt header: tensor %s has shape %v", t.Name, t.Shape)
+			}
+			n *= int64(d)
+		}
+		if total += n; total > maxValues {
+			return fmt.Errorf("corrupt header: its tensors hold %d values or more", total)
+		}
+	}
+	return nil
+}
+
+// checkLayout checks that the header's tensors are those of its net's layout for its game's
+// shape (and its optimizer's), so that a loader allocates what the file holds and no more.
+func (h *Header) checkLayout() error {
+	if err := h.Net.Validate(); err != nil {
+		return fmt.Errorf("corrupt net config: %w", err)
+	}
+	if h.Optimizer != nil {
+		if err := h.Optimizer.Validate(); err != nil {
+			return fmt.Errorf("corrupt optimizer config: %w", err)
+		}
+	}
+	spec := &Spec{Observation: h.Observation, NumActions: h.NumActions, PolicyPlanes: h.PolicyPlanes, OffGrid: h.OffGrid}
+	params := layoutOf(spec, h.Net)
+	want := make([]TensorInfo, 0, len(h.Tensors))
+	for _, p := range params {
+		want = append(want, TensorInfo{Name: p.Name, Shape: p.Shape})
+	}
+	if h.Optimizer != nil {
+		want = append(want, optimizerTensors(&Weights{Params: params})...)
+	}
+	if !slices.EqualFunc(want, h.Tensors, func(a, b TensorInfo) bool { return a.Name == b.Name && slices.Equal(a.Shape, b.Shape) }) {
+		return errors.New("corrupt header: the tensors are not those of its net config's layout")
+	}
+	return nil
 }
 
 // Checkpoint is what a checkpoint file holds.
@@ -231,6 +280,15 @@ func parse(data []byte) (Header, []byte, error) {
 		}
 		return h, nil, fmt.Errorf("corrupt header: %w", err)
 	}
+	if rest := bytes.TrimSpace(data[fixed+int(dec.InputOffset()) : fixed+n]); len(rest) > 0 {
+		return h, nil, fmt.Errorf("corrupt header: %d bytes after its JSON", len(rest))
+	}
+	if err := h.checkShapes(); err != nil {
+		if !sumOK {
+			return h, nil, errors.New("corrupt: checksum mismatch")
+		}
+		return h, nil, err
+	}
 	want := int64(fixed+n) + 4*h.Values() + 4
 	switch {
 	case int64(len(data)) < want:
@@ -239,6 +297,9 @@ func parse(data []byte) (Header, []byte, error) {
 		return h, nil, fmt.Errorf("corrupt: %d bytes, the header says %d", len(data), want)
 	case !sumOK:
 		return h, nil, errors.New("corrupt: checksum mismatch")
+	}
+	if err := h.checkLayout(); err != nil {
+		return h, nil, err
 	}
 	return h, data[fixed+n : len(data)-4], nil
 }
@@ -290,9 +351,7 @@ func decode(data []byte, spec *Spec, anyGame bool) (*Checkpoint, error) {
 	if h.PolicyLayout != spec.layoutHash() {
 		return nil, errors.New("wrong shape: the game maps its actions to other policy outputs than the checkpoint's")
 	}
-	if err := h.Net.Validate(); err != nil {
-		return nil, fmt.Errorf("corrupt net config: %w", err)
-	}
+	// parse checked the net and optimizer configs, and the tensors against their layout.
 	w, err := NewWeights(spec, h.Net, nil)
 	if err != nil {
 		return nil, err
@@ -303,9 +362,6 @@ func decode(data []byte, spec *Spec, anyGame bool) (*Checkpoint, error) {
 	}
 	var opt *Optimizer
 	if h.Optimizer != nil {
-		if err := h.Optimizer.Validate(); err != nil {
-			return nil, fmt.Errorf("corrupt optimizer config: %w", err)
-		}
 		want = append(want, optimizerTensors(w)...)
 		opt = NewOptimizer(w)
 		opt.Config, opt.Step = *h.Optimizer, h.OptimizerStep

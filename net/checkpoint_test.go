@@ -2,6 +2,7 @@ package net
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
@@ -120,6 +121,43 @@ func TestCheckpointRefused(t *testing.T) {
 	unknown = append(unknown, extra...)
 	unknown = append(unknown, data[hdrEnd:len(data)-4]...)
 	unknown = binary.LittleEndian.AppendUint32(unknown, crc32.Checksum(unknown, castagnoli))
+	// forge writes the header edit makes of the good one, the same weights after it and a
+	// correct checksum: what no accident makes, so only the header's own checks refuse it.
+	forge := func(edit func(h map[string]any) []byte) []byte {
+		var h map[string]any
+		if err := json.Unmarshal(hdr, &h); err != nil {
+			t.Fatal(err)
+		}
+		text := edit(h)
+		if text == nil {
+			if text, err = json.Marshal(h); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b := append([]byte(magic), 0, 0, 0, 0, 0, 0, 0, 0)
+		binary.LittleEndian.PutUint32(b[len(magic):], FormatVersion)
+		binary.LittleEndian.PutUint32(b[len(magic)+4:], uint32(len(text)))
+		b = append(b, text...)
+		b = append(b, data[hdrEnd:len(data)-4]...)
+		return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	}
+	// A net of 32 × 512 over the small net's tensors: a loader that believed the net config
+	// would allocate hundreds of megabytes before finding out.
+	bigNet := forge(func(h map[string]any) []byte {
+		h["net"].(map[string]any)["blocks"], h["net"].(map[string]any)["channels"] = 32, 512
+		return nil
+	})
+	negative := forge(func(h map[string]any) []byte {
+		ts := h["tensors"].([]any)
+		ts[0].(map[string]any)["shape"] = []int{-1, 2}
+		return nil
+	})
+	overflow := forge(func(h map[string]any) []byte {
+		ts := h["tensors"].([]any)
+		ts[0].(map[string]any)["shape"] = []int{1 << 32, 1 << 32}
+		return nil
+	})
+	junk := forge(func(map[string]any) []byte { return append(slices.Clone(hdr), ` {"game":"x"}`...) })
 	// The same net under the next version of YINSH's encodings.
 	nextEncoding := *spec
 	nextEncoding.Encoding = spec.Encoding + 1
@@ -145,6 +183,10 @@ func TestCheckpointRefused(t *testing.T) {
 		{"other variant", data, blitz, "wrong game"},
 		{"other encoding", data, &nextEncoding, "wrong encoding: the checkpoint reads version 1 of yinsh's observation and actions, this program writes version 2"},
 		{"other shape", data, dense, "wrong shape"},
+		{"net config not the tensors'", bigNet, spec, "corrupt header: the tensors are not those of its net config's layout"},
+		{"negative dimension", negative, spec, "corrupt header: tensor stem.w has shape [-1 2]"},
+		{"overflowing shape", overflow, spec, "corrupt header: tensor stem.w has shape [4294967296 4294967296]"},
+		{"junk after the header", junk, spec, "corrupt header: 12 bytes after its JSON"},
 		{"other game", data, synthetic(t, "yinsh", 14, 11, 11, 5016), "wrong shape"},
 	}
 	for _, c := range cases {

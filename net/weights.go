@@ -38,6 +38,7 @@ type Weights struct {
 	Config Config
 	Params []*Param
 	byName map[string]*Param
+	dry    bool // the shapes only, no data (layoutOf)
 }
 
 // NewWeights lays out the parameters of cfg's network for the game spec, initialised as a fresh
@@ -78,6 +79,14 @@ func fill(x []float32, v float32) {
 	for i := range x {
 		x[i] = v
 	}
+}
+
+// layoutOf is the parameters of cfg's network for spec, names and shapes only (no data is
+// allocated, whatever the sizes): what a checkpoint of that network lists.
+func layoutOf(spec *Spec, cfg Config) []*Param {
+	w := &Weights{Spec: spec, Config: cfg, byName: map[string]*Param{}, dry: true}
+	w.layout()
+	return w.Params
 }
 
 // layout appends the parameters in their fixed order.
@@ -127,7 +136,10 @@ func (w *Weights) add(name string, kind paramKind, shape ...int) *Param {
 	for _, d := range shape {
 		n *= d
 	}
-	p := &Param{Name: name, Shape: shape, Data: make([]float32, n), kind: kind}
+	p := &Param{Name: name, Shape: shape, kind: kind}
+	if !w.dry {
+		p.Data = make([]float32, n)
+	}
 	w.Params = append(w.Params, p)
 	w.byName[name] = p
 	return p
