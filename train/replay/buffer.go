@@ -270,8 +270,11 @@ func shardNumbers(dir string) ([]int, error) {
 	for _, e := range entries {
 		var n int
 		if name := e.Name(); strings.HasSuffix(name, shardExt) {
-			if _, err := fmt.Sscanf(name, "%06d"+shardExt, &n); err != nil {
-				return nil, fmt.Errorf("%s: not a replay shard name", filepath.Join(dir, name))
+			// Only the name shardPath writes: 1.zrp or 0000001.zrp would be read as 000001.zrp,
+			// a second copy of its games or in its place.
+			_, err := fmt.Sscanf(name, "%d"+shardExt, &n)
+			if err != nil || n < 0 || filepath.Base(shardPath(dir, n)) != name {
+				return nil, fmt.Errorf("%s: not a replay shard name (want six digits or more, as 000001%s)", filepath.Join(dir, name), shardExt)
 			}
 			ns = append(ns, n)
 		}

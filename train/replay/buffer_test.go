@@ -190,6 +190,13 @@ func TestDamageIsRefused(t *testing.T) {
 		{"a stranger's file", func(dir string) {
 			os.WriteFile(filepath.Join(dir, "000003.zrp"), []byte("hello, world"), 0o644)
 		}, `not a replay shard of "yinsh-blitz"`},
+		{"a shard copied under a short name", func(dir string) {
+			data, _ := os.ReadFile(filepath.Join(dir, "000001.zrp"))
+			os.WriteFile(filepath.Join(dir, "1.zrp"), data, 0o644) // read as 000001.zrp a second time
+		}, "1.zrp: not a replay shard name"},
+		{"a shard under a long name", func(dir string) {
+			os.Rename(filepath.Join(dir, "000001.zrp"), filepath.Join(dir, "0000001.zrp"))
+		}, "0000001.zrp: not a replay shard name"},
 		{"a newer format", func(dir string) {
 			h := shardHeader("yinsh-blitz", 9)
 			os.WriteFile(filepath.Join(dir, "000003.zrp"), h, 0o644)
