@@ -5,7 +5,6 @@ package atomicfile
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,7 +18,7 @@ func Write(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	bw := bufio.NewWriter(f)
 	err = f.Chmod(0o644) // CreateTemp makes files only their owner can read
@@ -40,15 +39,18 @@ func Write(path string, write func(io.Writer) error) error {
 	}
 	if err != nil {
 		os.Remove(f.Name())
-		return errors.Join(fmt.Errorf("writing %s", path), err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	// The rename itself survives a power cut only once the folder is synced.
 	d, err := os.Open(dir)
-	if err != nil {
-		return err
+	if err == nil {
+		err = d.Sync()
+		d.Close()
 	}
-	defer d.Close()
-	return d.Sync()
+	if err != nil {
+		return fmt.Errorf("writing %s: syncing its folder: %w", path, err)
+	}
+	return nil
 }
 
 // WriteBytes writes data to path atomically.

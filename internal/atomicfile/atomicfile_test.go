@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -23,8 +24,8 @@ func TestWrite(t *testing.T) {
 		w.Write([]byte("half"))
 		return broken
 	})
-	if !errors.Is(err, broken) {
-		t.Fatalf("err = %v, want the writer's error", err)
+	if !errors.Is(err, broken) || err.Error() != "writing "+path+": disk full" {
+		t.Fatalf("err = %v, want the writer's error after the file's name", err)
 	}
 	got, _ := os.ReadFile(path)
 	st, _ := os.Stat(path)
@@ -32,7 +33,9 @@ func TestWrite(t *testing.T) {
 	if string(got) != "second" || st.Mode().Perm() != 0o644 || len(entries) != 1 {
 		t.Errorf("after a failed write: %q, mode %v, %d files in the folder", got, st.Mode().Perm(), len(entries))
 	}
-	if err := WriteBytes(filepath.Join(dir, "missing", "x"), nil); err == nil {
-		t.Error("a write into a missing folder succeeded")
+	// The error names the file asked for, not the temporary one.
+	missing := filepath.Join(dir, "missing", "x")
+	if err := WriteBytes(missing, nil); err == nil || !strings.HasPrefix(err.Error(), "writing "+missing+": ") {
+		t.Errorf("a write into a missing folder: %v", err)
 	}
 }
