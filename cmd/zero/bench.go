@@ -66,6 +66,9 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := noArgs(fs.Args()); err != nil {
 		return err
 	}
+	if err := durations(durationFlag{"time", *per, ""}); err != nil {
+		return err
+	}
 	backends, err := backendsFlag(*backendList)
 	if err != nil {
 		return err
@@ -223,6 +226,9 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := noArgs(fs.Args()); err != nil {
 		return err
 	}
+	if err := durations(durationFlag{"warmup", *warm, "no warm-up"}, durationFlag{"time", *per, ""}); err != nil {
+		return err
+	}
 	var ways []bool // via NATS
 	switch *via {
 	case "nats":
@@ -330,6 +336,9 @@ func benchIngest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	if err := noArgs(fs.Args()); err != nil {
+		return err
+	}
+	if err := durations(durationFlag{"time", *per, ""}, durationFlag{"sync-every", *syncEvery, "sync at every write"}); err != nil {
 		return err
 	}
 	if *workers < 1 || *workers > 1024 {

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/zerogames/zero/internal/games/all"
 	"github.com/zerogames/zero/net/linalg"
@@ -157,6 +158,30 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (help
 }
 
 // noArgs refuses arguments left after the flags.
+// durations checks duration flags: each must be > 0, or ≥ 0 where 0 means something (said in
+// the message). Negative ones were taken as 0 (--for -1h: no limit), and a log period ≤ 0
+// silently as the default.
+func durations(flags ...durationFlag) error {
+	for _, f := range flags {
+		switch {
+		case f.d > 0:
+		case f.zero != "" && f.d == 0:
+		case f.zero != "":
+			return fmt.Errorf("--%s %v: want a duration ≥ 0 (0: %s)", f.name, f.d, f.zero)
+		default:
+			return fmt.Errorf("--%s %v: want a duration > 0", f.name, f.d)
+		}
+	}
+	return nil
+}
+
+// durationFlag is a duration flag's name and value, and what 0 means ("" if nothing).
+type durationFlag struct {
+	name string
+	d    time.Duration
+	zero string
+}
+
 func noArgs(args []string) error {
 	if len(args) > 0 {
 		return fmt.Errorf("unexpected argument %q (flags go before, as --depth 4)", strings.Join(args, " "))

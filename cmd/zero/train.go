@@ -43,6 +43,9 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if err := noArgs(args); err != nil {
 			return err
 		}
+		if err := durations(durationFlag{"for", *session, "until the run stops"}, durationFlag{"log", *logEvery, ""}); err != nil {
+			return err
+		}
 		cfg, dir, err := trainConfig(*game, *config, *runDir)
 		if err != nil {
 			return err

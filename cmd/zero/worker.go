@@ -27,6 +27,9 @@ func workerCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.W
 		if err := noArgs(args); err != nil {
 			return err
 		}
+		if err := durations(durationFlag{"log", *logEvery, ""}); err != nil {
+			return err
+		}
 		if *connect == "" {
 			return errors.New("give --connect nats://HOST:PORT: the address zero train --listen printed")
 		}
