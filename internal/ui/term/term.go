@@ -69,6 +69,7 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	if newMatch == nil {
 		newMatch = ui.NewMatch
 	}
+	given := cfg.Opponent != "" // by the person (--opponent): never replaced by another
 	var rec *selfplay.Record
 	if cfg.Load != "" {
 		r, err := games.LoadRecord(cfg.Load)
@@ -106,7 +107,7 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 		cfg.Opponent = ui.DefaultSpec(cfg.Models, cfg.Game)
 	}
 	m, err := newMatch(cfg.Game, cfg.Opponent, cfg.Side, cfg.Seed)
-	if err != nil && (rec != nil || byDefault) && cfg.Opponent != "" {
+	if err != nil && !given && cfg.Opponent != "" {
 		// The record's agent may not exist here (another build, a missing model), or the
 		// model of --models does not load: play on against the default.
 		fmt.Fprintf(out, "cannot play %s here (%v); playing the default opponent\n", cfg.Opponent, err)

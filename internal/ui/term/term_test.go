@@ -104,6 +104,9 @@ func TestPlay(t *testing.T) {
 		{"unknown game", Config{Game: "go"}, "", nil, nil, `unknown game "go"`, ""},
 		{"unknown side", Config{Game: "yinsh", Side: "red"}, "", nil, nil, `unknown side "red"`, ""},
 		{"a bad record", Config{Game: "yinsh", Load: "/nonexistent.json"}, "", nil, nil, "/nonexistent.json", ""},
+		// The opponent asked for is refused, with a record as without: the default opponent
+		// replaces only the record's agent or --models' model when they do not load.
+		{"a bad opponent with a record", Config{Load: setup, Opponent: "uct:abc", NewMatch: ui.NewMatch}, "", nil, nil, `player "uct:abc"`, ""},
 		{"new: the next game has a file of its own", Config{Game: "yinsh-blitz", Record: filepath.Join(dir, "games", "g.json")}, "place f6\nresign\nnew\nplace e5\nresign\n",
 			[]string{"The game is saved in " + filepath.Join(dir, "games", "g.json"), "The game is saved in " + filepath.Join(dir, "games", "g-2.json")}, nil, "", ""},
 		{"resign, then save the record", Config{Game: "yinsh-blitz", Record: rec}, "place f6\nresign\nplace e5\nquit\nplace e5\n",
