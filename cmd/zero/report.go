@@ -16,7 +16,7 @@ func reportCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.W
 	var runs stringsFlag
 	fs.Var(&runs, "run", "a run `DIR` (with its metrics.jsonl); give it again for each run to draw over the first")
 	out := fs.String("out", "", "where to write the PNG charts and summary.txt (default with one run: DIR/plots)")
-	return func(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+	return func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if err := noArgs(args); err != nil {
 			return err
 		}
@@ -35,6 +35,12 @@ func reportCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.W
 		opened, err := report.Open(runs...)
 		if err != nil {
 			return err
+		}
+		for _, r := range opened {
+			if r.Skipped > 0 {
+				// A line cut short by a crash is expected at the end; anything else is damage.
+				fmt.Fprintf(stderr, "%s: damaged lines left out: %d\n", filepath.Join(r.Dir, "metrics.jsonl"), r.Skipped)
+			}
 		}
 		files, err := report.Write(dir, opened...)
 		if err != nil {

@@ -78,6 +78,20 @@ func TestReport(t *testing.T) {
 			}
 		})
 	}
+	// Damaged lines are left out, and said to be.
+	f, err := os.OpenFile(filepath.Join(b, "metrics.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("GARBAGE LINE\n{\"kind\":\"train\",\"step\":\"x\"}\n")
+	f.Close()
+	var stdout, stderr strings.Builder
+	if err := run(context.Background(), []string{"report", "--run", a, "--run", b, "--out", out}, strings.NewReader(""), &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(b, "metrics.jsonl") + ": damaged lines left out: 2\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
 	summary, err := os.ReadFile(filepath.Join(a, "plots", "summary.txt"))
 	if err != nil || !strings.HasPrefix(string(summary), "run        40 steps") {
 		t.Errorf("one run's summary.txt (%v):\n%s", err, summary)

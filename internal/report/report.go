@@ -81,6 +81,7 @@ type Run struct {
 	Name    string
 	Dir     string
 	Records []metrics.Record // metrics.Timeline of its metrics.jsonl
+	Skipped int              // damaged lines of its metrics.jsonl, left out
 }
 
 // Open reads the runs in dirs, in that order, and names them. A folder without a
@@ -94,7 +95,7 @@ func Open(dirs ...string) ([]Run, error) {
 	abs := make([]string, len(dirs))
 	infos := make([]os.FileInfo, len(dirs))
 	for i, dir := range dirs {
-		records, _, err := metrics.Read(filepath.Join(dir, "metrics.jsonl"))
+		records, skipped, err := metrics.Read(filepath.Join(dir, "metrics.jsonl"))
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: not a run folder (no metrics.jsonl in it)", dir)
 		}
@@ -113,7 +114,7 @@ func Open(dirs ...string) ([]Run, error) {
 				return nil, fmt.Errorf("%s and %s: the same run given twice", dirs[j], dir)
 			}
 		}
-		runs[i] = Run{Dir: dir, Records: metrics.Timeline(records)}
+		runs[i] = Run{Dir: dir, Records: metrics.Timeline(records), Skipped: skipped}
 	}
 	for i, name := range names(abs) {
 		runs[i].Name = name
