@@ -37,15 +37,17 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if err := checkModels(*modelsDir); err != nil {
 			return err
 		}
+		var list []string
 		if *players == "" {
-			if *players, err = defaultPlayers(*modelsDir, g.Info().Name); err != nil {
+			if list, err = defaultPlayers(*modelsDir, g.Info().Name); err != nil {
 				return err
 			}
 			*opening = max(*opening, 4)
-		}
-		list := strings.Split(*players, ",")
-		for i := range list {
-			list[i] = strings.TrimSpace(list[i])
+		} else {
+			list = strings.Split(*players, ",")
+			for i := range list {
+				list[i] = strings.TrimSpace(list[i])
+			}
 		}
 		if *n < 1 {
 			return fmt.Errorf("--games %d: want at least 1", *n)
@@ -89,13 +91,14 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 }
 
 // defaultPlayers are the players of an arena given none: the game's model (ui.ModelPath: the
-// --models folder's, else the shipped one) at 200 simulations against the baselines.
-func defaultPlayers(modelsDir, game string) (string, error) {
+// --models folder's, else the shipped one) at 200 simulations against the baselines. They
+// are a list, not a --players text: the folder's name may hold a comma.
+func defaultPlayers(modelsDir, game string) ([]string, error) {
 	m := ui.ModelPath(modelsDir, game)
 	if m == "" {
-		return "", fmt.Errorf("--players: give at least two players, as --players random,uct:200 (no model %s.zck to default to)", game)
+		return nil, fmt.Errorf("--players: give at least two players, as --players random,uct:200 (no model %s.zck to default to)", game)
 	}
-	return "mcts:200:" + filepath.ToSlash(m) + ",uct:1000,ab:2", nil
+	return []string{"mcts:200:" + filepath.ToSlash(m), "uct:1000", "ab:2"}, nil
 }
 
 // freshDir makes a new folder named base, or base-2, base-3… if that exists, and returns it.

@@ -73,9 +73,16 @@ func TestModelsAnywhere(t *testing.T) {
 		{mine, "yinsh-blitz", "mcts:200:" + filepath.ToSlash(filepath.Join(mine, "yinsh-blitz.zck")) + ",uct:1000,ab:2"},
 		{mine, "yinsh", "mcts:200:models/yinsh.zck,uct:1000,ab:2"},
 	} {
-		if got, err := defaultPlayers(tt.dir, tt.game); err != nil || got != tt.want {
+		if got, err := defaultPlayers(tt.dir, tt.game); err != nil || strings.Join(got, ",") != tt.want {
 			t.Errorf("defaultPlayers(%q, %q) = %q, %v; want %q", tt.dir, tt.game, got, err, tt.want)
 		}
+	}
+	// A folder whose name has a comma: the players are a list, not split on it again.
+	comma := filepath.Join(t.TempDir(), "m,x")
+	os.Mkdir(comma, 0o755)
+	gamestest.Checkpoint(t, blitz, filepath.Join(comma, "yinsh-blitz.zck"))
+	if got, err := defaultPlayers(comma, "yinsh-blitz"); err != nil || len(got) != 3 || got[0] != "mcts:200:"+filepath.ToSlash(filepath.Join(comma, "yinsh-blitz.zck")) {
+		t.Errorf("defaultPlayers(%q) = %q, %v", comma, got, err)
 	}
 	if _, err := defaultPlayers("", "tictactoe"); err == nil || !strings.Contains(err.Error(), "no model tictactoe.zck") {
 		t.Errorf("a game without a model: %v", err)
