@@ -204,6 +204,8 @@ type run[S env.State[S]] struct {
 	evalQueue chan CheckpointEntry
 	// init is the checkpoint of cfg.Init when the run starts from it (nil otherwise).
 	init *net.Checkpoint
+	// from is what the session starts from, loaded by open before it writes anything.
+	from startWeights
 }
 
 // Run trains g's network with cfg in the run folder dir, creating it or resuming what it holds,
@@ -296,6 +298,9 @@ func (r *run[S]) open() error {
 		}
 		r.init = ck
 	}
+	if r.from, err = r.weights(); err != nil {
+		return err
+	}
 	for _, d := range []string{r.dir, filepath.Join(r.dir, checkDir)} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
@@ -345,6 +350,9 @@ func (r *run[S]) open() error {
 		r.metrics.Close()
 		return err
 	}
+	if c := r.from.fellBack; c != nil {
+		r.fallBack(*c, r.from.damaged)
+	}
 	r.state.Game = r.cfg.Game
 	r.state.Sessions++
 	if r.state.Samples > 0 || r.state.Games == 0 {
@@ -361,8 +369,10 @@ func (r *run[S]) open() error {
 		r.buffer.Close()
 		r.metrics.Close()
 		r.events.Close()
+		return err
 	}
-	return err
+	r.setAside(r.from.damaged)
+	return nil
 }
 
 // writeConfig writes the configuration as given to config.yaml, unless the file already holds
@@ -403,23 +413,36 @@ func (r *run[S]) recordAt(kind string, step int64, elapsed float64, values map[s
 	}
 }
 
-// weights loads the newest checkpoint, or makes the first weights.
-func (r *run[S]) weights() (*net.Weights, *net.Optimizer, *rand.PCG, error) {
+// startWeights is what a session starts from (weights): the network, the optimizer and the
+// trainer's generator, and, if the newest checkpoint was damaged, the older one taken instead
+// and the damaged ones after it.
+type startWeights struct {
+	w        *net.Weights
+	opt      *net.Optimizer
+	pcg      *rand.PCG
+	fellBack *CheckpointEntry
+	damaged  []string
+}
+
+// weights loads the newest checkpoint, or makes the first weights. It writes nothing (open
+// calls it before the folder is touched): a fall-back to an older checkpoint is applied by
+// fallBack once the session is under way.
+func (r *run[S]) weights() (startWeights, error) {
 	pcg := rand.NewPCG(r.cfg.Seed, 0x7472_6169_6e)
 	if r.init != nil {
 		h := r.init.Header
 		r.logf("starting from the weights of %s (%s, step %d)", r.cfg.Init, h.Game, h.Step)
-		return r.init.Weights, net.NewOptimizer(r.init.Weights), pcg, nil
+		return startWeights{w: r.init.Weights, opt: net.NewOptimizer(r.init.Weights), pcg: pcg}, nil
 	}
 	if r.state.Checkpoint == "" {
 		w, err := net.NewWeights(r.spec, r.cfg.Net, rand.New(rand.NewPCG(r.cfg.Seed, 0x6e6574)))
 		if err != nil {
-			return nil, nil, nil, err
+			return startWeights{}, err
 		}
-		return w, net.NewOptimizer(w), pcg, nil
+		return startWeights{w: w, opt: net.NewOptimizer(w), pcg: pcg}, nil
 	}
 	if err := pcg.UnmarshalBinary(r.state.RNG); err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: rng: %w", filepath.Join(r.dir, stateFile), err)
+		return startWeights{}, fmt.Errorf("%s: rng: %w", filepath.Join(r.dir, stateFile), err)
 	}
 	// The newest checkpoint, or if it is damaged (a disk's fault: checkpoints are written
 	// atomically) the newest good one before it, whose steps since are trained again.
@@ -446,36 +469,33 @@ func (r *run[S]) weights() (*net.Weights, *net.Optimizer, *rand.PCG, error) {
 			damaged = append(damaged, c.File)
 			continue
 		}
+		sw := startWeights{w: ck.Weights, opt: ck.Optimizer, pcg: pcg}
 		if c != newest {
-			if err := r.fallBack(c, damaged); err != nil {
-				return nil, nil, nil, err
-			}
+			sw.fellBack, sw.damaged = &c, damaged
 		}
-		return ck.Weights, ck.Optimizer, pcg, nil
+		return sw, nil
 	}
-	return nil, nil, nil, fmt.Errorf("%w (and no checkpoint before it is whole)", first)
+	return startWeights{}, fmt.Errorf("%w (and no checkpoint before it is whole)", first)
 }
 
-// fallBack makes c, an older checkpoint than the state's newest, the run's newest, the damaged
-// ones after it renamed to FILE.damaged (kept for a look, out of the run's way).
-func (r *run[S]) fallBack(c CheckpointEntry, damaged []string) error {
+// fallBack makes c, an older checkpoint than the state's newest, the run's newest in r.state
+// (open saves it), the damaged ones after it out of the list.
+func (r *run[S]) fallBack(c CheckpointEntry, damaged []string) {
 	r.logf("resuming from %s (step %d) instead, the newest whole checkpoint: its %d steps since are trained again",
 		filepath.Join(r.dir, c.File), c.Step, r.state.Step-c.Step)
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.state.Step, r.state.Checkpoint, r.state.Elapsed = c.Step, c.File, c.Elapsed
 	r.state.Checkpoints = slices.DeleteFunc(r.state.Checkpoints, func(e CheckpointEntry) bool { return slices.Contains(damaged, e.File) })
-	r.before = c.Elapsed
-	if err := r.saveStateLocked(); err != nil {
-		return err
-	}
+}
+
+// setAside renames the damaged checkpoints to FILE.damaged (kept for a look, out of the run's
+// way), once the state no longer names them.
+func (r *run[S]) setAside(damaged []string) {
 	for _, f := range damaged {
 		path := filepath.Join(r.dir, f)
 		if err := os.Rename(path, path+".damaged"); err != nil && !errors.Is(err, os.ErrNotExist) {
 			r.logf("checkpoints: %v", err)
 		}
 	}
-	return nil
 }
 
 // loop runs the session: self-play workers, the trainer here, evaluation beside them.
@@ -491,10 +511,8 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 			err = cerr
 		}
 	}()
-	w, opt, pcg, err := r.weights()
-	if err != nil {
-		return err
-	}
+	w, opt, pcg := r.from.w, r.from.opt, r.from.pcg
+	r.from = startWeights{}
 	r.step.Store(r.state.Step)
 	trainer, err := nettrain.NewTrainer(w, r.cfg.Optimizer, opt)
 	if err != nil {

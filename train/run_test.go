@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"os/exec"
@@ -493,14 +494,38 @@ func TestDamagedCheckpoint(t *testing.T) {
 		t.Errorf("state after the fallback: step %d, checkpoints %+v", after.Step, after.Checkpoints)
 	}
 
-	// Every checkpoint damaged: refused, naming the newest.
+	// Every checkpoint damaged: refused, naming the newest, with the folder as it was (the
+	// session was recorded and counted before the weights were read).
 	for _, c := range after.Checkpoints {
 		damage(c.File)
 	}
+	snapshot := func() map[string]string {
+		files := map[string]string{}
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				data, _ := os.ReadFile(path)
+				files[path] = string(data)
+			}
+			return nil
+		})
+		return files
+	}
+	was := snapshot()
 	cfg.Stop.Steps = 100
 	err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{})
 	if err == nil || !strings.Contains(err.Error(), "resuming from "+filepath.Join(dir, after.Checkpoint)) ||
 		!strings.Contains(err.Error(), "no checkpoint before it is whole") {
 		t.Errorf("every checkpoint damaged: %v", err)
+	}
+	now := snapshot()
+	for path, data := range now {
+		if was[path] != data {
+			t.Errorf("the refused run changed or wrote %s", path)
+		}
+	}
+	for path := range was {
+		if _, ok := now[path]; !ok {
+			t.Errorf("the refused run removed %s", path)
+		}
 	}
 }
