@@ -104,6 +104,11 @@ func BenchmarkUCT(b *testing.B) {
 	b.Run("gyges/move4", func(b *testing.B) {
 		benchSearch(b, gyges.Basic, NewRollout(gyges.Basic, 1, 1), p, midgame(gyges.Basic, 16), 1000)
 	})
+	// Move 5, not 4: 16 decisions into this game the root is a proven win, and the search
+	// ends at once.
+	b.Run("gyges-advanced/move5", func(b *testing.B) {
+		benchSearch(b, gyges.Advanced, NewRollout(gyges.Advanced, 1, 1), p, midgame(gyges.Advanced, 17), 1000)
+	})
 	// Classic UCT (UCB1), the method of the public engines it is compared with.
 	b.Run("yinsh/start/ucb1", func(b *testing.B) {
 		benchSearch(b, yinsh.Normal, NewRollout(yinsh.Normal, 1, 1), UCTParams(), yinsh.Normal.New(), 1000)
