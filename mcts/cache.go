@@ -24,6 +24,7 @@ type Cache[S env.State[S]] struct {
 	mask  uint64 // sets − 1
 	ring  []cachePair
 	head  uint64 // pairs ever written: the ring's next write is at head mod len(ring)
+	floor uint64 // answers stored before this position among the pairs were cleared
 
 	// Lookups and Hits count the lookups and those answered, for the hit rate.
 	Lookups, Hits int64
@@ -78,10 +79,15 @@ func (c *Cache[S]) set(s S) []cacheSlot[S] {
 	return c.slots[i*cacheWays : (i+1)*cacheWays]
 }
 
-// live tells whether a slot's logits are still in the ring.
+// live tells whether a slot's logits are still in the ring, and were stored since the last
+// Clear.
 func (c *Cache[S]) live(sl *cacheSlot[S]) bool {
-	return sl.used && c.head-sl.off <= uint64(len(c.ring))
+	return sl.used && sl.off >= c.floor && c.head-sl.off <= uint64(len(c.ring))
 }
+
+// Clear forgets every answer (at once: nothing is written): the answers are a network's, and
+// new weights answer otherwise.
+func (c *Cache[S]) Clear() { c.floor = c.head }
 
 // Lookup writes the remembered logits of s's legal actions into logits (indexed by action; other
 // entries are left alone) and returns the remembered value, or reports false.

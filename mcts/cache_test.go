@@ -31,6 +31,30 @@ func (o *hashOracle[S]) Evaluate(leaves []S, policy, value []float32) error {
 	return nil
 }
 
+// TestCacheClear: after Clear no answer comes back, and answers stored after it do.
+func TestCacheClear(t *testing.T) {
+	g := testgames.TicTacToe
+	c := NewCache(g, 1<<16)
+	logits := make([]float32, 9)
+	a, b := g.New().Play(0), g.New().Play(1)
+	c.Store(a, a.Legal(nil), logits, 0.5)
+	if _, ok := c.Lookup(a, logits); !ok {
+		t.Fatal("a stored answer is not found")
+	}
+	c.Clear()
+	if _, ok := c.Lookup(a, logits); ok {
+		t.Fatal("an answer stored before Clear is found after it")
+	}
+	c.Store(b, b.Legal(nil), logits, -0.5)
+	c.Store(a, a.Legal(nil), logits, 0.25)
+	if v, ok := c.Lookup(b, logits); !ok || v != -0.5 {
+		t.Fatalf("an answer stored after Clear: %v, %v", v, ok)
+	}
+	if v, ok := c.Lookup(a, logits); !ok || v != 0.25 {
+		t.Fatalf("a position stored again after Clear: %v, %v", v, ok)
+	}
+}
+
 // TestCacheRemembers: a stored answer comes back for the same position only; the newest
 // answers overwrite the oldest, never a position's logits with another's.
 func TestCacheRemembers(t *testing.T) {

@@ -60,6 +60,10 @@ type BatcherConfig struct {
 	Workers int
 }
 
+// Model is the network the batcher runs now (its WeightsSource's newest): a batch evaluated
+// after a call is answered by it or a newer one.
+func (b *Batcher) Model() *net.Model { return b.weights.Model() }
+
 // NewBatcher starts a batcher running the networks of weights, which must have one already.
 // Close stops it.
 func NewBatcher(weights WeightsSource, cfg BatcherConfig) (*Batcher, error) {

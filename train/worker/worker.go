@@ -8,6 +8,7 @@ import (
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/mcts"
+	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train/replay"
 )
 
@@ -120,6 +121,14 @@ func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator,
 		cache = mcts.NewCache(g, cfg.CacheBytes)
 	}
 	var lookups, hits int64 // the cache's counts already added to stats
+	// The cache holds one network's answers: when the evaluator's weights change (a Batcher's
+	// hot swap), it forgets them, as a search must not mix a stale network's values into the
+	// targets of the new one's games.
+	nets, _ := ev.(interface{ Model() *net.Model })
+	var seen *net.Model
+	if nets != nil {
+		seen = nets.Model()
+	}
 	for i := range slots {
 		search, err := mcts.New[S](g, mcts.Uniform[S]{}, cfg.Params, seed^uint64(i)<<32)
 		if err != nil {
@@ -169,6 +178,14 @@ func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator,
 				if err := w.move(sl); err != nil {
 					return err
 				}
+			}
+		}
+		// After the answers are stored: a batch run on new weights while seen was read
+		// shows as a change here, and its answers go too.
+		if cache != nil && nets != nil {
+			if m := nets.Model(); m != seen {
+				cache.Clear()
+				seen = m
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -299,5 +300,59 @@ func TestPlay(t *testing.T) {
 		if stats.Games.Load() < 60 || stats.Samples.Load() < int64(targets) {
 			t.Errorf("stats: %d games, %d samples", stats.Games.Load(), stats.Samples.Load())
 		}
+	}
+}
+
+// swappable is an evaluator whose weights change when told (as a Batcher's on a publication):
+// it answers zeros and counts the positions it was asked.
+type swappable struct {
+	model     atomic.Pointer[net.Model]
+	positions atomic.Int64
+}
+
+func (e *swappable) Evaluate(obs, policy, value []float32) error {
+	clear(policy)
+	clear(value)
+	e.positions.Add(int64(len(value)))
+	return nil
+}
+
+func (e *swappable) Model() *net.Model { return e.model.Load() }
+
+// TestPlayCacheForgetsOldWeights: the worker's cache answers for one network only. Once warm,
+// tic-tac-toe's few positions come from the cache; after new weights, they are asked again.
+func TestPlayCacheForgetsOldWeights(t *testing.T) {
+	g := testgames.TicTacToe
+	ev := &swappable{}
+	ev.model.Store(new(net.Model))
+	params := mcts.DefaultParams()
+	params.Temperature = mcts.Schedule{{From: 0, Value: 1}}
+	cfg := Config{Games: 4, Params: params, Simulations: 16, CheapSimulations: 16, FullShare: 1, CacheBytes: 1 << 20,
+		Step: func() int64 { return 0 }}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const warm, window = 400, 20
+	var counts []int64 // positions evaluated at games warm, warm+window, warm+2·window
+	games := 0
+	err := Play(ctx, g, ev, cfg, 1, &Stats{}, GameSinkFunc(func(context.Context, *replay.Game) error {
+		games++
+		switch games {
+		case warm, warm + window:
+			counts = append(counts, ev.positions.Load())
+		case warm + 2*window:
+			counts = append(counts, ev.positions.Load())
+			cancel()
+		}
+		if games == warm+window {
+			ev.model.Store(new(net.Model)) // new weights
+		}
+		return nil
+	}))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	before, after := counts[1]-counts[0], counts[2]-counts[1]
+	if after < 10*max(before, 1) {
+		t.Errorf("positions evaluated in %d games: %d before new weights, %d after", window, before, after)
 	}
 }
