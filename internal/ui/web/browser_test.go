@@ -244,6 +244,14 @@ func TestBrowserDefaultOpponent(t *testing.T) {
 			t.Errorf("%s: the form offers %q at %q, want %q at %q", tt.game, got[0], got[1], tt.opponent, tt.strength)
 		}
 	}
+	// A link to a game or side the server does not have: said, and a game of the form's own
+	// starts (the page stopped on a script error, with nothing on it).
+	d.run(chromedp.Navigate(srv.URL+"/?game=nosuch&side=red&opponent=random"), chromedp.WaitVisible(chromedp.CSS(`#message`)))
+	msg := d.text("#message")
+	if !strings.Contains(msg, `No game "nosuch" here: playing yinsh.`) || !strings.Contains(msg, `No side "red" here`) {
+		t.Errorf("the message after a link to an unknown game and side: %q", msg)
+	}
+	d.run(chromedp.WaitReady(chromedp.CSS(`#board .hit`)))
 }
 
 // A whole yinsh-blitz game in a real browser against the random agent: the test clicks as a

@@ -46,6 +46,7 @@ import (
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
 	"github.com/zerogames/zero/models"
+	znet "github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/selfplay"
 )
 
@@ -277,10 +278,22 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 // else ui.DefaultOpponent.
 func (s *Server) defaultSpec(game string) string {
 	name := game + models.Ext
-	if s.modelPath(name) != "" {
+	if path := s.modelPath(name); path != "" && s.loads(path, game) {
 		return ui.ModelSpec(name)
 	}
 	return ui.DefaultOpponent
+}
+
+// loads tells whether the checkpoint at path, as modelPath gives it, is whole and of game: the
+// models folder's files are checked (net.Inspect: the header, the checksum), so that a damaged
+// one is neither offered nor the default (it gives way to ui.DefaultOpponent); the shipped
+// models are the binary's own.
+func (s *Server) loads(path, game string) bool {
+	if s.opts.ModelsDir == "" || path != filepath.Join(s.opts.ModelsDir, filepath.Base(path)) {
+		return true
+	}
+	h, _, err := znet.Inspect(path)
+	return err == nil && h.Game == game
 }
 
 // modelPath is the checkpoint path of the model a request names by file name: the models
@@ -291,7 +304,7 @@ func (s *Server) modelPath(name string) string {
 	}
 	if s.opts.ModelsDir != "" {
 		path := filepath.Join(s.opts.ModelsDir, name)
-		if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() {
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() { // a link to a file too
 			return path
 		}
 	}
@@ -302,7 +315,7 @@ func (s *Server) modelPath(name string) string {
 }
 
 // models lists the checkpoints for game, by file name: the models folder's files named GAME.*
-// (GAME exactly: yinsh.ckpt is not yinsh-blitz's) and the shipped GAME.zck.
+// (GAME exactly: yinsh.ckpt is not yinsh-blitz's) that load, and the shipped GAME.zck.
 func (s *Server) models(game string) []string {
 	var out []string
 	if models.Shipped(game + models.Ext) {
@@ -312,7 +325,10 @@ func (s *Server) models(game string) []string {
 		entries, _ := os.ReadDir(s.opts.ModelsDir) // checked when the server started
 		for _, e := range entries {
 			name := e.Name()
-			if e.Type().IsRegular() && strings.TrimSuffix(name, filepath.Ext(name)) == game && !slices.Contains(out, name) {
+			if strings.TrimSuffix(name, filepath.Ext(name)) != game || slices.Contains(out, name) {
+				continue
+			}
+			if path := s.modelPath(name); path != "" && s.loads(path, game) {
 				out = append(out, name)
 			}
 		}
@@ -322,7 +338,8 @@ func (s *Server) models(game string) []string {
 }
 
 // An ab:D opponent of a browser's game searches at most maxWebABDepth turns, or deeper with a
-// time cap of at most maxWebABTime a move.
+// time cap of at most maxWebABTime a move; every one is capped at maxWebABTime (ab:4 alone
+// takes over 10 s a move in Imbriqua's opening), as are timed searches.
 const (
 	maxWebABDepth = 4
 	maxWebABTime  = 10 * time.Second
@@ -347,6 +364,9 @@ func (s *Server) checkSpec(spec string) (string, error) {
 		// searches only with a cap on their time.
 		if sp.Depth > maxWebABDepth && (sp.Time == 0 || sp.Time > maxWebABTime) {
 			return "", badRequest("opponent %q: alpha-beta deeper than %d turns needs a time a move of at most %v (ab:%d:5s)", spec, maxWebABDepth, maxWebABTime, sp.Depth)
+		}
+		if sp.Time == 0 || sp.Time > maxWebABTime {
+			return fmt.Sprintf("ab:%d:%v", sp.Depth, maxWebABTime), nil
 		}
 	case "uct", "ucb1", "mcts":
 		if sp.Time > maxWebABTime {
@@ -508,7 +528,7 @@ type sessionHandler func(w http.ResponseWriter, r *http.Request, sess *session) 
 func (s *Server) withSession(h sessionHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var req request
-		if r.Method == http.MethodGet {
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
 			req.ID = r.URL.Query().Get("id")
 		} else if err := decode(w, r, &req); err != nil {
 			s.fail(w, r, err)

@@ -104,6 +104,18 @@ func TestWholeGame(t *testing.T) {
 	if err != nil || rec.Result != st.Result || !slices.Equal(rec.Moves, st.Moves) || rec.PlayerOf("black") != ui.Human {
 		t.Fatalf("record %+v, %v", rec, err)
 	}
+	// HEAD, which the server advertises for its GET endpoints, answers as GET does (it was
+	// sent to the JSON body's decoder: 415).
+	for _, path := range []string{"/api/record?id=", "/api/state?id="} {
+		head, err := srv.Client().Head(srv.URL + path + st.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head.Body.Close()
+		if head.StatusCode != 200 {
+			t.Errorf("HEAD %s: %d", path, head.StatusCode)
+		}
+	}
 }
 
 // A whole game of Gygès (advanced rule) and of Imbriqua through the API, the person playing the
@@ -464,10 +476,14 @@ func TestInputIsChecked(t *testing.T) {
 	// A checkpoint inside the models folder passes the server's check and is named by its
 	// path for the registry, which loads it.
 	s := New(Options{ModelsDir: models})
-	for _, spec := range []string{"ab:4", "ab:8:2s", "uct:2s"} {
+	for _, spec := range []string{"ab:8:2s", "ab:2:10s", "uct:2s"} {
 		if got, err := s.checkSpec(spec); err != nil || got != spec {
 			t.Errorf("checkSpec(%q) = %q, %v", spec, got, err)
 		}
+	}
+	// Every alpha-beta search of a browser's game is capped in time.
+	if got, err := s.checkSpec("ab:4"); err != nil || got != "ab:4:10s" {
+		t.Errorf(`checkSpec("ab:4") = %q, %v; want "ab:4:10s"`, got, err)
 	}
 	for _, tt := range []struct{ spec, want string }{
 		{"mcts:10:yinsh.ckpt", "mcts:10:" + filepath.Join(models, "yinsh.ckpt")},
@@ -510,9 +526,13 @@ func TestInputIsChecked(t *testing.T) {
 
 func TestGamesAndPage(t *testing.T) {
 	models := t.TempDir()
-	for _, name := range []string{"yinsh.ckpt", "yinsh-blitz.ckpt", "notes.txt"} {
+	yinsh, _ := games.Lookup("yinsh")
+	gamestest.Checkpoint(t, yinsh, filepath.Join(models, "yinsh.ckpt"))
+	for _, name := range []string{"yinsh.bad", "yinsh-blitz.ckpt", "notes.txt"} {
 		os.WriteFile(filepath.Join(models, name), nil, 0o644)
 	}
+	// A link to a checkpoint is offered as the file is.
+	os.Symlink(filepath.Join(models, "yinsh.ckpt"), filepath.Join(models, "yinsh.link"))
 	srv := newServer(t, Options{ModelsDir: models})
 	var out struct {
 		Games []gameInfo `json:"games"`
@@ -529,8 +549,9 @@ func TestGamesAndPage(t *testing.T) {
 	for _, o := range g.Opponents {
 		specs = append(specs, o.Spec)
 	}
+	// yinsh.bad does not load: not offered.
 	if !slices.Contains(specs, "random") || !slices.Contains(specs, "mcts:{N}:yinsh.ckpt") || !slices.Contains(specs, "mcts:{N}:yinsh.zck") ||
-		slices.Contains(specs, "mcts:{N}:yinsh-blitz.ckpt") {
+		!slices.Contains(specs, "mcts:{N}:yinsh.link") || slices.Contains(specs, "mcts:{N}:yinsh-blitz.ckpt") || slices.Contains(specs, "mcts:{N}:yinsh.bad") {
 		t.Errorf("yinsh's opponents %q", specs)
 	}
 	for _, path := range []string{"/", "/app.js", "/gyges.js", "/imbriqua.js", "/style.css"} {
@@ -562,7 +583,7 @@ func TestDefaultOpponent(t *testing.T) {
 	}{
 		{models, "yinsh-blitz", model("yinsh-blitz.zck"), model(filepath.Join(models, "yinsh-blitz.zck"))},
 		{models, "yinsh", model("yinsh.zck"), model("models/yinsh.zck")},
-		{models, "gyges", model("gyges.zck"), ui.DefaultOpponent},
+		{models, "gyges", ui.DefaultOpponent, ui.DefaultOpponent}, // the page sends what is listed
 		{"", "yinsh-blitz", model("yinsh-blitz.zck"), model("models/yinsh-blitz.zck")},
 		{"", "gyges", model("gyges.zck"), model("models/gyges.zck")},
 	}

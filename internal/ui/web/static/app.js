@@ -525,8 +525,19 @@ async function init() {
   }
   fillForm();
   const want = new URLSearchParams(location.search);
-  if (want.get("game")) $("ng-game").value = want.get("game"), fillGameChoices();
-  if (want.get("side")) $("ng-side").value = want.get("side");
+  // A link's game or side that is not among the choices is said, and the form's own kept (a
+  // select set to an unknown value holds none, and nothing would start).
+  const notes = [];
+  const choose = (select, value, what) => {
+    if ([...select.options].some((x) => x.value === value)) {
+      select.value = value;
+      return true;
+    }
+    notes.push(`No ${what} "${value}" here: playing ${select.value}.`);
+    return false;
+  };
+  if (want.get("game") && choose($("ng-game"), want.get("game"), "game")) fillGameChoices();
+  if (want.get("side")) choose($("ng-side"), want.get("side"), "side");
   if (want.get("opponent")) {
     const o = want.get("opponent");
     if (![...$("ng-opponent").options].some((x) => x.value === o)) $("ng-opponent").append(option(o, o));
@@ -534,6 +545,7 @@ async function init() {
     updateStrength();
   }
   newGame();
+  if (notes.length) showMessage(notes.join(" ")); // after newGame's run cleared the line
 }
 
 // The drawings of the other games are in scripts loaded after this one: start once all are.
