@@ -595,7 +595,14 @@ func (s *Server) search(ctx context.Context, f func() error) error {
 		return ctx.Err()
 	}
 	defer func() { <-s.searches }()
-	return f()
+	err := f()
+	var he *httpError
+	if err != nil && ctx.Err() == nil && !errors.As(err, &he) {
+		// The request was checked before the search: a search that fails is the server's
+		// fault (a model that stopped loading, an agent's illegal move), not bad input.
+		return &httpError{http.StatusInternalServerError, err}
+	}
+	return err
 }
 
 func (s *Server) handleAgent(w http.ResponseWriter, r *http.Request, sess *session) error {
