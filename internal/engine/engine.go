@@ -498,7 +498,13 @@ func (s *Session) handle(line string, streaming bool) (string, bool, *goStream) 
 	}
 	id, rest := splitID(line)
 	name, arg, _ := strings.Cut(rest, " ")
-	r, err := s.exec(name, strings.TrimSpace(arg))
+	var r reply
+	var err error
+	if name == "" {
+		r, err = fail("no command after the id %s", id)
+	} else {
+		r, err = s.exec(name, strings.TrimSpace(arg))
+	}
 	quit := errors.Is(err, errQuit)
 	if quit {
 		err = nil

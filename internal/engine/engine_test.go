@@ -44,6 +44,7 @@ func TestTranscripts(t *testing.T) {
 		{"arguments where none are taken are refused", "legal now\nnew yinsh\nmoves\n",
 			"? legal takes no argument (got \"now\")\n\n? new takes no argument (got \"yinsh\")\n\n=\n\n"},
 		{"tabs separate like spaces", "play\tplace f6\n5\tmoves\n", "=\n\n=5 place f6\n\n"},
+		{"an id alone", "7\n", "?7 no command after the id 7\n\n"},
 		{"a long id is echoed as given", "123456789012345678901234567890 tomove\n", "=123456789012345678901234567890 white\n\n"},
 		{"the last line may lack its newline", "tomove", "= white\n\n"},
 		{"score is for games scored by counting", "score\n", "? yinsh has no running score\n\n"},
