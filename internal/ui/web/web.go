@@ -536,8 +536,12 @@ func (s *Server) withSession(h sessionHandler) http.HandlerFunc {
 		}
 		s.mu.Lock()
 		sess := s.sessions[req.ID]
-		if sess != nil {
-			sess.used = time.Now()
+		if now := time.Now(); sess != nil && now.Sub(sess.used) > s.opts.IdleTimeout {
+			// Idle too long: dropped now, as add drops it when the next game starts.
+			delete(s.sessions, req.ID)
+			sess = nil
+		} else if sess != nil {
+			sess.used = now
 		}
 		s.mu.Unlock()
 		if sess == nil {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/games/gamestest"
@@ -606,5 +607,23 @@ func TestDefaultOpponent(t *testing.T) {
 		if got := st.Players[out.Games[i].Players[1]]; got != tt.plays {
 			t.Errorf("%q, %s: a new game without an opponent plays %q, want %q", tt.dir, tt.game, got, tt.plays)
 		}
+	}
+}
+
+// A game idle longer than IdleTimeout is gone (404) when next asked for, not only once
+// another game starts.
+func TestIdleGameExpires(t *testing.T) {
+	s := New(Options{Seed: func() uint64 { return 7 }, IdleTimeout: time.Hour})
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	st := newGame(t, srv, `{"game":"yinsh-blitz","side":"white","opponent":"random"}`)
+	if code := call(t, srv, "GET", "/api/state?id="+st.ID, "", nil); code != 200 {
+		t.Fatalf("a fresh game: %d", code)
+	}
+	s.mu.Lock()
+	s.sessions[st.ID].used = time.Now().Add(-2 * time.Hour)
+	s.mu.Unlock()
+	if code := call(t, srv, "GET", "/api/state?id="+st.ID, "", nil); code != 404 {
+		t.Errorf("a game idle for 2 hours with a 1-hour timeout: %d, want 404", code)
 	}
 }
