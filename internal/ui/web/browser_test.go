@@ -252,6 +252,23 @@ func TestBrowserDefaultOpponent(t *testing.T) {
 		t.Errorf("the message after a link to an unknown game and side: %q", msg)
 	}
 	d.run(chromedp.WaitReady(chromedp.CSS(`#board .hit`)))
+	// The agent's turn with nothing under way (as after a failed move): a button asks it
+	// again, through /api/agent (here refused: it is the person's turn in truth).
+	var shown bool
+	d.eval(`(() => { page.st.agent_turn = true; updateButtons(); return !document.getElementById("agent-move").hidden; })()`, &shown)
+	if !shown {
+		t.Fatal("no button to ask the agent to move on its turn")
+	}
+	d.click("#agent-move")
+	msg = ""
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if msg = d.text("#message"); strings.Contains(msg, "not the agent's turn") {
+			break
+		}
+	}
+	if !strings.Contains(msg, "not the agent's turn") {
+		t.Errorf("after asking the agent: %q", msg)
+	}
 }
 
 // A whole yinsh-blitz game in a real browser against the random agent: the test clicks as a

@@ -265,6 +265,9 @@ function updateButtons() {
   $("undo").disabled = !idle || st.moves.length === 0;
   $("resign").disabled = !idle || st.over;
   $("analyze").disabled = !idle || st.over;
+  // The agent's turn, and nothing under way: its move failed (the error is shown), or a
+  // resignation was taken back; the person asks again.
+  $("agent-move").hidden = !idle || !st.agent_turn || st.over;
   $("start").disabled = page.busy;
 }
 
@@ -511,6 +514,7 @@ function rowBand(g, pts, arg, move) {
 async function init() {
   document.body.dataset.busy = "false";
   $("newgame").addEventListener("submit", newGame);
+  $("agent-move").addEventListener("click", () => run(agentTurn));
   $("undo").addEventListener("click", undo);
   $("resign").addEventListener("click", resign);
   $("analyze").addEventListener("click", analyze);
