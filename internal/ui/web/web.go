@@ -278,19 +278,20 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 // else ui.DefaultOpponent.
 func (s *Server) defaultSpec(game string) string {
 	name := game + models.Ext
-	if path := s.modelPath(name); path != "" && s.loads(path, game) {
+	if s.offered(name, game) {
 		return ui.ModelSpec(name)
 	}
 	return ui.DefaultOpponent
 }
 
-// loads tells whether the checkpoint at path, as modelPath gives it, is whole and of game: the
-// models folder's files are checked (net.Inspect: the header, the checksum), so that a damaged
-// one is neither offered nor the default (it gives way to ui.DefaultOpponent); the shipped
-// models are the binary's own.
-func (s *Server) loads(path, game string) bool {
-	if s.opts.ModelsDir == "" || path != filepath.Join(s.opts.ModelsDir, filepath.Base(path)) {
-		return true
+// offered tells whether the model a request names by file name is one to offer for game: the
+// models folder's file if it is whole and of game (net.Inspect: header, checksum, layout), so
+// that a damaged one is neither listed nor the default (it gives way to ui.DefaultOpponent);
+// else the shipped model, the binary's own.
+func (s *Server) offered(name, game string) bool {
+	path := s.modelPath(name)
+	if path == "" || path == models.Path(name) && models.Shipped(name) {
+		return path != ""
 	}
 	h, _, err := znet.Inspect(path)
 	return err == nil && h.Game == game
@@ -328,7 +329,7 @@ func (s *Server) models(game string) []string {
 			if strings.TrimSuffix(name, filepath.Ext(name)) != game || slices.Contains(out, name) {
 				continue
 			}
-			if path := s.modelPath(name); path != "" && s.loads(path, game) {
+			if s.offered(name, game) {
 				out = append(out, name)
 			}
 		}
