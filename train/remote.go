@@ -122,7 +122,7 @@ func (w *remote[S]) logf(format string, a ...any) { w.console.printf(format, a..
 
 func (w *remote[S]) work(ctx context.Context) error {
 	var err error
-	if w.outbox, err = dist.OpenOutbox(filepath.Join(w.opt.Dir, outboxDir), w.opt.MaxOutbox); err != nil {
+	if w.outbox, err = dist.OpenOutbox(filepath.Join(w.opt.Dir, outboxDir), w.cfg.Game, w.g.Info().Rules, w.opt.MaxOutbox); err != nil {
 		return err
 	}
 	if n := w.outbox.Len(); n > 0 {

@@ -395,10 +395,10 @@ func (r *run[S]) addGame(gm *replay.Game) (dup bool, err error) {
 	if gm.ID != "" && r.buffer.Has(gm.ID) {
 		return true, nil
 	}
-	if len(gm.Targets) > 0 {
-		if err := r.buffer.Add(gm); err != nil {
-			return false, err
-		}
+	// A game with no targets is recorded too (its record is its actions): the buffer keeps its
+	// id, so that a second delivery of it is known as one and not counted again.
+	if err := r.buffer.Add(gm); err != nil {
+		return false, err
 	}
 	r.games++
 	return false, nil

@@ -3,6 +3,10 @@ package train
 import (
 	"testing"
 	"time"
+
+	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/testgames"
+	"github.com/zerogames/zero/train/replay"
 )
 
 // TestEmbeddedServerSync pins the embedded server's durability: a server that listens syncs its
@@ -25,5 +29,35 @@ func TestEmbeddedServerSync(t *testing.T) {
 	}
 	if localSyncEvery <= 0 || localSyncEvery > 2*time.Second {
 		t.Errorf("localSyncEvery = %v: a machine's crash could lose more than the games in progress and a second's", localSyncEvery)
+	}
+}
+
+// TestNoTargetGameCountedOnce: a game with no targets (no full search in it: playout cap
+// randomization) delivered twice — redelivered after a restart or a late acknowledgement — is
+// a duplicate the second time, as games with targets are, and stays one after a resume.
+func TestNoTargetGameCountedOnce(t *testing.T) {
+	dir := t.TempDir()
+	window := replay.Window{Min: 100, Max: 100, Exponent: 1, Growth: 0}
+	b, err := replay.Open(dir, "tictactoe", window)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &run[testgames.Board]{buffer: b}
+	g := &replay.Game{ID: "w/s/1", Actions: []env.Action{0, 3, 1, 4, 2}, Result: env.Win0}
+	for i, want := range []bool{false, true} {
+		if dup, err := r.addGame(g); err != nil || dup != want {
+			t.Fatalf("delivery %d: duplicate %v (%v), want %v", i+1, dup, err, want)
+		}
+	}
+	if r.games != 1 {
+		t.Errorf("%d games counted, want 1", r.games)
+	}
+	b.Close()
+	if b, err = replay.Open(dir, "tictactoe", window); err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if !b.Has(g.ID) {
+		t.Errorf("after a resume the buffer does not know game %s", g.ID)
 	}
 }

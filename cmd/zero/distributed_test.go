@@ -177,7 +177,7 @@ func TestDistributed(t *testing.T) {
 	nB := len(lines(journalB))
 	outbox := filepath.Join(dir, "b", "outbox")
 	waitFor(t, 30*time.Second, "a game in b's outbox while the server is down", func() bool {
-		files, _ := filepath.Glob(filepath.Join(outbox, "*.game"))
+		files, _ := filepath.Glob(filepath.Join(outbox, "*", "*.game")) // one folder a game and rules revision
 		return len(files) > 0
 	}, b)
 	trainer = startZero(t, dir, "trainer", trainArgs...)

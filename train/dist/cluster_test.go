@@ -59,7 +59,7 @@ func TestCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer wc.Close()
-	outbox, err := OpenOutbox(filepath.Join(t.TempDir(), "outbox"), 100)
+	outbox, err := OpenOutbox(filepath.Join(t.TempDir(), "outbox"), info().Name, info().Rules, 100)
 	if err != nil {
 		t.Fatal(err)
 	}

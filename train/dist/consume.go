@@ -63,6 +63,9 @@ func (k *Consumer) Fetch(max int, wait time.Duration) ([]Delivery, error) {
 	return out, nil
 }
 
+// maxHost bounds a worker's host name (a DNS name has at most 253 characters).
+const maxHost = 255
+
 func (k *Consumer) decode(msg jetstream.Msg) Delivery {
 	h := msg.Headers()
 	d := Delivery{msg: msg, Worker: h.Get(hWorker), Host: h.Get(hHost), Bytes: len(msg.Data())}
@@ -71,6 +74,14 @@ func (k *Consumer) decode(msg jetstream.Msg) Delivery {
 	}
 	id := h.Get("Nats-Msg-Id")
 	switch {
+	case !ValidName(d.Worker):
+		// The names become the trainer's metrics keys and log lines: a sender's word is not
+		// taken for them unchecked (the headers may be tens of kilobytes).
+		d.Err = fmt.Errorf("worker name of %d bytes: want 1 to 64 letters, digits, '.', '_' or '-'", len(d.Worker))
+		d.Worker, d.Host = "invalid", "invalid"
+	case len(d.Host) > maxHost:
+		d.Err = fmt.Errorf("host name of %d bytes: want at most %d", len(d.Host), maxHost)
+		d.Host = "invalid"
 	case h.Get(hProtocol) != strconv.Itoa(Protocol):
 		d.Err = fmt.Errorf("protocol %q, this trainer speaks %d", h.Get(hProtocol), Protocol)
 	case h.Get(hGame) != k.game:

@@ -8,7 +8,6 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
-	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -360,7 +359,7 @@ func TestRemoteWorker(t *testing.T) {
 		cancel()
 	}
 
-	outbox, err := OpenOutbox(filepath.Join(dir, "outbox"), 100)
+	outbox, err := OpenOutbox(filepath.Join(dir, "outbox"), info().Name, info().Rules, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,17 +401,24 @@ func TestRefusedDeliveries(t *testing.T) {
 	defer c.Close()
 	ctx := context.Background()
 	good, _ := replay.AppendGame(nil, &replay.Game{ID: "x/1/1", Result: env.Draw})
+	rules := fmt.Sprint(info().Rules)
+	long := strings.Repeat("x", 60_000)
 	cases := []struct {
-		id, game, rules, want string
-		data                  []byte
+		id, game, rules, worker, host, want string
+		data                                []byte
 	}{
-		{"x/1/1", "gyges", "1", "a game of", good},
-		{"x/1/2", info().Name, "99", "revision", good},
-		{"x/1/3", info().Name, fmt.Sprint(info().Rules), "checksum", append(good[:len(good)-1:len(good)-1], 0)},
-		{"x/1/4", info().Name, fmt.Sprint(info().Rules), "not the message's", good},
+		{"x/1/1", "gyges", "1", "x", "h", "a game of", good},
+		{"x/1/2", info().Name, "99", "x", "h", "revision", good},
+		{"x/1/3", info().Name, rules, "x", "h", "checksum", append(good[:len(good)-1:len(good)-1], 0)},
+		{"x/1/4", info().Name, rules, "x", "h", "not the message's", good},
+		// The names become metrics keys: a sender's headers (up to the message's size) are not
+		// taken as they are.
+		{"x/1/5", info().Name, rules, long, "h", "worker name of 60000 bytes", good},
+		{"x/1/6", info().Name, rules, "x y", "h", "worker name of 3 bytes", good},
+		{"x/1/7", info().Name, rules, "x", long, "host name of 60000 bytes", good},
 	}
 	for _, tc := range cases {
-		msg := &jetstreamMsg{tc.id, tc.game, tc.rules, tc.data}
+		msg := &jetstreamMsg{tc.id, tc.game, tc.rules, tc.worker, tc.host, tc.data}
 		if err := msg.publish(ctx, c); err != nil {
 			t.Fatal(err)
 		}
@@ -424,29 +430,26 @@ func TestRefusedDeliveries(t *testing.T) {
 	}
 	for i, d := range ds {
 		if d.Err == nil || !strings.Contains(d.Err.Error(), cases[i].want) {
-			t.Errorf("%s: %v, want %q", cases[i].id, d.Err, cases[i].want)
+			t.Errorf("case %d (%s): %v, want %q", i, cases[i].id, d.Err, cases[i].want)
+		}
+		if len(d.Worker) > 64 || len(d.Host) > maxHost {
+			t.Errorf("case %d: delivered with a worker name of %d bytes, a host name of %d", i, len(d.Worker), len(d.Host))
 		}
 		d.Refuse()
 	}
 	if ds, _ := k.Fetch(10, 300*time.Millisecond); len(ds) != 0 {
 		t.Errorf("refused messages delivered again")
 	}
-	if !errors.Is(ErrNoRun, ErrNoRun) {
-		t.Fatal()
-	}
 }
 
 // jetstreamMsg is a message as a forger would publish it.
 type jetstreamMsg struct {
-	id, game, rules string
-	data            []byte
+	id, game, rules, worker, host string
+	data                          []byte
 }
 
 func (m *jetstreamMsg) publish(ctx context.Context, c *Conn) error {
-	p := &Publisher{c: c, cfg: PublisherConfig{Game: m.game, Worker: "x", Timeout: time.Second}}
-	msg := struct{}{}
-	_ = msg
-	p.cfg.Rules = 0
+	p := &Publisher{c: c, cfg: PublisherConfig{Game: m.game, Worker: m.worker, Host: m.host, Timeout: time.Second}}
 	fmt.Sscan(m.rules, &p.cfg.Rules)
 	return p.publish(ctx, m.id, m.data)
 }
@@ -487,5 +490,123 @@ func TestTLS(t *testing.T) {
 	wc.Close()
 	if _, err := Connect("tls://"+s.Addr(), Auth{Creds: creds}, "worker", nil); err == nil || !strings.Contains(err.Error(), "certificate") {
 		t.Errorf("without the authority: %v, want a certificate error", err)
+	}
+}
+
+// TestOutboxKeepsItsGame: a worker's outbox holds the YINSH blitz games it played for a run
+// whose trainer stopped; started again with the same folder for a YINSH run (normal rules), it
+// must not send them as that run's: a blitz game reads as a normal game resigned after its
+// first row, so the trainer's checks would take it.
+func TestOutboxKeepsItsGame(t *testing.T) {
+	dir := t.TempDir()
+	blitzInfo, normal := yinsh.Blitz.Info(), yinsh.Normal.Info()
+	blitz, err := OpenOutbox(dir, blitzInfo.Name, blitzInfo.Rules, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g *replay.Game
+	for seed := uint64(0); g == nil; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		s := yinsh.Blitz.New()
+		h := &replay.Game{ID: "w1/old/1"}
+		for s.ToMove() != env.Terminal {
+			legal := s.Legal(nil)
+			a := legal[rng.IntN(len(legal))]
+			h.Actions = append(h.Actions, a)
+			s = s.Play(a)
+		}
+		h.Result = s.Result()
+		if replay.Check(yinsh.Normal, h) == nil {
+			g = h
+		}
+	}
+	data, _ := replay.AppendGame(nil, g)
+	if err := blitz.Put(context.Background(), g.ID, data); err != nil {
+		t.Fatal(err)
+	}
+
+	s, c := start(t, ServerConfig{Dir: t.TempDir()})
+	defer s.Shutdown()
+	defer c.Close()
+	cfg := PublisherConfig{Game: normal.Name, Rules: normal.Rules, Worker: "w1", Host: "test", Outbox: blitz, Timeout: 2 * time.Second, Logf: t.Logf}
+	if p, err := c.NewPublisher(cfg); err == nil || !strings.Contains(err.Error(), "holds games of yinsh-blitz") {
+		if p != nil {
+			p.Close()
+		}
+		t.Fatalf("a publisher for %s with the outbox of %s: %v", normal.Name, blitzInfo.Name, err)
+	}
+	ob, err := OpenOutbox(dir, normal.Name, normal.Rules, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ob.Len() != 0 || ob.Dir() == blitz.Dir() {
+		t.Fatalf("the %s outbox (%s) holds %d games of the %s one (%s)", normal.Name, ob.Dir(), ob.Len(), blitzInfo.Name, blitz.Dir())
+	}
+	cfg.Outbox = ob
+	p, err := c.NewPublisher(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	k, err := c.Consumer(context.Background(), normal.Name, normal.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds, err := k.Fetch(1, time.Second); err != nil || len(ds) != 0 {
+		t.Errorf("the %s run was sent %d games (%v)", normal.Name, len(ds), err)
+	}
+	if blitz.Len() != 1 {
+		t.Errorf("the %s outbox holds %d games, want its 1", blitzInfo.Name, blitz.Len())
+	}
+}
+
+// TestStopWithFullOutbox: a worker whose server is gone and whose outbox is full waits before
+// it adds a game; once its context ends (Ctrl-C), AddGame returns (the game is dropped, as a
+// game in progress would be), and Close returns too.
+func TestStopWithFullOutbox(t *testing.T) {
+	s, c := start(t, ServerConfig{Dir: t.TempDir()})
+	defer c.Close()
+	ob, err := OpenOutbox(t.TempDir(), info().Name, info().Rules, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := randomGame(1)
+	g.ID = "w1/old/1"
+	data, _ := replay.AppendGame(nil, g)
+	if err := ob.Put(context.Background(), g.ID, data); err != nil { // full
+		t.Fatal(err)
+	}
+	s.Shutdown()
+	for end := time.Now().Add(5 * time.Second); c.Connected() && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	p, err := c.NewPublisher(PublisherConfig{Game: info().Name, Rules: info().Rules, Worker: "w1", Host: "test", Outbox: ob, Timeout: time.Second, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		for ctx.Err() == nil {
+			p.AddGame(ctx, randomGame(2))
+		}
+		close(done)
+	}()
+	time.Sleep(300 * time.Millisecond) // the queue (64) fills behind the senders, who wait for room
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		t.Fatal("AddGame still waits 3 s after its context ended (the outbox full, the server gone)")
+	}
+	closed := make(chan struct{})
+	go func() { p.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(closeGrace + 3*time.Second):
+		t.Fatal("Close still waits for room in the outbox")
+	}
+	if ob.Len() != 1 {
+		t.Errorf("the outbox holds %d games, want 1", ob.Len())
 	}
 }

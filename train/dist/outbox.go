@@ -18,8 +18,15 @@ import (
 // which holds its id and a checksum), written whole or not at all, named so that the oldest
 // sorts first. It is bounded: a worker whose outbox is full waits before it adds a game (and so
 // plays no more) until the server takes some.
+//
+// An outbox holds the games of one game and rules revision, in a folder of its own named after
+// them, since a record does not say which game it is: a worker started again with the same
+// folder for another game (or a new revision of the rules) leaves the old games where they are,
+// and a publisher sends an outbox's games only for its own game (NewPublisher checks).
 type Outbox struct {
 	dir   string
+	game  string
+	rules int
 	max   int
 	mu    sync.Mutex
 	n     int // files in dir
@@ -30,15 +37,23 @@ type Outbox struct {
 
 const outboxExt = ".game"
 
-// OpenOutbox opens the outbox in dir (creating it), holding at most max games.
-func OpenOutbox(dir string, max int) (*Outbox, error) {
+// OpenOutbox opens the outbox of game (env.Info.Name) under its rules revision in dir: its
+// folder dir/GAME.rREVISION, created if need be. It holds at most max games.
+func OpenOutbox(dir, game string, rules, max int) (*Outbox, error) {
+	if !ValidName(game) {
+		return nil, fmt.Errorf("outbox: game %q: want letters, digits, '.', '_' or '-'", game)
+	}
+	dir = filepath.Join(dir, fmt.Sprintf("%s.r%d", game, rules))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	o := &Outbox{dir: dir, max: max, added: make(chan struct{}, 1), freed: make(chan struct{})}
+	o := &Outbox{dir: dir, game: game, rules: rules, max: max, added: make(chan struct{}, 1), freed: make(chan struct{})}
 	o.n = len(o.names())
 	return o, nil
 }
+
+// Dir is the outbox's folder (its game's, under the folder given to OpenOutbox).
+func (o *Outbox) Dir() string { return o.dir }
 
 // Len is the number of games in the outbox.
 func (o *Outbox) Len() int {

@@ -105,6 +105,12 @@ func (c *Conn) NewPublisher(cfg PublisherConfig) (*Publisher, error) {
 	if !ValidName(cfg.Worker) {
 		return nil, fmt.Errorf("worker name %q: want 1 to 64 letters, digits, '.', '_' or '-'", cfg.Worker)
 	}
+	if len(cfg.Host) > maxHost {
+		return nil, fmt.Errorf("host name of %d bytes: want at most %d", len(cfg.Host), maxHost)
+	}
+	if o := cfg.Outbox; o != nil && (o.game != cfg.Game || o.rules != cfg.Rules) {
+		return nil, fmt.Errorf("the outbox %s holds games of %s (rules revision %d), not of %s (revision %d)", o.dir, o.game, o.rules, cfg.Game, cfg.Rules)
+	}
 	if cfg.Session == "" {
 		t, err := NewToken()
 		if err != nil {
@@ -186,7 +192,9 @@ func (p *Publisher) enqueue(ctx context.Context, g pending) error {
 	}
 	p.unsent.Add(-1)
 	if p.cfg.Outbox != nil {
-		return p.cfg.Outbox.Put(context.WithoutCancel(ctx), g.id, g.data)
+		// Kept if the outbox has room; if it is full, dropped as a game in progress would be
+		// (waiting for room would keep a stopped worker from stopping while the server is away).
+		return p.cfg.Outbox.Put(ctx, g.id, g.data)
 	}
 	return nil
 }
@@ -215,7 +223,8 @@ func (p *Publisher) send(ctx context.Context, id string, data []byte) error {
 			p.Full.Add(1)
 		case p.cfg.Outbox != nil:
 			p.Outboxed.Add(1)
-			if err := p.cfg.Outbox.Put(context.WithoutCancel(ctx), id, data); err != nil {
+			// Waits for room until the publisher stops (Close stops it after closeGrace).
+			if err := p.cfg.Outbox.Put(ctx, id, data); err != nil {
 				return err
 			}
 			p.cfg.Logf("the server did not take game %s (%v): it waits in the outbox (%d games)", id, err, p.cfg.Outbox.Len())
@@ -224,8 +233,9 @@ func (p *Publisher) send(ctx context.Context, id string, data []byte) error {
 		select {
 		case <-ctx.Done():
 			if p.cfg.Outbox != nil {
-				// A whole game is worth keeping: the next process sends it.
-				return p.cfg.Outbox.Put(context.WithoutCancel(ctx), id, data)
+				// A whole game is worth keeping: the next process sends it (if the outbox has
+				// room: the publisher has stopped, so nothing waits for it).
+				return p.cfg.Outbox.Put(ctx, id, data)
 			}
 			return fmt.Errorf("the publisher stopped before the server took it: %w", err)
 		case <-time.After(wait):
