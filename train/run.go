@@ -660,7 +660,11 @@ func (r *run[S]) train(ctx context.Context, t *nettrain.Trainer, pcg *rand.PCG, 
 			}
 			return err
 		}
-		// No step since the last checkpoint: the state still counts the session's time and games.
+		// No step since the last checkpoint: the state still counts the session's time and games,
+		// once they are on disk (as checkpoint and saveGames do).
+		if serr := r.buffer.Sync(); serr != nil {
+			return errors.Join(err, serr)
+		}
 		r.mu.Lock()
 		r.state.Elapsed = r.elapsed()
 		r.state.Games, r.state.Samples = r.gamesStart+r.games, r.buffer.Total()
