@@ -39,6 +39,7 @@ type AlphaBeta[S env.State[S]] struct {
 	ctx       context.Context
 	nodes     int64
 	nodeLimit int64 // Prove's budget (0: none)
+	nextCheck int64 // the count of positions at which the clock is next looked at
 }
 
 // ABResult is what an alpha-beta search found.
@@ -99,7 +100,7 @@ func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
 	if err := ctx.Err(); err != nil {
 		return ABResult{}, err
 	}
-	ab.ctx, ab.nodes = ctx, 0
+	ab.ctx, ab.nodes, ab.nextCheck = ctx, 0, 0
 	ab.deadline = time.Time{}
 	ab.root = s.Legal(ab.root[:0])
 	ab.rng.Shuffle(len(ab.root), func(i, j int) { ab.root[i], ab.root[j] = ab.root[j], ab.root[i] })
@@ -143,7 +144,7 @@ func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
 // limit counts positions, not time.
 func (ab *AlphaBeta[S]) Prove(s S, owner env.Player, turns int, limit int64) (v float64, ok bool) {
 	h := ab.heuristic
-	ab.ctx, ab.deadline, ab.nodes, ab.nodeLimit, ab.heuristic = context.Background(), time.Time{}, 0, limit, nil
+	ab.ctx, ab.deadline, ab.nodes, ab.nextCheck, ab.nodeLimit, ab.heuristic = context.Background(), time.Time{}, 0, 0, limit, nil
 	defer func() { ab.nodeLimit, ab.heuristic = 0, h }()
 	// Null windows: is the value at most −1, is it at least +1?
 	if v, err := ab.value(s, owner, turns, -1, -1+provenEps); err == nil && v <= -1 {
@@ -192,8 +193,15 @@ func (ab *AlphaBeta[S]) searchRoot(s S, depth int) (env.Action, float64, error) 
 // a value at or below lo, or at or above hi, is a bound only. owner is the player whose turn
 // is being played, left the turns still to search after it.
 func (ab *AlphaBeta[S]) value(s S, owner env.Player, left int, lo, hi float64) (float64, error) {
-	if ab.nodes&1023 == 0 {
-		if ab.nodeLimit > 0 && ab.nodes > ab.nodeLimit || ab.ctx.Err() != nil || !ab.deadline.IsZero() && time.Now().After(ab.deadline) {
+	// The node limit is looked at on every entry (the positions valued at the horizon are
+	// counted without one, so a count that steps over a multiple of 1024 would miss it); the
+	// clock and the context every 1024 positions or so.
+	if ab.nodeLimit > 0 && ab.nodes > ab.nodeLimit {
+		return 0, errStopped
+	}
+	if ab.nodes >= ab.nextCheck {
+		ab.nextCheck = ab.nodes + 1024
+		if ab.ctx.Err() != nil || !ab.deadline.IsZero() && time.Now().After(ab.deadline) {
 			return 0, errStopped
 		}
 	}

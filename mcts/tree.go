@@ -126,6 +126,9 @@ func (t *tree[S]) keep(i int32) {
 	nodes, states := t.spare[:0], t.spareS[:0]
 	nodes = append(nodes, t.nodes[i])
 	nodes[0].action = -1
+	// The root's scan runs the root proofs (Params.RootProof), which a node scanned as a
+	// child did not get: it is scanned again as the root.
+	nodes[0].scanned = false
 	if nodes[0].byProof {
 		// Proven from its parent's side; as the root it is proven again from its children.
 		nodes[0].byProof, nodes[0].solved = false, false

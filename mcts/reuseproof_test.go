@@ -1,0 +1,79 @@
+package mcts
+
+import (
+	"context"
+	"testing"
+
+	"github.com/zerogames/zero/env"
+)
+
+// TestRootProofAfterReuse: player 0 decides twice in a row (0 then 1). At node 1, move 0
+// loses by force in 3 turns (player 1 has one move, player 0 one move, then player 1 wins at
+// once): a proof of 4 turns from node 1 finds it. A search started at node 1 proves it before
+// any simulation; one that reached node 1 from node 0 (tree reuse) must too.
+func TestRootProofAfterReuse(t *testing.T) {
+	g := newTree([]tnode{
+		0: dec(0, 1),
+		1: dec(0, 2, 3), // the second decision of player 0's turn
+		2: dec(1, 4),    // after move 0: player 1's one move
+		3: dec(1, 7, 8), // after move 1: player 1 draws or loses
+		4: dec(0, 5),    // player 0's one move
+		5: dec(1, 6),    // player 1 wins at once
+		6: end(env.Win1),
+		7: end(env.Draw),
+		8: end(env.Win0),
+	})
+	p := DefaultParams() // ScanDepth 2, RootProof 4
+	lost := func(s *Search[tpos]) bool {
+		for _, c := range s.Children(nil) {
+			if c.Action == 0 {
+				return c.Proven && c.Q == -1
+			}
+		}
+		return false
+	}
+	fresh := mustSearch(t, g, Uniform[tpos]{}, p, 1)
+	fresh.Reset(tpos{1})
+	if err := fresh.Run(context.Background(), Budget{Simulations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !lost(fresh) {
+		t.Fatalf("a search from node 1 did not prove move 0 lost")
+	}
+	reused := mustSearch(t, g, Uniform[tpos]{}, p, 1)
+	if err := reused.Run(context.Background(), Budget{Simulations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := reused.Advance(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := reused.Run(context.Background(), Budget{Simulations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !lost(reused) {
+		a, _ := reused.Choose(0)
+		t.Errorf("after Advance to node 1 (scanned as the old root's child), move 0 is not proven lost: the root proofs did not run (chosen: %d; children %+v)", a, reused.Children(nil))
+	}
+}
+
+// TestProveLimit: Prove's work is bounded by its limit of positions (RootProofNodes
+// shared among the root's moves); its limit is looked at only when the count of positions
+// happens to be a multiple of 1024 on entering value, which the positions valued at the
+// horizon (static, no call of value) skip over.
+func TestProveLimit(t *testing.T) {
+	g := gygesTactics[2].g // Gygès advanced, "goal": south to move
+	st, err := g.ParsePosition(gygesTactics[2].pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := st.ParseAction("a1-a2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limit = 2000
+	ab := mustAB(t, g, 1, 1)
+	v, ok := ab.Prove(st.Play(a), st.ToMove(), 3, limit)
+	if ab.nodes > 2*limit {
+		t.Errorf("Prove with a limit of %d positions made %d (result %v, %v)", limit, ab.nodes, v, ok)
+	}
+}
