@@ -455,3 +455,37 @@ func TestSetParams(t *testing.T) {
 		t.Errorf("SetParams(InFlight 0): %v, InFlight now %d", err, s.Params().InFlight)
 	}
 }
+
+// TestRelease: Release keeps the root and gives back the tree's memory; the next search is the
+// one a fresh tree at that root makes (the same seed gives the same visits).
+func TestRelease(t *testing.T) {
+	g := testgames.TicTacToe
+	st := replay(t, g, "b2;a1")
+	fresh := mustSearch(t, g, Uniform[testgames.Board]{}, DefaultParams(), 1)
+	fresh.Reset(st)
+	released := mustSearch(t, g, Uniform[testgames.Board]{}, DefaultParams(), 1)
+	if err := released.Run(context.Background(), Budget{Simulations: 3000}); err != nil {
+		t.Fatal(err)
+	}
+	released.SetRoot(st)
+	if released.Visits() == 0 {
+		t.Fatal("the tree kept nothing of b2;a1: the test shows nothing")
+	}
+	released.Release()
+	if released.Root() != st || len(released.t.nodes) != 1 || cap(released.t.nodes) > 8 || cap(released.t.spare) > 8 || cap(released.t.states) > 8 {
+		t.Fatalf("after Release: root %v, %d nodes (cap %d, spare cap %d, states cap %d); want the root alone, the arenas given back",
+			released.Root(), len(released.t.nodes), cap(released.t.nodes), cap(released.t.spare), cap(released.t.states))
+	}
+	released.Seed(1)
+	for _, s := range []*Search[testgames.Board]{fresh, released} {
+		if err := s.Run(context.Background(), Budget{Simulations: 300}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.checkTree(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := fresh.Children(nil), released.Children(nil); !reflect.DeepEqual(a, b) {
+		t.Errorf("after Release the search differs from a fresh one at the same root:\n%+v\n%+v", b, a)
+	}
+}

@@ -146,6 +146,18 @@ func (s *Search[S]) Reset(root S) {
 	s.newRoot()
 }
 
+// Release gives back the memory of the tree, keeping only its root: the next search starts
+// afresh from there, as after Reset, and grows the arenas again. For a search kept idle long
+// between searches (a web game's agent waiting on a person), whose tree would otherwise hold
+// tens to hundreds of megabytes while it waits.
+func (s *Search[S]) Release() {
+	s.dropLeaves()
+	root := s.Root()
+	s.t = tree[S]{}
+	s.t.reset(root)
+	s.newRoot()
+}
+
 // SetRoot makes root the root. If root is the root already, or a position of the tree a few
 // decisions below it (the opponent's reply to the move searched), what the tree knows of it
 // is kept; else the tree starts afresh as with Reset.

@@ -223,7 +223,8 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
 		// 57–1–42 with the same network (docs/BENCHMARKS.md, "selfplay (arenas)").
 		p, err := newSearchPlayer(g, mcts.Observe(g, e), mcts.DefaultParams(), mcts.Budget{Simulations: sp.Simulations, Time: sp.Time}, nil)
 		if err == nil {
-			p.search.SetCache(mcts.NewCache(g, PlayerCacheBytes))
+			p.newCache = func() *mcts.Cache[S] { return mcts.NewCache(g, PlayerCacheBytes) }
+			p.search.SetCache(p.newCache())
 			p.engine = e.Describe()
 		}
 		return p, err
@@ -286,6 +287,30 @@ type Searcher[S env.State[S]] struct {
 	seed   func(uint64) // reseeds the oracle, if it draws numbers
 	policy []float32    // Analyze's buffer, over the action space
 	engine string       // what its network runs on (net.Engine.Describe), "" without one
+	// newCache makes the cache of the network's answers (nil: the search has none); released
+	// tells that Release gave it back, to be made again by the next search.
+	newCache func() *mcts.Cache[S]
+	released bool
+}
+
+// Release gives back the memory the player's thinking holds between moves, the search's tree
+// and its cache of the network's answers (tens to hundreds of megabytes after a search of
+// thousands of simulations); the next search makes them again, starting from a fresh tree.
+// For a player idle long between its moves, as a web game's agent waiting on a person.
+func (p *Searcher[S]) Release() {
+	p.search.Release()
+	if p.newCache != nil {
+		p.search.SetCache(nil)
+		p.released = true
+	}
+}
+
+// reclaim makes again what Release gave back.
+func (p *Searcher[S]) reclaim() {
+	if p.released {
+		p.search.SetCache(p.newCache())
+		p.released = false
+	}
 }
 
 // Engine says what the player's network runs on (backend, ISA: net.Engine.Describe), or ""
@@ -311,6 +336,7 @@ func (p *Searcher[S]) NewGame(s S, seed uint64) {
 
 // Choose searches s within the budget and returns the search's choice.
 func (p *Searcher[S]) Choose(ctx context.Context, s S, move int) (env.Action, error) {
+	p.reclaim()
 	p.search.SetRoot(s)
 	if err := p.search.Run(ctx, p.budget); err != nil {
 		return 0, err
@@ -349,6 +375,7 @@ func (p *Searcher[S]) Analyze(ctx context.Context, s S, lim Limits, progress fun
 		total := b.Simulations
 		b.Progress = func(done int) { progress(done, total) }
 	}
+	p.reclaim()
 	search := p.search
 	search.SetRoot(s)
 	if err := search.Run(ctx, b); err != nil && (ctx.Err() == nil || search.Visits() == 0) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -143,6 +144,29 @@ func TestMCTSPlayer(t *testing.T) {
 	}
 	if want := p.(*Searcher[testgames.Board]).Engine(); want == "" || len(res.Engines) != 1 || res.Engines[sp.Text] != want {
 		t.Errorf("arena's engines: %q; want {%s: %q}", res.Engines, sp.Text, want)
+	}
+	// Release gives back the tree and the cache of the network's answers; the next search
+	// makes them again and answers as a new player does.
+	sr := p.(*Searcher[testgames.Board])
+	sr.Release()
+	if !sr.released || sr.search.Visits() != 0 {
+		t.Fatalf("after Release: released %v, %d visits at the root", sr.released, sr.search.Visits())
+	}
+	q, err := NewPlayer(g, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := g.New()
+	got, err := sr.Analyze(context.Background(), start, Limits{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := q.Analyze(context.Background(), start, Limits{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sr.released || !reflect.DeepEqual(got, want) {
+		t.Errorf("the search after Release (released %v):\n%+v\nwant a new player's:\n%+v", sr.released, got, want)
 	}
 	gamble := save("gamble.zck", testgames.Gamble.Info(), testgames.Gamble)
 	for _, text := range []string{"mcts:10:" + filepath.Join(dir, "a.zck"), "mcts:10:" + gamble} {

@@ -60,4 +60,9 @@ func (s State) Phase() Phase { return Phase(s.phase) }
 
 // Mover is the player whose move made the rows being removed (PhaseRow, PhaseRing); in the
 // other phases it is the player to move, or the last mover once the game is over.
-func (s State) Mover() env.Player { return s.mover }
+func (s State) Mover() env.Player {
+	if s.phase == phasePlace {
+		return s.toMove // the opening's placements do not keep mover
+	}
+	return s.mover
+}

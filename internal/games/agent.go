@@ -20,6 +20,9 @@ type Agent interface {
 	// a cancelled ctx stops the search early with what it has). A chance decision is drawn by
 	// its probabilities.
 	Analyze(ctx context.Context, pos *Position, lim selfplay.Limits, progress func(done, total int)) (selfplay.Analysis, error)
+	// Release gives back the memory the player keeps between analyses (a search's tree and
+	// cache), which the next analysis makes again: for an agent idle long between its moves.
+	Release()
 }
 
 // NewAgent builds the player of spec (see selfplay.Spec: random, uct:N, ucb1:N, ab:D,
@@ -52,6 +55,12 @@ type agent[S env.State[S]] struct {
 }
 
 func (a *agent[S]) Spec() string { return a.spec }
+
+func (a *agent[S]) Release() {
+	if r, ok := a.p.(interface{ Release() }); ok {
+		r.Release()
+	}
+}
 
 func (a *agent[S]) Analyze(ctx context.Context, pos *Position, lim selfplay.Limits, progress func(done, total int)) (selfplay.Analysis, error) {
 	h, ok := pos.impl.(*history[S])

@@ -20,6 +20,7 @@ import (
 type scripted struct{ pause time.Duration }
 
 func (scripted) Spec() string { return "scripted" }
+func (scripted) Release()     {}
 
 func (s scripted) Analyze(_ context.Context, pos *games.Position, _ selfplay.Limits, progress func(done, total int)) (selfplay.Analysis, error) {
 	for i := 0; progress != nil && i <= 100; i += 25 {
@@ -226,6 +227,7 @@ func TestWholeGameAndLoad(t *testing.T) {
 type thinking struct{ started chan struct{} }
 
 func (thinking) Spec() string { return "thinking" }
+func (thinking) Release()     {}
 
 func (a thinking) Analyze(ctx context.Context, _ *games.Position, _ selfplay.Limits, _ func(done, total int)) (selfplay.Analysis, error) {
 	close(a.started)

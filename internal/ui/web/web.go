@@ -618,6 +618,9 @@ func (s *Server) handleAgent(w http.ResponseWriter, r *http.Request, sess *sessi
 	var an selfplay.Analysis
 	side := sess.m.Pos.ToMove()
 	err := s.search(r.Context(), func() error {
+		// The game may wait long on the person: the agent keeps no tree or cache meanwhile
+		// (hundreds of megabytes after a strong search, times the games kept).
+		defer sess.m.Agent().Release()
 		var err error
 		played, an, err = sess.m.AgentTurn(r.Context(), nil)
 		return err
@@ -638,6 +641,7 @@ func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request, sess *ses
 	}
 	var an selfplay.Analysis
 	err := s.search(r.Context(), func() error {
+		defer sess.m.Agent().Release()
 		var err error
 		an, err = sess.m.Hint(r.Context(), nil)
 		return err
