@@ -67,7 +67,7 @@ func (r *Rule) UnmarshalText(text []byte) error {
 //	CVisit           50        -                                     c_visit 50
 //	CScale           0.1       -                                     c_scale 0.1 (mctx), Q min-max scaled
 //	InFlight         1         8 leaves per search thread            -
-//	VirtualLoss      1         3 (AlphaGo Zero's n_vl)               -
+//	VirtualLoss      1         n_vl 3 (counted otherwise: below)     -
 //	MaxNodes         2^23      -                                     -
 //	Solver           true      - (MCTS-solver: Winands et al. 2008)  -
 //	ScanDepth        2         -                                     -
@@ -127,7 +127,9 @@ type Params struct {
 	// (one batch). Descents after the first see the leaves in flight through a virtual loss.
 	InFlight int `yaml:"in_flight" json:"in_flight"`
 	// VirtualLoss is the loss counted, per leaf in flight, against the player who chose each
-	// action on its path.
+	// action on its path: each leaf in flight counts as one visit of value −VirtualLoss, so
+	// Q = (W − VirtualLoss·inflight) / (N + inflight). AlphaGo Zero's n_vl = 3 counts n_vl visits
+	// of −1 for each leaf instead: (W − 3) / (N + 3) with one leaf in flight.
 	VirtualLoss float64 `yaml:"virtual_loss" json:"virtual_loss"`
 	// MaxNodes bounds the tree: a search stops early once it holds that many nodes (a node is
 	// 48 bytes, plus a position for each node reached). It guards long searches by time.
