@@ -88,6 +88,9 @@ func (s *State) parseAction(text string) (env.Action, error) {
 			return 0, err
 		}
 		sq = s.abs(sq)
+		if !s.SettingUp() {
+			return 0, errors.New("the set-up is over: pieces move now")
+		}
 		if sq/6 != 0 {
 			return 0, fmt.Errorf("%s places on his start row, row %d", Names[s.side], s.abs(0)/6+1)
 		}

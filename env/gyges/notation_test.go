@@ -84,6 +84,7 @@ func TestIllegal(t *testing.T) {
 		{"a taken square", twoPlaced, "1@c1", "c1 is taken"},
 		{"a move during the set-up", start, "a1-a2", "must place a piece first"},
 		{"a placement after the set-up", begin, "3@c1", "the set-up is over"},
+		{"a placement off the start row after the set-up", begin, "3@c2", "the set-up is over"},
 		{"an empty square", begin, "a2-a3", "no piece on a2"},
 		{"a piece off the playable row", pos("100000/320000/100000/000000/000023/332211 s"), "a2-a5", "south must move a piece from row 1"},
 		{"north off his playable row", pos("100000/320000/100000/000000/000023/332211 n"), "a2-a5", "north must move a piece from row 6"},
