@@ -156,7 +156,9 @@ type Params struct {
 	// opponent forces a win within RootProof turns (the root's included) is a proven loss, and
 	// one that forces a win a proven win, before any simulation: the MCTS–minimax hybrid of
 	// Baier and Winands (2013) at the root (with the solver only). Its work is bounded by
-	// RootProofNodes positions a move, so a search stays deterministic.
+	// RootProofNodes positions a search (counted, not timed, so a search stays deterministic),
+	// shared by the root's moves in order: each proof is given what is left divided among the
+	// moves left, so what an easy proof leaves goes to the harder ones.
 	RootProof      int `yaml:"root_proof" json:"root_proof"`
 	RootProofNodes int `yaml:"root_proof_nodes" json:"root_proof_nodes"`
 }

@@ -77,3 +77,44 @@ func TestProveLimit(t *testing.T) {
 		t.Errorf("Prove with a limit of %d positions made %d (result %v, %v)", limit, ab.nodes, v, ok)
 	}
 }
+
+// TestRootProofsShareTheBudget: the root's moves share RootProofNodes. Moves 0 and 1 are
+// draws whose proofs fail in a few positions; move 2 loses by force in three turns (player 1's
+// one move, then each of player 0's twenty moves lets player 1 win at once), a proof of more
+// than a third of the budget. Split equally it could not be made; shared, the budget the first
+// two proofs left goes to it.
+func TestRootProofsShareTheBudget(t *testing.T) {
+	const m = 20
+	tab := []tnode{
+		0: dec(0, 1, 2, 3),
+		1: dec(1, 4), // move 0: a draw
+		2: dec(1, 4), // move 1: a draw
+		3: dec(1, 5), // move 2: player 1's one move
+		4: end(env.Draw),
+		5: {who: 0}, // player 0's m moves, each to player 1's win in one
+	}
+	for range m {
+		tab[5].kids = append(tab[5].kids, int32(len(tab)))
+		tab = append(tab, dec(1, int32(len(tab)+1)), end(env.Win1))
+	}
+	g := newTree(tab)
+	ab := mustAB(t, g, 1, 1)
+	if v, ok := ab.Prove(tpos{3}, 0, 3, 0); !ok || v != -1 {
+		t.Fatalf("move 2 is not a forced loss in 3 turns: %v, %v", v, ok)
+	}
+	need := ab.nodes
+	p := DefaultParams()
+	p.RootProofNodes = int(need) + 20
+	if _, ok := ab.Prove(tpos{3}, 0, 3, int64(p.RootProofNodes/3)); ok {
+		t.Fatalf("an equal share of the budget (%d of %d positions) proves move 2: the test shows nothing", p.RootProofNodes/3, need)
+	}
+	s := mustSearch(t, g, Uniform[tpos]{}, p, 1)
+	if err := s.Run(context.Background(), Budget{Simulations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range s.Children(nil) {
+		if c.Action == 2 && !(c.Proven && c.Q == -1) {
+			t.Errorf("move 2 is not proven lost with a budget of %d positions (its proof needs %d): %+v", p.RootProofNodes, need, c)
+		}
+	}
+}

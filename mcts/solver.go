@@ -145,12 +145,20 @@ func (s *Search[S]) scan(i int32) {
 }
 
 // proveRoot runs the root proofs (Params.RootProof): an alpha-beta from each of the root's
-// moves not proven yet, within the rest of RootProof turns, each given an equal share of
-// RootProofNodes positions. A win found ends the proofs.
+// moves not proven yet, within the rest of RootProof turns, sharing RootProofNodes positions.
+// A win found ends the proofs.
 func (s *Search[S]) proveRoot() {
 	root := s.t.nodes[0]
 	p := root.toMove
-	limit := max(int64(s.p.RootProofNodes)/int64(root.count), 1)
+	// The moves not proven yet share the budget: each is given the rest divided among those
+	// left, so what an easy proof leaves goes to the harder ones after it.
+	left := int64(0)
+	for c := root.first; c < root.first+root.count; c++ {
+		if !s.t.nodes[c].solved {
+			left++
+		}
+	}
+	budget := int64(s.p.RootProofNodes)
 	for c := root.first; c < root.first+root.count; c++ {
 		if s.t.nodes[c].solved {
 			if s.t.nodes[c].wonFor(sign(p)) {
@@ -158,7 +166,9 @@ func (s *Search[S]) proveRoot() {
 			}
 			continue
 		}
-		v, ok := s.prover.Prove(s.t.states[s.t.nodes[c].state], p, s.p.RootProof-1, limit)
+		v, ok := s.prover.Prove(s.t.states[s.t.nodes[c].state], p, s.p.RootProof-1, max(budget/left, 1))
+		budget -= s.prover.nodes
+		left--
 		if !ok {
 			continue
 		}
