@@ -32,7 +32,8 @@ func TestConfigRefusals(t *testing.T) {
 		{"keep one checkpoint", "game: yinsh\ntrainer: {keep_last: 1}\n", "trainer.keep_last: must be in [2, 10000], is 1"},
 		{"bad optimizer", "game: yinsh\noptimizer: {method: adagrad}\n", `optimizer.method: must be "adam" or "sgd"`},
 		{"search key", "game: yinsh\nselfplay: {virtual_loss: -1}\n", "selfplay.virtual_loss: must be a number ≥ 0, is -1"},
-		{"search rule", "game: yinsh\nselfplay: {rule: ucb2}\n", `rule "ucb2": want puct or ucb1`},
+		{"search rule", "game: yinsh\nselfplay: {rule: ucb2}\n", `line 2: selfplay.rule: mcts: rule "ucb2": want puct or ucb1`},
+		{"search rule, block style", "game: yinsh\nselfplay:\n  workers: 2\n  rule: ucb2\n", `line 4: selfplay.rule: mcts: rule "ucb2"`},
 		{"search and self-play keys", "game: yinsh\nselfplay: {in_flight: 0, workers: -1}\n", "selfplay.workers: must be in [0, 256], is -1\nselfplay.in_flight: must be in [1, 256], is 0"},
 		{"temperature order", "game: yinsh\nselfplay: {temperature: [{from: 5, value: 1}, {from: 2, value: 0}]}\n", "selfplay.temperature[1].from"},
 	} {
