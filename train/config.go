@@ -8,7 +8,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -357,16 +356,6 @@ func ParseConfig(data []byte) (Config, error) {
 		if errors.Is(err, io.EOF) {
 			return Config{}, errors.New("empty configuration")
 		}
-		var te *yaml.TypeError
-		if !errors.As(err, &te) {
-			// A value's own decoder (mcts.Rule's) says what is wrong but not where.
-			var doc yaml.Node
-			if yaml.Unmarshal(data, &doc) == nil {
-				if field, line, ok := locate(&doc, "", err.Error()); ok {
-					return Config{}, fmt.Errorf("line %d: %s: %w", line, field, err)
-				}
-			}
-		}
 		return Config{}, yamlError(err)
 	}
 	// Only the first document is decoded: a second one would be ignored, so it is refused.
@@ -386,34 +375,6 @@ func ParseConfig(data []byte) (Config, error) {
 
 // Marshal writes the configuration as YAML, every field explicit.
 func (c *Config) Marshal() ([]byte, error) { return yaml.Marshal(c) }
-
-// locate finds the field of n (path: its key path so far) whose scalar value msg quotes, and its
-// line.
-func locate(n *yaml.Node, path, msg string) (string, int, bool) {
-	switch n.Kind {
-	case yaml.DocumentNode, yaml.SequenceNode:
-		for _, c := range n.Content {
-			if f, l, ok := locate(c, path, msg); ok {
-				return f, l, true
-			}
-		}
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key := n.Content[i].Value
-			if path != "" {
-				key = path + "." + key
-			}
-			if f, l, ok := locate(n.Content[i+1], key, msg); ok {
-				return f, l, true
-			}
-		}
-	case yaml.ScalarNode:
-		if path != "" && strings.Contains(msg, strconv.Quote(n.Value)) {
-			return path, n.Line, true
-		}
-	}
-	return "", 0, false
-}
 
 // yamlError makes yaml's messages shorter: "line 4: field blocs not found in type net.Config".
 func yamlError(err error) error {

@@ -11,7 +11,9 @@ import (
 
 // unknownKeys lists the keys of a configuration file that name no setting, each with its line,
 // its path (replay.trian_ratio) and the setting it most likely meant: yaml.v3's own error
-// names the Go type instead ("field trian_ratio not found in type train.ReplayConfig").
+// names the Go type instead ("field trian_ratio not found in type train.ReplayConfig"). It also
+// lists the values that a setting's own text decoder refuses, with their line and path
+// (yaml.v3 gives neither for them).
 func unknownKeys(data []byte) []string {
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
@@ -48,7 +50,16 @@ func walkKeys(n *yaml.Node, t reflect.Type, path string, out *[]string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if reflect.PointerTo(t).Implements(yamlUnmarshaler) || reflect.PointerTo(t).Implements(textUnmarshaler) {
+	if reflect.PointerTo(t).Implements(yamlUnmarshaler) {
+		return // its decoder says where (Duration)
+	}
+	if reflect.PointerTo(t).Implements(textUnmarshaler) {
+		// yaml.v3 passes a text decoder's error on without its place (mcts.Rule's): tried here.
+		if n.Kind == yaml.ScalarNode {
+			if err := reflect.New(t).Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(n.Value)); err != nil {
+				*out = append(*out, fmt.Sprintf("line %d: %s: %v", n.Line, strings.TrimSuffix(path, "."), err))
+			}
+		}
 		return
 	}
 	switch {
