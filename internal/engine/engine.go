@@ -13,7 +13,9 @@
 // One reply streams: `go infinite` answers "=" at once, then an info line (visits, value,
 // principal variation) at each interval while the player searches, until the next command
 // (stop, or any other) arrives; its reply then ends with the moves as `go visits` answers them
-// and the empty line, and the command that stopped it is answered after.
+// and the empty line, and the command that stopped it is answered after. A `stop` also ends a
+// genmove, go visits or go time under way, which answer with what they found; other commands
+// sent meanwhile wait for them.
 package engine
 
 import (
@@ -58,8 +60,9 @@ type Session struct {
 	seed      uint64
 	agent     games.Agent
 	agentGame string
-	// ctx is Serve's context, which stops a search.
-	ctx context.Context
+	// serveCtx is Serve's context; ctx is the search's, which `stop` cancels during a
+	// genmove, go visits or go time (Serve's otherwise).
+	serveCtx, ctx context.Context
 }
 
 // DefaultPlayer is the player of a new session.
@@ -71,7 +74,7 @@ func NewSession(game string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{game: g, pos: g.NewPosition(), spec: DefaultPlayer, seed: 1, ctx: context.Background()}, nil
+	return &Session{game: g, pos: g.NewPosition(), spec: DefaultPlayer, seed: 1, serveCtx: context.Background(), ctx: context.Background()}, nil
 }
 
 // SetPlayer makes the player of spec (see `zero help arena`), seeded by seed, the session's
@@ -140,7 +143,7 @@ var commands = []command{
 	{"player", "[SPEC]", "set the player of genmove and go (random, uct:N, ucb1:N, ab:D, mcts:N:CHECKPOINT); without SPEC, the player", mayTakeArg, cmdPlayer},
 	{"genmove", "", "the player chooses a move, plays it and answers it", noArg, cmdGenmove},
 	{"go", "visits N|time MS|infinite [MS]", "the player searches (N simulations, or MS milliseconds) and answers its moves, the chosen first, without playing; infinite: until stop, with an info line every MS milliseconds (default 500)", needsArg, cmdGo},
-	{"stop", "", "end the search of go infinite (any command does); else nothing", noArg, func(*Session, string) (reply, error) { return ok(), nil }},
+	{"stop", "", "end the search under way: of go infinite (any command does), genmove, go visits or go time (which answer with what they found); else nothing", noArg, func(*Session, string) (reply, error) { return ok(), nil }},
 	{"name", "", "the engine's name", noArg, func(*Session, string) (reply, error) { return one("zero"), nil }},
 	{"version", "", "the engine's version", noArg, func(*Session, string) (reply, error) { return one(Version), nil }},
 	{"protocol_version", "", "the version of GTP whose framing this protocol follows: " + ProtocolVersion, noArg, func(*Session, string) (reply, error) { return one(ProtocolVersion), nil }},
@@ -211,7 +214,14 @@ func (s *Session) analyze(lim selfplay.Limits) (selfplay.Analysis, error) {
 	if err != nil {
 		return selfplay.Analysis{}, err
 	}
-	return a.Analyze(s.ctx, s.pos, lim, nil)
+	an, err := a.Analyze(s.ctx, s.pos, lim, nil)
+	if err != nil && s.ctx.Err() != nil && s.serveCtx.Err() == nil {
+		// Stopped before the search had anything to answer: the least search there is, one
+		// simulation (a tree search: the network's or the rollout's first look) or the first
+		// depth (alpha-beta), so that a stop is always answered with a move.
+		an, err = a.Analyze(s.serveCtx, s.pos, selfplay.Limits{Simulations: 1, Time: time.Nanosecond}, nil)
+	}
+	return an, err
 }
 
 func cmdGenmove(s *Session, _ string) (reply, error) {
@@ -380,8 +390,8 @@ func knownCommand(name string) (reply, error) {
 // Serve reads commands from in and writes replies to out until `quit`, the end of the input or
 // the context's end (which it notices even while waiting for input).
 func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	s.ctx = ctx
-	defer func() { s.ctx = context.Background() }()
+	s.serveCtx, s.ctx = ctx, ctx
+	defer func() { s.serveCtx, s.ctx = context.Background(), context.Background() }()
 	type line struct {
 		text string
 		err  error
@@ -413,12 +423,21 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 		}
 	}
 	defer stop()
+	// Lines read while a genmove or go searched, to run after it.
+	var queue []line
 	for {
 		var l line
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case l = <-lines:
+		if len(queue) > 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			l, queue = queue[0], queue[1:]
+		} else {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case l = <-lines:
+			}
 		}
 		if t := strings.TrimSpace(l.text); t != "" && t[0] != '#' || l.err != nil {
 			stop() // any command, or the end of the input, ends a go infinite
@@ -436,6 +455,37 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 				return nil
 			}
 			return l.err
+		case searches(l.text):
+			// A stop that comes meanwhile ends the search, which answers with what it has;
+			// the stop, and any other line, is then run in turn.
+			sctx, cancel := context.WithCancel(ctx)
+			s.ctx = sctx
+			type answer struct {
+				text string
+				quit bool
+			}
+			done := make(chan answer, 1)
+			go func() {
+				text, quit, _ := s.handle(l.text, true)
+				done <- answer{text, quit}
+			}()
+			in := lines
+			for waiting := true; waiting; {
+				select {
+				case a := <-done:
+					text, quit, waiting = a.text, a.quit, false
+				case next := <-in:
+					queue = append(queue, next)
+					if isStop(next.text) {
+						cancel()
+					}
+					if next.err != nil && !errors.Is(next.err, errLong) {
+						in = nil // the input ended: nothing more to read
+					}
+				}
+			}
+			cancel()
+			s.ctx = ctx
 		default:
 			text, quit, gs = s.handle(l.text, true)
 		}
@@ -459,6 +509,21 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 }
 
 var errLong = errors.New("line too long")
+
+// searches tells whether a line is a command that searches and answers once, genmove or go
+// (visits or time): a stop ends it early.
+func searches(line string) bool {
+	_, rest := splitID(strings.TrimSpace(strings.ReplaceAll(line, "\t", " ")))
+	name, arg, _ := strings.Cut(rest, " ")
+	arg = strings.TrimSpace(arg)
+	return name == "genmove" || name == "go" && !strings.HasPrefix(arg, "infinite")
+}
+
+// isStop tells whether a line is the stop command.
+func isStop(line string) bool {
+	_, rest := splitID(strings.TrimSpace(strings.ReplaceAll(line, "\t", " ")))
+	return rest == "stop"
+}
 
 // readLine reads one line without its end; a line longer than maxLine is consumed and
 // reported as errLong. The last line may end without a newline.

@@ -390,3 +390,69 @@ func TestGoInfiniteQuietLinesAndAlphaBeta(t *testing.T) {
 		t.Errorf("ab:5 searched %s nodes in go infinite 10, %s in go infinite 3600000", short, long)
 	}
 }
+
+// A stop ends a genmove, go visits or go time under way, which answers with what it found (a
+// move even when stopped before its first simulation or depth), and is answered after it; any
+// other command waits for the search and changes nothing of it. ab:8 from Gygès' start takes
+// hours to end by itself (uct fills its tree in seconds, so it checks only the answer).
+func TestStopEndsASearch(t *testing.T) {
+	const start = "position 321123/000000/000000/000000/000000/321123 s"
+	moves := `(\S+ share=\S+ win=\S+\n)+`
+	tests := []struct {
+		name, player, command string
+		wait                  bool // let the search start before the stop
+		want                  string
+	}{
+		{"go visits, alpha-beta", "ab:8", "go visits 1000", true, `=\n\S+ share=1.000 win=\S+\n\n`},
+		{"go time, alpha-beta", "ab:8", "go time 3600000", true, `=\n\S+ share=1.000 win=\S+\n\n`},
+		{"go time, alpha-beta stopped at once", "ab:8", "go time 3600000", false, `=\n\S+ share=1.000 win=\S+\n\n`},
+		{"genmove, alpha-beta", "ab:8", "genmove", true, `= \S+\n\n`},
+		{"go visits, uct stopped at once", "uct:1000", "go visits 1000000000", false, `=\n` + moves + `\n`},
+	}
+	for _, tt := range tests {
+		s, _ := NewSession("gyges-advanced")
+		r, w := io.Pipe()
+		out := &syncBuffer{}
+		done := make(chan error)
+		go func() { done <- s.Serve(context.Background(), r, out) }()
+		io.WriteString(w, start+"\nplayer "+tt.player+"\n"+tt.command+"\n")
+		if tt.wait {
+			time.Sleep(100 * time.Millisecond)
+		}
+		io.WriteString(w, "5 stop\ntomove\n")
+		w.Close()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: the stop did not end the search", tt.name)
+		}
+		to := "south"
+		if tt.command == "genmove" {
+			to = "north"
+		}
+		want := regexp.MustCompile("^=\n\n=\n\n" + tt.want + "=5\n\n= " + to + "\n\n$")
+		if got := out.String(); !want.MatchString(got) {
+			t.Errorf("%s: %q", tt.name, got)
+		}
+	}
+
+	rings := strings.Join(strings.Split(winInOne, ";")[:10], ";")
+	// Other commands wait for the search: the answer is the one it gives alone.
+	alone, _ := NewSession("yinsh-blitz")
+	for _, c := range []string{"position " + rings, "player uct:300"} {
+		alone.Exec(c)
+	}
+	want := alone.Exec("go visits 300") + "= white\n\n"
+	s, _ := NewSession("yinsh-blitz")
+	var out strings.Builder
+	in := "position " + rings + "\nplayer uct:300\ngo visits 300\ntomove\n"
+	if err := s.Serve(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimPrefix(out.String(), "=\n\n=\n\n"); got != want {
+		t.Errorf("go visits 300 with a command after it answered\n%s\nalone\n%s", got, want)
+	}
+}
