@@ -124,7 +124,9 @@ type Params struct {
 	CScale float64 `yaml:"c_scale" json:"c_scale"`
 
 	// InFlight is the number of leaves a search collects before they are evaluated together
-	// (one batch). Descents after the first see the leaves in flight through a virtual loss.
+	// (one batch). Descents after the first see the leaves in flight through a virtual loss;
+	// those that end at once (the end of the game, a proven node, a cache hit) while a leaf
+	// waits take a place in flight too.
 	InFlight int `yaml:"in_flight" json:"in_flight"`
 	// VirtualLoss is the loss counted, per leaf in flight, against the player who chose each
 	// action on its path: each leaf in flight counts as one visit of value −VirtualLoss, so

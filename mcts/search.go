@@ -342,12 +342,21 @@ func (s *Search[S]) Collect() []S {
 	if !s.prepared {
 		s.prepareRoot()
 	}
-	for d := 0; d < maxDescents && len(s.leafNode) < s.p.InFlight && s.started < s.budget && !s.full() && !s.t.nodes[0].solved; d++ {
+	// Descents that end at once (the end of the game, a proven node, the cache) while a leaf
+	// waits take a place in flight too: they see the waiting leaf's path through its virtual
+	// loss, so unchecked they would pour simulation after simulation into an instant sibling
+	// (TestInstantDescentsWhileALeafWaits). With one leaf in flight nothing changes.
+	waited := 0
+	for d := 0; d < maxDescents && len(s.leafNode)+waited < s.p.InFlight && s.started < s.budget && !s.full() && !s.t.nodes[0].solved; d++ {
 		if s.p.Gumbel && s.gumbel.barrier(s.started) && s.t.nodes[0].inflight > 0 {
 			break // halving needs the values of the phase's leaves in flight
 		}
+		n := len(s.leafNode)
 		if !s.descend() {
 			break // a leaf already in flight: evaluate what we have first
+		}
+		if n > 0 && len(s.leafNode) == n {
+			waited++
 		}
 	}
 	return s.leaves
