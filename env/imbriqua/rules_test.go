@@ -172,6 +172,13 @@ func TestRulings(t *testing.T) {
 			check: func(s State) error { return pawnsAre(s, "c3,h1", "") },
 		},
 		{
+			name:  "card 5: a single jump is still a decision, and a chain with no further jump ends without a stop",
+			spec:  "L=h1 D=c4 turn=12 card=5",
+			steps: []step{{"", "c3"}, {"c3xc5", "c3xc5"}},
+			end:   "13: dark to place",
+			check: func(s State) error { return pawnsAre(s, "c5,h1", "") },
+		},
+		{
 			name:  "card 6: any own pawn may start; the chain goes on with that pawn only; stop is a decision",
 			spec:  "L=a1,f6 D=b2,d4,g7 turn=12 card=6",
 			steps: []step{{"", "e3"}, {"a1xc3;e3xc5;f6xh8", "a1xc3"}, {"c3xe5;stop", "stop"}},
