@@ -198,6 +198,11 @@ func Save(path string, w *Weights, opt *Optimizer, step int64, now time.Time) er
 		h.Optimizer, h.OptimizerStep = &cfg, opt.Step
 		h.Tensors = append(h.Tensors, optimizerTensors(w)...)
 	}
+	for i, x := range saveTensors(w, opt) {
+		if err := finiteTensor(h.Tensors[i].Name, x); err != nil {
+			return fmt.Errorf("net: not saved: %w", err)
+		}
+	}
 	hdr, err := json.Marshal(&h)
 	if err != nil {
 		return err
@@ -208,18 +213,36 @@ func Save(path string, w *Weights, opt *Optimizer, step int64, now time.Time) er
 	binary.Write(&buf, binary.LittleEndian, uint32(FormatVersion))
 	binary.Write(&buf, binary.LittleEndian, uint32(len(hdr)))
 	buf.Write(hdr)
-	for _, p := range w.Params {
-		writeFloats(&buf, p.Data)
-	}
-	if opt != nil {
-		for _, m := range [][][]float32{opt.First, opt.Second} {
-			for _, x := range m {
-				writeFloats(&buf, x)
-			}
-		}
+	for _, x := range saveTensors(w, opt) {
+		writeFloats(&buf, x)
 	}
 	binary.Write(&buf, binary.LittleEndian, crc32.Checksum(buf.Bytes(), castagnoli))
 	return atomicfile.WriteBytes(path, buf.Bytes())
+}
+
+// saveTensors are the tensors a checkpoint holds, in its order: the weights, then the
+// optimizer's first and second moments (optimizerTensors names them).
+func saveTensors(w *Weights, opt *Optimizer) [][]float32 {
+	var ts [][]float32
+	for _, p := range w.Params {
+		ts = append(ts, p.Data)
+	}
+	if opt != nil {
+		ts = append(ts, opt.First...)
+		ts = append(ts, opt.Second...)
+	}
+	return ts
+}
+
+// finiteTensor says where tensor name holds a NaN or an infinity: a network that diverged,
+// which neither a checkpoint keeps nor a player loads.
+func finiteTensor(name string, x []float32) error {
+	for i, v := range x {
+		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("tensor %s holds %v at index %d (the network diverged)", name, v, i)
+		}
+	}
+	return nil
 }
 
 func writeFloats(buf *bytes.Buffer, x []float32) {
@@ -370,10 +393,13 @@ func decode(data []byte, spec *Spec, anyGame bool) (*Checkpoint, error) {
 		dst = append(dst, opt.First...)
 		dst = append(dst, opt.Second...)
 	}
-	for _, x := range dst {
+	for k, x := range dst {
 		for i := range x {
 			x[i] = math.Float32frombits(binary.LittleEndian.Uint32(body))
 			body = body[4:]
+		}
+		if err := finiteTensor(h.Tensors[k].Name, x); err != nil {
+			return nil, err
 		}
 	}
 	return &Checkpoint{Header: h, Weights: w, Optimizer: opt}, nil

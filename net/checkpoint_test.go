@@ -3,7 +3,9 @@ package net
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"hash/crc32"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -158,6 +160,15 @@ func TestCheckpointRefused(t *testing.T) {
 		return nil
 	})
 	junk := forge(func(map[string]any) []byte { return append(slices.Clone(hdr), ` {"game":"x"}`...) })
+	// A NaN among the weights (the 3rd value of the first tensor) and an infinity in the
+	// optimizer's state (its last value), each under a correct checksum: a diverged network.
+	poison := func(at int, v float32) []byte {
+		b := slices.Clone(data[:len(data)-4])
+		binary.LittleEndian.PutUint32(b[at:], math.Float32bits(v))
+		return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	}
+	nan := poison(hdrEnd+8, float32(math.NaN()))
+	inf := poison(len(data)-8, float32(math.Inf(1)))
 	// The same net under the next version of YINSH's encodings.
 	nextEncoding := *spec
 	nextEncoding.Encoding = spec.Encoding + 1
@@ -187,6 +198,8 @@ func TestCheckpointRefused(t *testing.T) {
 		{"negative dimension", negative, spec, "corrupt header: tensor stem.w has shape [-1 2]"},
 		{"overflowing shape", overflow, spec, "corrupt header: tensor stem.w has shape [4294967296 4294967296]"},
 		{"junk after the header", junk, spec, "corrupt header: 12 bytes after its JSON"},
+		{"a NaN in the weights", nan, spec, "tensor stem.w holds NaN at index 2 (the network diverged)"},
+		{"an infinity in the optimizer state", inf, spec, "holds +Inf at index"},
 		{"other game", data, synthetic(t, "yinsh", 14, 11, 11, 5016), "wrong shape"},
 	}
 	for _, c := range cases {
@@ -398,5 +411,20 @@ func TestShippedCheckpoints(t *testing.T) {
 	}
 	if _, err := LoadEngine("models/yinsh-blitz.zck", spec); err != nil {
 		t.Errorf("LoadEngine(models/yinsh-blitz.zck): %v", err)
+	}
+}
+
+// TestSaveRefusesADivergedNet: weights holding a NaN are not written (the file is not made).
+func TestSaveRefusesADivergedNet(t *testing.T) {
+	spec := yinshSpec(t)
+	w, opt, _ := trained(t, spec, smallConfig(), 1)
+	w.Params[1].Data[0] = float32(math.NaN())
+	path := filepath.Join(t.TempDir(), "bad.ckpt")
+	err := Save(path, w, opt, 1, time.Now())
+	if err == nil || !strings.Contains(err.Error(), "not saved: tensor "+w.Params[1].Name+" holds NaN at index 0") {
+		t.Fatalf("Save of a NaN weight: %v", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused checkpoint was written: %v", err)
 	}
 }

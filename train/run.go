@@ -638,6 +638,29 @@ func (r *run[S]) ahead(fully bool) bool {
 	return float64(r.buffer.Total()) > paid+slack
 }
 
+// finishTraining ends the trainer's loop with err: it writes a checkpoint of the steps taken
+// since lastSaved, unless failed (the trainer's weights are then not to be trusted), and else
+// saves the state, which counts the session's time and games once they are on disk (as
+// checkpoint and saveGames do).
+func (r *run[S]) finishTraining(t *nettrain.Trainer, pcg *rand.PCG, lastSaved int64, err error, failed bool) error {
+	if r.step.Load() != lastSaved && !failed {
+		if serr := r.checkpoint(t, pcg); serr != nil {
+			return errors.Join(err, serr)
+		}
+		return err
+	}
+	// No step since the last checkpoint, or none to keep.
+	if serr := r.buffer.Sync(); serr != nil {
+		return errors.Join(err, serr)
+	}
+	r.mu.Lock()
+	r.state.Elapsed = r.elapsed()
+	r.state.Games, r.state.Samples = r.gamesStart+r.games, r.buffer.Total()
+	serr := r.saveStateLocked()
+	r.mu.Unlock()
+	return errors.Join(err, serr)
+}
+
 // train is the trainer's loop, until ctx ends or the run's stop condition.
 func (r *run[S]) train(ctx context.Context, t *nettrain.Trainer, pcg *rand.PCG, errs <-chan error) error {
 	rng := rand.New(pcg)
@@ -653,25 +676,12 @@ func (r *run[S]) train(ctx context.Context, t *nettrain.Trainer, pcg *rand.PCG, 
 	lastSaved := lastStep
 	windowStart := time.Now()
 	stopAt := time.Duration(r.stop.Time)
-	finish := func(err error) error {
-		if r.step.Load() != lastSaved {
-			if serr := r.checkpoint(t, pcg); serr != nil {
-				return errors.Join(err, serr)
-			}
-			return err
-		}
-		// No step since the last checkpoint: the state still counts the session's time and games,
-		// once they are on disk (as checkpoint and saveGames do).
-		if serr := r.buffer.Sync(); serr != nil {
-			return errors.Join(err, serr)
-		}
-		r.mu.Lock()
-		r.state.Elapsed = r.elapsed()
-		r.state.Games, r.state.Samples = r.gamesStart+r.games, r.buffer.Total()
-		serr := r.saveStateLocked()
-		r.mu.Unlock()
-		return errors.Join(err, serr)
-	}
+	// finish ends the loop with err, saving the steps taken since the last checkpoint; unless
+	// failed, when the trainer's weights are not to be trusted (a step that failed part way,
+	// as one with a non-finite loss, has already written its batchnorm statistics or its
+	// update): the run then resumes from its last checkpoint.
+	finish := func(err error) error { return r.finishTraining(t, pcg, lastSaved, err, false) }
+	fail := func(err error) error { return r.finishTraining(t, pcg, lastSaved, err, true) }
 	for {
 		select {
 		case err := <-errs:
@@ -710,13 +720,11 @@ func (r *run[S]) train(ctx context.Context, t *nettrain.Trainer, pcg *rand.PCG, 
 		}
 		entropy += targetEntropy(batch)
 		loss, err := t.Step(batch)
-		if err != nil {
-			return finish(fmt.Errorf("training step %d: %w", step+1, err))
+		if err == nil && (math.IsNaN(loss.Total) || math.IsInf(loss.Total, 0)) {
+			err = fmt.Errorf("the loss is %v", loss.Total)
 		}
-		if math.IsNaN(loss.Total) || math.IsInf(loss.Total, 0) {
-			// The weights took the step: they are not saved, the run resumes from its last
-			// checkpoint.
-			return fmt.Errorf("training step %d: the loss is %v: lower optimizer.learning_rate and resume", step+1, loss.Total)
+		if err != nil {
+			return fail(fmt.Errorf("training step %d: %w (the run resumes from its last checkpoint, step %d; if the loss is not finite, lower optimizer.learning_rate first)", step+1, err, lastSaved))
 		}
 		step = r.step.Add(1)
 		sum.Policy += loss.Policy

@@ -530,3 +530,40 @@ func TestDamagedCheckpoint(t *testing.T) {
 		}
 	}
 }
+
+// TestDivergedStepIsNotSaved: a step whose loss is not finite (a learning rate of 1e30 sends
+// the weights past float32's range) ends the session with an error that says so, and writes no
+// checkpoint of the weights it left (it used to save them, batchnorm statistics of NaN and
+// all, as the run's newest: every resume then failed on them at once); state.json still names
+// the last good checkpoint, whose weights are finite.
+func TestDivergedStepIsNotSaved(t *testing.T) {
+	cfg := tiny(t)
+	cfg.Stop.Steps = 10
+	dir := t.TempDir()
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	good := readState(t, dir).Checkpoint
+	cfg.Stop.Steps = 1000
+	cfg.Optimizer.LearningRate = 1e30
+	err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{})
+	if err == nil || !strings.Contains(err.Error(), "loss is") || !strings.Contains(err.Error(), "resumes from its last checkpoint, step 10") {
+		t.Fatalf("a diverged run ended with %v", err)
+	}
+	st := readState(t, dir)
+	if st.Checkpoint != good {
+		t.Errorf("state.json names %s after the failed step, not the last good checkpoint %s", st.Checkpoint, good)
+	}
+	spec, _ := net.SpecOf(yinsh.Blitz.Info(), yinsh.Blitz)
+	ck, err := net.Load(filepath.Join(dir, st.Checkpoint), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ck.Weights.Params {
+		for _, x := range p.Data {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				t.Fatalf("the checkpoint state.json names holds %v in %s", x, p.Name)
+			}
+		}
+	}
+}
