@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -354,5 +355,35 @@ func TestPlayCacheForgetsOldWeights(t *testing.T) {
 	before, after := counts[1]-counts[0], counts[2]-counts[1]
 	if after < 10*max(before, 1) {
 		t.Errorf("positions evaluated in %d games: %d before new weights, %d after", window, before, after)
+	}
+}
+
+// TestCheapSearchPlaysItsBest: a cheap search plays its most visited move whatever the
+// temperature (a PUCT run's schedule drew cheap moves from a few simulations' visits, against
+// Config's word): with every move cheap and the same network, every game is the same game.
+func TestCheapSearchPlaysItsBest(t *testing.T) {
+	g := testgames.TicTacToe
+	info := g.Info()
+	b, _ := NewBatcher(NewLatest(tinyModel(t, info, g, 3)), BatcherConfig{MaxBatch: 64, MaxWait: time.Millisecond, Workers: 1})
+	defer b.Close()
+	params := mcts.DefaultParams()
+	params.Temperature = mcts.Schedule{{From: 0, Value: 1}}
+	cfg := Config{Games: 4, Params: params, Simulations: 8, CheapSimulations: 8, FullShare: 1e-12}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	seen := map[string]bool{}
+	n := 0
+	err := Play(ctx, g, b, cfg, 1, &Stats{}, GameSinkFunc(func(_ context.Context, gm *replay.Game) error {
+		seen[fmt.Sprint(gm.Actions)] = true
+		if n++; n == 20 {
+			cancel()
+		}
+		return nil
+	}))
+	if err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	if len(seen) != 1 {
+		t.Errorf("%d games of cheap searches only, %d different: the temperature drew their moves", n, len(seen))
 	}
 }
