@@ -165,7 +165,7 @@ func (r *run[S]) connectTransport(ctx context.Context) error {
 		if opt.Listen != "" {
 			return errors.New("--listen and --nats: the workers connect to the NATS server, the trainer listens for none")
 		}
-		c, err := dist.Connect(opt.NATS, opt.Auth, "zero train "+r.dir, logf)
+		c, err := dist.ConnectTrainer(opt.NATS, opt.Auth, "zero train "+r.dir, logf)
 		if err != nil {
 			return fmt.Errorf("nats: %w", err)
 		}
@@ -239,7 +239,10 @@ func (r *run[S]) startTransport(ctx context.Context, w *net.Weights) error {
 	if err == nil {
 		host, _ := os.Hostname()
 		tr.pub, err = tr.conn.NewPublisher(dist.PublisherConfig{Game: r.cfg.Game, Rules: r.g.Info().Rules,
-			Worker: "train", Host: host, Session: fmt.Sprintf("s%d", r.state.Sessions), Logf: logf})
+			// Session "": a random one, as a remote worker's. Ids the trainer's publisher would
+			// use could otherwise be taken first by a worker (the server's deduplication goes by
+			// id), and the trainer's own games dropped as duplicates.
+			Worker: "train", Host: host, Logf: logf})
 	}
 	if err == nil {
 		err = r.publishWeights(ctx, w, r.step.Load(), true)
@@ -283,6 +286,10 @@ func randomFile(path string, mode os.FileMode) (string, error) {
 	data, err := os.ReadFile(path)
 	if err == nil {
 		if token := strings.TrimSpace(string(data)); token != "" {
+			// A file others may read (from a build that wrote it so) is made private.
+			if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&^mode != 0 {
+				return token, os.Chmod(path, mode)
+			}
 			return token, nil
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
@@ -292,10 +299,8 @@ func randomFile(path string, mode os.FileMode) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := atomicfile.WriteBytes(path, []byte(token+"\n")); err != nil {
-		return "", err
-	}
-	return token, os.Chmod(path, mode)
+	// Written with its mode from the start: never readable by others, not even for a moment.
+	return token, atomicfile.WriteBytesMode(path, []byte(token+"\n"), mode)
 }
 
 // stopTransport closes the connection and stops the embedded server, once the uploads are

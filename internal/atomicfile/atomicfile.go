@@ -14,14 +14,18 @@ import (
 // Write writes path atomically with what write produces (through a buffer). The file is
 // readable by all (0644), as os.WriteFile's files usually are; on an error the target is left
 // as it was and the temporary file removed.
-func Write(path string, write func(io.Writer) error) error {
+func Write(path string, write func(io.Writer) error) error { return WriteMode(path, 0o644, write) }
+
+// WriteMode is Write making the file with mode: the temporary file has it before anything is
+// written to it, so a secret written 0600 is never readable by others.
+func WriteMode(path string, mode os.FileMode, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	bw := bufio.NewWriter(f)
-	err = f.Chmod(0o644) // CreateTemp makes files only their owner can read
+	err = f.Chmod(mode) // CreateTemp makes files only their owner can read
 	if err == nil {
 		err = write(bw)
 	}
@@ -54,8 +58,11 @@ func Write(path string, write func(io.Writer) error) error {
 }
 
 // WriteBytes writes data to path atomically.
-func WriteBytes(path string, data []byte) error {
-	return Write(path, func(w io.Writer) error {
+func WriteBytes(path string, data []byte) error { return WriteBytesMode(path, data, 0o644) }
+
+// WriteBytesMode writes data to path atomically, the file made with mode.
+func WriteBytesMode(path string, data []byte, mode os.FileMode) error {
+	return WriteMode(path, mode, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})

@@ -39,3 +39,27 @@ func TestWrite(t *testing.T) {
 		t.Errorf("a write into a missing folder: %v", err)
 	}
 }
+
+// TestWriteMode: the file has its mode while its data is written (the temporary file is
+// looked at from inside the writer), not only once renamed: a secret is never readable by
+// others.
+func TestWriteMode(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "worker.token")
+	err := WriteMode(path, 0o600, func(w io.Writer) error {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if info, err := e.Info(); err != nil || info.Mode().Perm() != 0o600 {
+				t.Errorf("while writing, %s has mode %v (%v)", e.Name(), info.Mode().Perm(), err)
+			}
+		}
+		_, err := w.Write([]byte("secret\n"))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("written: mode %v (%v)", st.Mode().Perm(), err)
+	}
+}

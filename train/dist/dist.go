@@ -184,6 +184,22 @@ func Connect(url string, auth Auth, name string, logf func(string, ...any)) (*Co
 	return connect(url, name, logf, opts...)
 }
 
+// TrainerInbox is the prefix of the trainer's reply subjects (its requests to JetStream, and
+// the games its consumer is delivered), which workers may not subscribe to: under the default
+// _INBOX, which they may, a worker read every game delivered to the trainer and the
+// heartbeats that name its inbox.
+const TrainerInbox = "_ZERO_TRAINER_INBOX"
+
+// ConnectTrainer connects to the server at url as Connect does, as the run's trainer: its
+// replies come under TrainerInbox.
+func ConnectTrainer(url string, auth Auth, name string, logf func(string, ...any)) (*Conn, error) {
+	opts, err := auth.options()
+	if err != nil {
+		return nil, err
+	}
+	return connect(url, name, logf, append(opts, nats.CustomInboxPrefix(TrainerInbox))...)
+}
+
 func connect(url, name string, logf func(string, ...any), opts ...nats.Option) (*Conn, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}

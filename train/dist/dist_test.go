@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/zerogames/zero/env"
@@ -608,5 +609,61 @@ func TestStopWithFullOutbox(t *testing.T) {
 	}
 	if ob.Len() != 1 {
 		t.Errorf("the outbox holds %d games, want 1", ob.Len())
+	}
+}
+
+// TestWorkerReadsNoTrainerReplies: a worker may subscribe to _INBOX.> (its own replies come
+// there), but nothing of the trainer's: not the games delivered to it, not its publications'
+// acknowledgements, not the heartbeats that would name its inbox. Under the default prefix a
+// worker read every game the trainer took, ids included. A worker's subscription to the
+// trainer's prefix is refused.
+func TestWorkerReadsNoTrainerReplies(t *testing.T) {
+	dir, addr := t.TempDir(), freePort(t)
+	token, _ := NewToken()
+	s, c := start(t, ServerConfig{Dir: filepath.Join(dir, "nats"), Listen: addr, WorkerToken: token})
+	defer s.Shutdown()
+	defer c.Close()
+	creds := filepath.Join(dir, "worker.token")
+	os.WriteFile(creds, []byte(token+"\n"), 0o600)
+	wc, err := Connect("nats://"+addr, Auth{Creds: creds}, "worker", t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wc.Close()
+	inboxes, err := wc.nc.SubscribeSync("_INBOX.>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := make(chan error, 1)
+	wc.nc.SetErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+		select {
+		case refused <- err:
+		default:
+		}
+	})
+	if _, err := wc.nc.SubscribeSync(TrainerInbox + ".>"); err != nil {
+		t.Fatal(err)
+	}
+	if err := wc.nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-refused:
+		if !strings.Contains(err.Error(), "Permissions Violation") {
+			t.Errorf("subscribing to the trainer's inbox: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Errorf("a worker's subscription to %s.> was not refused", TrainerInbox)
+	}
+	p := publisher(t, c, nil)
+	for i := range 3 {
+		if err := p.AddGame(context.Background(), randomGame(uint64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sent(t, p)
+	take(t, c, 3, map[string]int{}, true)
+	if m, err := inboxes.NextMsg(300 * time.Millisecond); err == nil {
+		t.Errorf("a worker read the trainer's %s: %.120q", m.Subject, m.Data)
 	}
 }

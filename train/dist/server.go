@@ -98,7 +98,8 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 
 // workerPermissions let a worker publish games and read the run (its info and configuration,
 // the pace, the weights) through JetStream's API, and nothing else: it cannot delete, purge or
-// write anything of the run's, nor see other workers' games.
+// write anything of the run's, nor see other workers' games (the trainer's replies, the games
+// delivered to it among them, come under TrainerInbox, which a worker may not subscribe to).
 func workerPermissions() *server.Permissions {
 	api := "$JS.API."
 	var pub []string
@@ -125,7 +126,7 @@ func NewToken() (string, error) {
 
 // Connect connects to the server in-process (no socket), as the trainer.
 func (s *Server) Connect(name string, logf func(string, ...any)) (*Conn, error) {
-	return connect("", name, logf, nats.InProcessServer(s.s), nats.UserInfo("trainer", s.password))
+	return connect("", name, logf, nats.InProcessServer(s.s), nats.UserInfo("trainer", s.password), nats.CustomInboxPrefix(TrainerInbox))
 }
 
 // Addr is the address the server listens on ("" if none).
