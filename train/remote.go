@@ -229,7 +229,7 @@ func (w *remote[S]) fetch(ctx context.Context, first bool) (*net.Model, error) {
 	path := filepath.Join(w.opt.Dir, workerWeights)
 	waited := false
 	for {
-		step, err := w.c.GetWeights(ctx, path)
+		_, err := w.c.GetWeights(ctx, path)
 		if err == nil {
 			ck, err := net.Load(path, w.spec)
 			if err != nil {
@@ -238,7 +238,9 @@ func (w *remote[S]) fetch(ctx context.Context, first bool) (*net.Model, error) {
 			if ck.Header.Net != w.cfg.Net {
 				return nil, fmt.Errorf("the run's network is %+v, its configuration says %+v", ck.Header.Net, w.cfg.Net)
 			}
-			w.step.Store(step)
+			// The file's own step: the object's metadata is read apart from it, and a
+			// publication in between made it the previous network's.
+			w.step.Store(ck.Header.Step)
 			return net.NewModel(ck.Weights), nil
 		}
 		if !first || !errors.Is(err, dist.ErrNoWeights) && w.c.Connected() {
