@@ -198,7 +198,8 @@ func Save(path string, w *Weights, opt *Optimizer, step int64, now time.Time) er
 		h.Optimizer, h.OptimizerStep = &cfg, opt.Step
 		h.Tensors = append(h.Tensors, optimizerTensors(w)...)
 	}
-	for i, x := range saveTensors(w, opt) {
+	tensors := saveTensors(w, opt)
+	for i, x := range tensors {
 		if err := finiteTensor(h.Tensors[i].Name, x); err != nil {
 			return fmt.Errorf("net: not saved: %w", err)
 		}
@@ -213,7 +214,7 @@ func Save(path string, w *Weights, opt *Optimizer, step int64, now time.Time) er
 	binary.Write(&buf, binary.LittleEndian, uint32(FormatVersion))
 	binary.Write(&buf, binary.LittleEndian, uint32(len(hdr)))
 	buf.Write(hdr)
-	for _, x := range saveTensors(w, opt) {
+	for _, x := range tensors {
 		writeFloats(&buf, x)
 	}
 	binary.Write(&buf, binary.LittleEndian, crc32.Checksum(buf.Bytes(), castagnoli))

@@ -510,19 +510,29 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 
 var errLong = errors.New("line too long")
 
+// parseLine splits a command line into its id, command name and argument; blank tells a
+// line with no command (empty, or a comment).
+func parseLine(line string) (blank bool, id, name, arg string) {
+	line = strings.TrimSpace(strings.ReplaceAll(line, "\t", " "))
+	if line == "" || line[0] == '#' {
+		return true, "", "", ""
+	}
+	id, rest := splitID(line)
+	name, arg, _ = strings.Cut(rest, " ")
+	return false, id, name, strings.TrimSpace(arg)
+}
+
 // searches tells whether a line is a command that searches and answers once, genmove or go
 // (visits or time): a stop ends it early.
 func searches(line string) bool {
-	_, rest := splitID(strings.TrimSpace(strings.ReplaceAll(line, "\t", " ")))
-	name, arg, _ := strings.Cut(rest, " ")
-	arg = strings.TrimSpace(arg)
+	_, _, name, arg := parseLine(line)
 	return name == "genmove" || name == "go" && !strings.HasPrefix(arg, "infinite")
 }
 
 // isStop tells whether a line is the stop command.
 func isStop(line string) bool {
-	_, rest := splitID(strings.TrimSpace(strings.ReplaceAll(line, "\t", " ")))
-	return rest == "stop"
+	_, _, name, arg := parseLine(line)
+	return name == "stop" && arg == ""
 }
 
 // readLine reads one line without its end; a line longer than maxLine is consumed and
@@ -557,18 +567,16 @@ func (s *Session) Exec(line string) string {
 // whether it was quit. A go infinite, if streaming is allowed, returns only the reply's first
 // line and the stream to run.
 func (s *Session) handle(line string, streaming bool) (string, bool, *goStream) {
-	line = strings.TrimSpace(strings.ReplaceAll(line, "\t", " "))
-	if line == "" || line[0] == '#' {
+	blank, id, name, arg := parseLine(line)
+	if blank {
 		return "", false, nil
 	}
-	id, rest := splitID(line)
-	name, arg, _ := strings.Cut(rest, " ")
 	var r reply
 	var err error
 	if name == "" {
 		r, err = fail("no command after the id %s", id)
 	} else {
-		r, err = s.exec(name, strings.TrimSpace(arg))
+		r, err = s.exec(name, arg)
 	}
 	quit := errors.Is(err, errQuit)
 	if quit {

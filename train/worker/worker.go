@@ -110,9 +110,9 @@ func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator,
 		outcomes: make([]env.Outcome, 0, info.NumActions),
 		policy:   make([]float32, info.NumActions)}
 	// A cheap search plays its best move, as KataGo's fast searches do: no root noise, no
-	// temperature, no Gumbel sample (else three moves in four would be draws from the prior, and the games'
-	// results would say little about the positions). Its Gumbel root considers fewer actions,
-	// so that sequential halving still gives each a few simulations.
+	// temperature, no Gumbel sample (else three moves in four would be draws from the prior,
+	// and the games' results would say little about the positions). Its Gumbel root considers
+	// fewer actions, so that sequential halving still gives each a few simulations.
 	w.cheap.DirichletAlpha, w.cheap.GumbelScale, w.cheap.Temperature = 0, 0, nil
 	w.cheap.GumbelActions = max(2, min(w.cheap.GumbelActions, cfg.CheapSimulations/4))
 	slots := make([]*slot[S], cfg.Games)
