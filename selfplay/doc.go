@@ -6,9 +6,10 @@
 // Player is the one abstraction of whatever chooses moves: arenas, the engine protocol and the
 // agent people play (internal/games.Agent) all use it. Players are made from spec strings by
 // one parser and one maker (ParseSpec, NewPlayer: random, uct:N, ucb1:N, ab:D, ab:D:TIME,
-// mcts:N:CHECKPOINT, whose checkpoint NewPlayer loads; uct, ucb1 and mcts take a time a move,
-// uct:1s, instead of N). A player chooses a game's decisions
-// (Choose) or analyzes a position for people (Analyze: the moves ranked, within Limits).
+// mcts:N:CHECKPOINT, whose checkpoint NewPlayer loads and which searches with its game's
+// PlayParams, changed by KEY=VALUE fields before the checkpoint; uct, ucb1 and mcts take a time
+// a move, uct:1s, instead of N). A player chooses a game's decisions (Choose) or analyzes a
+// position for people (Analyze: the moves ranked, within Limits).
 //
 // PlayGame plays one game and returns its Record. Record is the one game record of zero:
 // arenas write it (games.jsonl), `zero play` and the browser save it and `zero play --load`

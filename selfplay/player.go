@@ -14,6 +14,7 @@ import (
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
+	"go.yaml.in/yaml/v3"
 )
 
 // Player is anything that chooses moves: the one abstraction of zero for it, behind arenas
@@ -95,6 +96,9 @@ func (a Analysis) Best() string { return a.Moves[0].Move }
 //	                    the solver (mcts.Params.Solver); no noise and the most visited move,
 //	                    so arenas of such players want an ArenaConfig.Opening
 //	mcts:TIME:CHECKPOINT the same, searching TIME a move
+//	mcts:N:KEY=VALUE:…:CHECKPOINT  the same with search parameters changed (mcts.Params'
+//	                    keys of configuration files: mcts:400:c_puct=1.25:models/imbriqua.zck);
+//	                    without them, the game's PlayParams
 //
 // A player given TIME instead of N plays as fast as the machine is: its games depend on the
 // machine and its load, and are not reproduced by their seeds.
@@ -111,6 +115,53 @@ type Spec struct {
 	Time  time.Duration
 	// Checkpoint is the checkpoint file (mcts).
 	Checkpoint string
+	// Settings are an mcts player's changes to its game's search parameters (PlayParams), as
+	// given: KEY=VALUE fields joined by ":", the keys those of mcts.Params in configuration
+	// files (c_puct=0.6:fpu_reduction=0). "" for none.
+	Settings string
+}
+
+// isSetting tells a KEY=VALUE field of an mcts spec from the start of its checkpoint's path:
+// KEY is lower case letters, digits and underscores, starting with a letter.
+func isSetting(f string) bool {
+	key, _, ok := strings.Cut(f, "=")
+	if !ok || key == "" || key[0] < 'a' || key[0] > 'z' {
+		return false
+	}
+	return strings.Trim(key, "abcdefghijklmnopqrstuvwxyz0123456789_") == ""
+}
+
+// apply sets the spec's Settings into p, refusing a key that is not a search parameter or a
+// value that does not fit it.
+func (sp Spec) apply(p *mcts.Params) error {
+	if sp.Settings == "" {
+		return nil
+	}
+	for _, f := range strings.Split(sp.Settings, ":") {
+		key, value, _ := strings.Cut(f, "=")
+		if value == "" {
+			return fmt.Errorf("player %q: the setting %q has no value", sp.Text, f)
+		}
+		dec := yaml.NewDecoder(strings.NewReader(key + ": " + value + "\n"))
+		dec.KnownFields(true)
+		if err := dec.Decode(p); err != nil {
+			return fmt.Errorf("player %q: the setting %q is not a search parameter with a value of its type (mcts.Params' keys: c_puct, fpu_reduction, …): %v", sp.Text, f, err)
+		}
+	}
+	return nil
+}
+
+// PlayParams returns the search parameters of game's mcts:N players, before a spec's
+// Settings: mcts.DefaultParams, with the changes measured to play the game better.
+func PlayParams(game string) mcts.Params {
+	p := mcts.DefaultParams()
+	if game == "imbriqua" {
+		// The shipped model at 400 simulations against uct:10000, the same 40 games
+		// (docs/BENCHMARKS.md, "Imbriqua: the exploration constant"): c 2.5, 35%; 1.25
+		// (AlphaZero's), 42.5%; 0.6, 57.5%; 0.3, 42.5%.
+		p.CPuct = 0.6
+	}
+	return p
 }
 
 // Budget is the spec's N or TIME (uct, ucb1, mcts), as given in a spec.
@@ -177,7 +228,27 @@ func ParseSpec(text string) (Spec, error) {
 		if err != nil {
 			return Spec{}, err
 		}
+		// Settings: the fields KEY=VALUE between the budget and the checkpoint.
+		var settings []string
+		for {
+			f, after, ok := strings.Cut(path, ":")
+			if !ok || !isSetting(f) {
+				break
+			}
+			settings, path = append(settings, f), after
+		}
+		if path == "" || isSetting(path) {
+			return Spec{}, fmt.Errorf("player %q: want mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT (settings KEY=VALUE before the checkpoint)", text)
+		}
 		sp.Simulations, sp.Time, sp.Checkpoint = n, t, path
+		sp.Settings = strings.Join(settings, ":")
+		p := mcts.DefaultParams()
+		if err := sp.apply(&p); err != nil {
+			return Spec{}, err
+		}
+		if err := p.Validate(); err != nil {
+			return Spec{}, fmt.Errorf("player %q: %w", text, err)
+		}
 		return sp, nil
 	}
 	return Spec{}, fmt.Errorf("player %q: unknown kind %q (want random, uct:N, uct:TIME, ucb1:N, ab:D, ab:D:TIME, mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT)", text, kind)
@@ -215,19 +286,29 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
 		if err != nil {
 			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 		}
+		// One leaf at a time (PlayParams' InFlight): at 200 simulations it beat 8 leaves in
+		// flight (virtual loss) 57–1–42 with the same network (docs/BENCHMARKS.md, "selfplay
+		// (arenas)").
+		params := PlayParams(g.Info().Name)
+		if err := sp.apply(&params); err != nil {
+			return nil, err
+		}
+		if err := params.Validate(); err != nil {
+			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+		}
 		e, err := net.LoadEngine(sp.Checkpoint, spec)
 		if err != nil {
 			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 		}
-		// One leaf at a time: at 200 simulations it beat 8 leaves in flight (virtual loss)
-		// 57–1–42 with the same network (docs/BENCHMARKS.md, "selfplay (arenas)").
-		p, err := newSearchPlayer(g, mcts.Observe(g, e), mcts.DefaultParams(), mcts.Budget{Simulations: sp.Simulations, Time: sp.Time}, nil)
-		if err == nil {
-			p.newCache = func() *mcts.Cache[S] { return mcts.NewCache(g, PlayerCacheBytes) }
-			p.search.SetCache(p.newCache())
-			p.engine = e.Describe()
+		p, err := newSearchPlayer(g, mcts.Observe(g, e), params, mcts.Budget{Simulations: sp.Simulations, Time: sp.Time}, nil)
+		if err != nil {
+			e.Close()
+			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 		}
-		return p, err
+		p.newCache = func() *mcts.Cache[S] { return mcts.NewCache(g, PlayerCacheBytes) }
+		p.search.SetCache(p.newCache())
+		p.engine = e.Describe()
+		return p, nil
 	}
 	return nil, fmt.Errorf("player %q: unknown kind %q", sp.Text, sp.Kind)
 }

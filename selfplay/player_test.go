@@ -34,6 +34,11 @@ func TestParseSpec(t *testing.T) {
 		{"uct:1s", Spec{Text: "uct:1s", Kind: "uct", Time: time.Second}},
 		{"ucb1:250ms", Spec{Text: "ucb1:250ms", Kind: "ucb1", Time: 250 * time.Millisecond}},
 		{"mcts:1.5s:a.zck", Spec{Text: "mcts:1.5s:a.zck", Kind: "mcts", Time: 1500 * time.Millisecond, Checkpoint: "a.zck"}},
+		{"mcts:400:c_puct=0.6:a.zck", Spec{Text: "mcts:400:c_puct=0.6:a.zck", Kind: "mcts", Simulations: 400,
+			Checkpoint: "a.zck", Settings: "c_puct=0.6"}},
+		{"mcts:1s:c_puct=2:fpu_reduction=0:solver=false:C:\\a=b.zck", Spec{Text: "mcts:1s:c_puct=2:fpu_reduction=0:solver=false:C:\\a=b.zck",
+			Kind: "mcts", Time: time.Second, Checkpoint: "C:\\a=b.zck", Settings: "c_puct=2:fpu_reduction=0:solver=false"}},
+		{"mcts:8:dir/c_puct=1:a.zck", Spec{Text: "mcts:8:dir/c_puct=1:a.zck", Kind: "mcts", Simulations: 8, Checkpoint: "dir/c_puct=1:a.zck"}},
 	}
 	for _, tc := range good {
 		got, err := ParseSpec(tc.text)
@@ -60,6 +65,13 @@ func TestParseSpec(t *testing.T) {
 		{"mcts:800", "mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT"},
 		{"mcts:800:", "mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT"},
 		{"mcts:x:a.zero", "simulations"},
+		{"mcts:400:c_puct=0.6:", "mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT"},
+		{"mcts:400:c_puct=0.6", "mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT"},
+		{"mcts:400:cpuct=0.6:a.zck", `"cpuct=0.6" is not a search parameter`},
+		{"mcts:400:c_puct=high:a.zck", `"c_puct=high" is not a search parameter`},
+		{"mcts:400:c_puct=:a.zck", `"c_puct=" has no value`},
+		{"mcts:400:c_puct=-1:a.zck", "c_puct"},
+		{"mcts:400:in_flight=0:a.zck", "in_flight"},
 		{"alphazero", "unknown kind"},
 		{"ab", "depth"},
 		{"ab:", "depth"},
@@ -167,6 +179,23 @@ func TestMCTSPlayer(t *testing.T) {
 	}
 	if sr.released || !reflect.DeepEqual(got, want) {
 		t.Errorf("the search after Release (released %v):\n%+v\nwant a new player's:\n%+v", sr.released, got, want)
+	}
+	// A spec's settings change the game's search parameters, and nothing else.
+	set, err := ParseSpec("mcts:20:c_puct=2.5:fpu_reduction=0:" + ttt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := NewPlayer(g, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantParams := PlayParams(g.Info().Name)
+	wantParams.CPuct, wantParams.FPUReduction = 2.5, 0
+	if got := ps.(*Searcher[testgames.Board]).search.Params(); !reflect.DeepEqual(got, wantParams) {
+		t.Errorf("%s searches with\n%+v\nwant\n%+v", set.Text, got, wantParams)
+	}
+	if got := sr.search.Params(); !reflect.DeepEqual(got, PlayParams(g.Info().Name)) {
+		t.Errorf("%s searches with\n%+v\nwant the game's PlayParams\n%+v", sp.Text, got, PlayParams(g.Info().Name))
 	}
 	gamble := save("gamble.zck", testgames.Gamble.Info(), testgames.Gamble)
 	for _, text := range []string{"mcts:10:" + filepath.Join(dir, "a.zck"), "mcts:10:" + gamble} {

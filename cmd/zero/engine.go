@@ -13,7 +13,7 @@ import (
 
 func engineCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	game := fs.String("game", defaultGame, "the game to start with: "+joinNames())
-	player := fs.String("player", engine.DefaultPlayer, "the player of genmove and go: random, uct:N, ab:D, mcts:N:CHECKPOINT")
+	player := fs.String("player", engine.DefaultPlayer, "the player of genmove and go: random, uct:N, ab:D, mcts:N:CHECKPOINT, mcts:N:KEY=VALUE:…:CHECKPOINT (search parameters changed)")
 	seed := fs.Uint64("seed", 1, "the seed of the player")
 	return func(ctx context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
 		if err := noArgs(args); err != nil {

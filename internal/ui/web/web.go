@@ -380,6 +380,10 @@ func (s *Server) checkSpec(spec string) (string, error) {
 	if sp.Kind != "mcts" {
 		return spec, nil
 	}
+	if sp.Settings != "" {
+		// A search parameter could hold a game's server for long (max_nodes, root_proof_nodes).
+		return "", badRequest("opponent %q: the browser takes no search settings (%s): the game's own are used", spec, sp.Settings)
+	}
 	if run, ok := strings.CutPrefix(sp.Checkpoint, "runs/"); ok && s.opts.RunCheckpoint != nil {
 		path := s.opts.RunCheckpoint(run)
 		if path == "" {

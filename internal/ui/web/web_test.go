@@ -453,6 +453,7 @@ func TestInputIsChecked(t *testing.T) {
 		{"checkpoint missing", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:gone.ckpt"}`, 400, "no checkpoint gone.ckpt among the models"},
 		{"a shipped model's path elsewhere", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:/tmp/models/yinsh.zck"}`, 400, "a checkpoint must be a shipped model"},
 		{"checkpoint a folder", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:sub"}`, 400, "no checkpoint sub"},
+		{"search settings", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:max_nodes=100000000:yinsh.zck"}`, 400, "the browser takes no search settings (max_nodes=100000000)"},
 		{"alpha-beta too deep", "POST", "/api/new", `{"game":"gyges","opponent":"ab:6"}`, 400, `alpha-beta deeper than 4 turns needs a time a move of at most 10s (ab:6:5s)`},
 		{"alpha-beta deep, long", "POST", "/api/new", `{"game":"gyges","opponent":"ab:6:1m"}`, 400, `needs a time a move of at most 10s`},
 		{"alpha-beta bad depth", "POST", "/api/new", `{"game":"gyges","opponent":"ab:0"}`, 400, `the depth "0" is not a whole number of turns`},
