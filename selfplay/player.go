@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -137,18 +138,36 @@ func (sp Spec) apply(p *mcts.Params) error {
 	if sp.Settings == "" {
 		return nil
 	}
+	keys := paramKeys()
 	for _, f := range strings.Split(sp.Settings, ":") {
 		key, value, _ := strings.Cut(f, "=")
-		if value == "" {
+		switch {
+		case !slices.Contains(keys, key):
+			return fmt.Errorf("player %q: the setting %q: %s is not a search parameter (%s)", sp.Text, f, key, strings.Join(keys, ", "))
+		case value == "":
 			return fmt.Errorf("player %q: the setting %q has no value", sp.Text, f)
 		}
-		dec := yaml.NewDecoder(strings.NewReader(key + ": " + value + "\n"))
-		dec.KnownFields(true)
-		if err := dec.Decode(p); err != nil {
-			return fmt.Errorf("player %q: the setting %q is not a search parameter with a value of its type (mcts.Params' keys: c_puct, fpu_reduction, …): %v", sp.Text, f, err)
+		if err := yaml.Unmarshal([]byte(key+": "+value+"\n"), p); err != nil {
+			var te *yaml.TypeError
+			if errors.As(err, &te) && len(te.Errors) > 0 {
+				err = errors.New(te.Errors[0])
+			}
+			return fmt.Errorf("player %q: the setting %q: %q is not a value of %s: %v", sp.Text, f, value, key, err)
 		}
 	}
 	return nil
+}
+
+// paramKeys lists the keys of mcts.Params in configuration files, in the order of its fields.
+func paramKeys() []string {
+	t := reflect.TypeFor[mcts.Params]()
+	keys := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		if k, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); k != "" && k != "-" {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // PlayParams returns the search parameters of game's mcts:N players, before a spec's
