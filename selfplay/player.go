@@ -123,30 +123,35 @@ type Spec struct {
 }
 
 // isSetting tells a KEY=VALUE field of an mcts spec from the start of its checkpoint's path:
-// KEY is lower case letters, digits and underscores, starting with a letter.
+// it holds "=" but no path separator and does not start with ".". (A checkpoint whose name holds
+// "=" is written ./NAME.)
 func isSetting(f string) bool {
-	key, _, ok := strings.Cut(f, "=")
-	if !ok || key == "" || key[0] < 'a' || key[0] > 'z' {
-		return false
-	}
-	return strings.Trim(key, "abcdefghijklmnopqrstuvwxyz0123456789_") == ""
+	return strings.Contains(f, "=") && !strings.ContainsAny(f, `/\`) && !strings.HasPrefix(f, ".")
 }
 
-// apply sets the spec's Settings into p, refusing a key that is not a search parameter or a
-// value that does not fit it.
+// apply sets the spec's Settings into p, refusing a key that is not a search parameter, a key
+// given twice, or a value that is not one plain value of its key's type.
 func (sp Spec) apply(p *mcts.Params) error {
 	if sp.Settings == "" {
 		return nil
 	}
-	keys := paramKeys()
+	keys := settingKeys()
+	var seen []string
 	for _, f := range strings.Split(sp.Settings, ":") {
 		key, value, _ := strings.Cut(f, "=")
+		var node yaml.Node
 		switch {
 		case !slices.Contains(keys, key):
-			return fmt.Errorf("player %q: the setting %q: %s is not a search parameter (%s)", sp.Text, f, key, strings.Join(keys, ", "))
+			return fmt.Errorf("player %q: the setting %q: %q is not a search parameter (%s; a checkpoint whose name holds \"=\" is written ./NAME)", sp.Text, f, key, strings.Join(keys, ", "))
+		case slices.Contains(seen, key):
+			return fmt.Errorf("player %q: the setting %q: %s is set twice", sp.Text, f, key)
 		case value == "":
 			return fmt.Errorf("player %q: the setting %q has no value", sp.Text, f)
+		case strings.ContainsAny(value, "#\n\r") || yaml.Unmarshal([]byte(value), &node) != nil ||
+			len(node.Content) != 1 || node.Content[0].Kind != yaml.ScalarNode || node.Content[0].Tag == "!!null":
+			return fmt.Errorf("player %q: the setting %q: %q is not one plain value", sp.Text, f, value)
 		}
+		seen = append(seen, key)
 		if err := yaml.Unmarshal([]byte(key+": "+value+"\n"), p); err != nil {
 			var te *yaml.TypeError
 			if errors.As(err, &te) && len(te.Errors) > 0 {
@@ -158,12 +163,14 @@ func (sp Spec) apply(p *mcts.Params) error {
 	return nil
 }
 
-// paramKeys lists the keys of mcts.Params in configuration files, in the order of its fields.
-func paramKeys() []string {
+// settingKeys lists the keys of mcts.Params in configuration files that take one plain value
+// (not temperature, a list), in the order of its fields: those a spec's settings may set.
+func settingKeys() []string {
 	t := reflect.TypeFor[mcts.Params]()
 	keys := make([]string, 0, t.NumField())
 	for i := range t.NumField() {
-		if k, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); k != "" && k != "-" {
+		f := t.Field(i)
+		if k, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); k != "" && k != "-" && f.Type.Kind() != reflect.Slice {
 			keys = append(keys, k)
 		}
 	}
@@ -256,8 +263,14 @@ func ParseSpec(text string) (Spec, error) {
 			}
 			settings, path = append(settings, f), after
 		}
-		if path == "" || isSetting(path) {
-			return Spec{}, fmt.Errorf("player %q: want mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT (settings KEY=VALUE before the checkpoint)", text)
+		if strings.HasPrefix(path, ":") {
+			return Spec{}, fmt.Errorf("player %q: an empty field before the checkpoint", text)
+		}
+		if path == "" {
+			return Spec{}, fmt.Errorf("player %q: want mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT", text)
+		}
+		if isSetting(path) {
+			return Spec{}, fmt.Errorf("player %q: no checkpoint after the setting %q (mcts:N:KEY=VALUE:CHECKPOINT; a checkpoint whose name holds \"=\" is written ./NAME)", text, path)
 		}
 		sp.Simulations, sp.Time, sp.Checkpoint = n, t, path
 		sp.Settings = strings.Join(settings, ":")

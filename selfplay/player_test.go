@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/internal/testgames"
+	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
 )
 
@@ -39,6 +41,9 @@ func TestParseSpec(t *testing.T) {
 		{"mcts:1s:c_puct=2:fpu_reduction=0:solver=false:C:\\a=b.zck", Spec{Text: "mcts:1s:c_puct=2:fpu_reduction=0:solver=false:C:\\a=b.zck",
 			Kind: "mcts", Time: time.Second, Checkpoint: "C:\\a=b.zck", Settings: "c_puct=2:fpu_reduction=0:solver=false"}},
 		{"mcts:8:dir/c_puct=1:a.zck", Spec{Text: "mcts:8:dir/c_puct=1:a.zck", Kind: "mcts", Simulations: 8, Checkpoint: "dir/c_puct=1:a.zck"}},
+		{"mcts:8:./step=1.zck", Spec{Text: "mcts:8:./step=1.zck", Kind: "mcts", Simulations: 8, Checkpoint: "./step=1.zck"}},
+		{"mcts:8:rule=ucb1:solver=false:root_proof=0:a.zck", Spec{Text: "mcts:8:rule=ucb1:solver=false:root_proof=0:a.zck", Kind: "mcts",
+			Simulations: 8, Checkpoint: "a.zck", Settings: "rule=ucb1:solver=false:root_proof=0"}},
 	}
 	for _, tc := range good {
 		got, err := ParseSpec(tc.text)
@@ -66,14 +71,25 @@ func TestParseSpec(t *testing.T) {
 		{"mcts:800:", "mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT"},
 		{"mcts:x:a.zero", "simulations"},
 		{"mcts:400:c_puct=0.6:", "mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT"},
-		{"mcts:400:c_puct=0.6", "mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT"},
-		{"mcts:400:cpuct=0.6:a.zck", `the setting "cpuct=0.6": cpuct is not a search parameter (rule, c_puct, c_puct_base, fpu_reduction,`},
+		{"mcts:400:c_puct=0.6", `no checkpoint after the setting "c_puct=0.6"`},
+		{"mcts:400:cpuct=0.6:a.zck", `the setting "cpuct=0.6": "cpuct" is not a search parameter (rule, c_puct, c_puct_base, fpu_reduction,`},
+		{"mcts:400:C_PUCT=0.6:a.zck", `"C_PUCT" is not a search parameter`},
+		{"mcts:400:c_puct =0.6:a.zck", `"c_puct " is not a search parameter`},
+		{"mcts:400:temperature=1:a.zck", `"temperature" is not a search parameter`},
+		{"mcts:400:step=1.zck", `no checkpoint after the setting "step=1.zck" (mcts:N:KEY=VALUE:CHECKPOINT; a checkpoint whose name holds "=" is written ./NAME)`},
+		{"mcts:400:step=1:a.zck", `"step" is not a search parameter (rule, c_puct, c_puct_base, fpu_reduction, ucb_c, dirichlet_alpha, noise_fraction, gumbel,`},
+		{"mcts:400:c_puct=1:c_puct=2:a.zck", `the setting "c_puct=2": c_puct is set twice`},
+		{"mcts:400:c_puct=~:a.zck", `"~" is not one plain value`},
+		{"mcts:400:solver=null:a.zck", `"null" is not one plain value`},
+		{"mcts:400:c_puct=0.6 # more:a.zck", `"0.6 # more" is not one plain value`},
+		{"mcts:400:c_puct=[1]:a.zck", `"[1]" is not one plain value`},
+		{"mcts:400:c_puct=0.6::a.zck", "an empty field before the checkpoint"},
 		{"mcts:400:c_puct=high:a.zck", `the setting "c_puct=high": "high" is not a value of c_puct: line 1: cannot unmarshal !!str`},
 		{"mcts:400:solver=maybe:a.zck", `"maybe" is not a value of solver`},
 		{"mcts:400:rule=alphazero:a.zck", `"alphazero" is not a value of rule`},
 		{"mcts:400:c_puct=:a.zck", `"c_puct=" has no value`},
-		{"mcts:400:c_puct=-1:a.zck", "c_puct"},
-		{"mcts:400:in_flight=0:a.zck", "in_flight"},
+		{"mcts:400:c_puct=-1:a.zck", "c_puct = -1: want a number ≥ 0"},
+		{"mcts:400:in_flight=0:a.zck", "in_flight = 0: want at least 1"},
 		{"alphazero", "unknown kind"},
 		{"ab", "depth"},
 		{"ab:", "depth"},
@@ -198,6 +214,19 @@ func TestMCTSPlayer(t *testing.T) {
 	}
 	if got := sr.search.Params(); !reflect.DeepEqual(got, PlayParams(g.Info().Name)) {
 		t.Errorf("%s searches with\n%+v\nwant the game's PlayParams\n%+v", sp.Text, got, PlayParams(g.Info().Name))
+	}
+	// A game's own parameters reach its players (Imbriqua's differ from the defaults).
+	ig := imbriqua.Game
+	isp, err := ParseSpec("mcts:4:" + save("imbriqua.zck", ig.Info(), ig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ip, err := NewPlayer(ig, isp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ip.(*Searcher[imbriqua.State]).search.Params(), PlayParams("imbriqua"); !reflect.DeepEqual(got, want) || reflect.DeepEqual(want, mcts.DefaultParams()) {
+		t.Errorf("an Imbriqua player searches with\n%+v\nwant Imbriqua's PlayParams, not the defaults\n%+v", got, want)
 	}
 	gamble := save("gamble.zck", testgames.Gamble.Info(), testgames.Gamble)
 	for _, text := range []string{"mcts:10:" + filepath.Join(dir, "a.zck"), "mcts:10:" + gamble} {

@@ -47,7 +47,7 @@ func checkFolder(flag, dir string) error {
 func playCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	var cfg uiterm.Config
 	fs.StringVar(&cfg.Game, "game", defaultGame, "the game: "+joinNames())
-	fs.StringVar(&cfg.Opponent, "opponent", "", "the agent to play: random, uct:N, ab:D, mcts:N:CHECKPOINT (default: the game's model, --models' GAME.zck or the shipped "+models.Dir+"/GAME.zck, at "+fmt.Sprint(ui.ModelSimulations)+" simulations, else "+ui.DefaultOpponent+")")
+	fs.StringVar(&cfg.Opponent, "opponent", "", "the agent to play: random, uct:N, ab:D, mcts:N:CHECKPOINT, mcts:N:KEY=VALUE:…:CHECKPOINT (search parameters changed: mcts:400:c_puct=1.25:CHECKPOINT) (default: the game's model, --models' GAME.zck or the shipped "+models.Dir+"/GAME.zck, at "+fmt.Sprint(ui.ModelSimulations)+" simulations, else "+ui.DefaultOpponent+")")
 	fs.StringVar(&cfg.Models, "models", "", "a `DIR` of models whose GAME.zck is the default opponent before the shipped one (which is in the binary)")
 	fs.StringVar(&cfg.Side, "as", "", "your side: one of the game's players ("+joinSides()+") or random (default the first player, or your side in --load's record)")
 	fs.StringVar(&cfg.Load, "load", "", "a game record to replay and go on from: a saved game (JSON), or game N of an arena's games.jsonl as FILE#N; its game replaces --game")
