@@ -150,7 +150,7 @@ func testDNNLConv(t *testing.T, cin, cout, h, wd, k, n int, xl, yl net.DNNLLayou
 			if dd != nil && j == 1 && xl == net.DNNLBlocked {
 				results[i][j] = blocked(results[i][j], n, cin, cells, false)
 			}
-			if allocs := testing.AllocsPerRun(3, func() {
+			if allocs := cgoAllocsPerRun(func() {
 				if _, err := o.op.Do(in...); err != nil {
 					t.Fatal(err)
 				}
@@ -244,7 +244,7 @@ func TestDNNLBatchNormMatchesGo(t *testing.T) {
 							}
 							results[i][4+j] = append([]float32(nil), v.Data().([]float32)...)
 						}
-						if allocs := testing.AllocsPerRun(3, func() {
+						if allocs := cgoAllocsPerRun(func() {
 							if _, err := f.Do(fwd...); err != nil {
 								t.Fatal(err)
 							}
@@ -264,4 +264,18 @@ func TestDNNLBatchNormMatchesGo(t *testing.T) {
 			}
 		}
 	}
+}
+
+// cgoAllocsPerRun is testing.AllocsPerRun(3, f), measured up to 3 times, the least. AllocsPerRun
+// counts the allocations of every goroutine, and while f's cgo call into oneDNN runs, its P is
+// free for the test binary's other goroutines (the runtime's cleanups of earlier tests'
+// primitives, a GC), whose allocations count too: a CI run saw "allocates 2 times a run" once,
+// then 0 in five runs alone. f's own path allocates alike every time, so one measurement of 0
+// shows it allocates nothing, and an f that allocates is never measured at 0.
+func cgoAllocsPerRun(f func()) float64 {
+	least := testing.AllocsPerRun(3, f)
+	for i := 1; i < 3 && least > 0; i++ {
+		least = min(least, testing.AllocsPerRun(3, f))
+	}
+	return least
 }
