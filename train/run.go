@@ -742,7 +742,7 @@ func (r *run[S]) train(ctx context.Context, t *nettrain.Trainer, pcg *rand.PCG, 
 			r.loss.Store(&nettrain.Loss{Total: sum.Total / n, Policy: sum.Policy / n, Value: sum.Value / n, L2: sum.L2 / n})
 			r.record("train", map[string]float64{
 				"loss": sum.Total / n, "policy_loss": sum.Policy / n, "value_loss": sum.Value / n, "l2": sum.L2 / n,
-				"target_entropy": entropy / n, "lr": r.cfg.Optimizer.LearningRateAt(step),
+				"target_entropy": entropy / n, "lr": r.cfg.Optimizer.LearningRateAt(step - 1), // the last step's (steps count from 0)
 				"samples_per_s": float64(int64(summed)*int64(cfg.BatchSize)) / secs,
 				"steps_per_s":   float64(step-lastStep) / secs,
 			})

@@ -372,6 +372,41 @@ func TestInit(t *testing.T) {
 	}
 }
 
+// TestLoggedLearningRate: a train record's lr is the rate of the last step it averages (the
+// optimizer's LearningRateAt(step-1)), not the next step's: across a warm-up and a schedule's
+// drop placed where records fall, the two differ at two of the three records.
+func TestLoggedLearningRate(t *testing.T) {
+	cfg := tiny(t)
+	cfg.Optimizer.Warmup = 10
+	cfg.Optimizer.Schedule = []net.LRStep{{Step: 10, Factor: 0.5}}
+	cfg.Trainer.PublishEvery = 5
+	cfg.Stop.Steps, cfg.Eval.Games = 15, 0
+	dir := t.TempDir()
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	records, _, err := metrics.Read(filepath.Join(dir, "metrics.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := cfg.Optimizer.LearningRate
+	want := map[int64]float64{5: lr * 5 / 10, 10: lr, 15: lr / 2}
+	for _, r := range records {
+		if r.Kind != "train" {
+			continue
+		}
+		if w, ok := want[r.Step]; !ok {
+			t.Errorf("a train record at step %d", r.Step)
+		} else if got := r.Values["lr"]; math.Abs(got-w) > 1e-12 {
+			t.Errorf("step %d: lr %v, want %v (the rate of step %d)", r.Step, got, w, r.Step)
+		}
+		delete(want, r.Step)
+	}
+	if len(want) > 0 {
+		t.Errorf("no train record at steps %v", want)
+	}
+}
+
 // TestConfigHistory: every session records its configuration in config-history/, a resume
 // prints what changed since the last record and the record shows it; an edit of config.yaml
 // (a learning-rate drop) is the next session's configuration and keeps the edit's comments; a
