@@ -318,10 +318,19 @@ func (s *Session) goInfinite(num string) (reply, error) {
 // after each, until ctx ends; then the moves of the last analysis and the empty line that end
 // the reply. A player that does not search on (random, alpha-beta), a chance decision or a
 // search that adds nothing (a proven root, a full tree) answers once and waits for the end.
-func (g *goStream) stream(ctx context.Context, w *bufio.Writer) {
+// Stopped before it had anything to answer (the next line already waiting, or alpha-beta
+// before its first depth), it runs the least search there is within serve (the session's own
+// context), as a stopped genmove does, so that every stopped stream gives an info line and
+// its moves; only serve's end leaves it without.
+func (g *goStream) stream(serve, ctx context.Context, w *bufio.Writer) {
 	var last selfplay.Analysis
-	work := 0
+	work, infos := 0, 0
 	var failed error
+	info := func(an selfplay.Analysis) {
+		fmt.Fprintf(w, "info visits %d value %.3f win %.3f pv %s\n", work, an.Value, (an.Value+1)/2, strings.Join(an.PV, ";"))
+		w.Flush()
+		infos++
+	}
 	// A search that grows runs in slices of the interval; any other player (alpha-beta) once,
 	// with its spec's own limits, since the interval only spaces the info lines.
 	lim := selfplay.Limits{}
@@ -338,14 +347,27 @@ func (g *goStream) stream(ctx context.Context, w *bufio.Writer) {
 		}
 		work += an.Work
 		last = an
-		if ctx.Err() != nil {
+		stopped := ctx.Err() != nil
+		if stopped && infos > 0 {
+			break // the last info line stands for this cut slice
+		}
+		info(an)
+		if stopped {
 			break
 		}
-		fmt.Fprintf(w, "info visits %d value %.3f win %.3f pv %s\n", work, an.Value, (an.Value+1)/2, strings.Join(an.PV, ";"))
-		w.Flush()
 		if !g.grows || an.Work == 0 {
 			<-ctx.Done()
 			break
+		}
+	}
+	if failed == nil && len(last.Moves) == 0 && serve.Err() == nil {
+		an, err := g.agent.Analyze(serve, g.pos, selfplay.Limits{Simulations: 1, Time: time.Nanosecond}, nil)
+		if err != nil {
+			failed = err
+		} else {
+			work += an.Work
+			last = an
+			info(an)
 		}
 	}
 	if failed != nil {
@@ -498,7 +520,7 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
-				gs.stream(sctx, w)
+				gs.stream(ctx, sctx, w)
 			}()
 			streaming = func() { cancel(); <-done }
 		}

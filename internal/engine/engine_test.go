@@ -250,9 +250,12 @@ func TestGoInfinite(t *testing.T) {
 		name, in string
 		want     *regexp.Regexp
 	}{
-		{"the end of the input stops it", "player uct:50\ngo infinite 10\n", regexp.MustCompile(`^=\n\n=\n(info .*\n)*(place [a-k][0-9]+ share=.*\n)*\n$`)},
-		{"a command stops it and is answered", "player uct:50\n5 go infinite\ntomove\n", regexp.MustCompile(`^=\n\n=5\n(info .*\n)*(place .* share=.*\n)*\n= white\n\n$`)},
-		{"a random player answers once", "player random\ngo infinite 10\n", regexp.MustCompile(`^=\n\n=\n(info visits 0 value 0.000 win 0.500 pv place [a-k][0-9]+\n)?(place .* share=1.000 win=-\n)?\n$`)},
+		{"the end of the input stops it", "player uct:50\ngo infinite 10\n", regexp.MustCompile(`^=\n\n=\n(info .*\n)+(place [a-k][0-9]+ share=.*\n)+\n$`)},
+		{"a command stops it and is answered", "player uct:50\n5 go infinite\ntomove\n", regexp.MustCompile(`^=\n\n=5\n(info .*\n)+(place .* share=.*\n)+\n= white\n\n$`)},
+		// Stopped before its first depth (the next line is waiting as it starts), alpha-beta
+		// still answers: one info line and its moves (it answered no move at all).
+		{"alpha-beta stopped at once", "player ab:2\ngo infinite\ntomove\n", regexp.MustCompile(`^=\n\n=\ninfo visits [0-9]+ .*\n(place .* share=.*\n)+\n= white\n\n$`)},
+		{"a random player answers once", "player random\ngo infinite 10\n", regexp.MustCompile(`^=\n\n=\ninfo visits 0 value 0.000 win 0.500 pv place [a-k][0-9]+\nplace .* share=1.000 win=-\n\n$`)},
 		{"stop without a search", "stop\n", regexp.MustCompile(`^=\n\n$`)},
 		{"a bad interval", "go infinite 5\ngo infinite x\n", regexp.MustCompile(`^\? go infinite "5": want the milliseconds between info lines, a whole number from 10 to 3600000\n\n\? go infinite "x": .*\n\n$`)},
 		{"the game is over", "game yinsh-blitz\nposition " + winInOne + ";move d4-f4;row e2-e6;ring a2\ngo infinite\n",
@@ -286,6 +289,32 @@ func TestGoInfinite(t *testing.T) {
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) || !strings.HasSuffix(out.String(), "\n\n") {
 		t.Errorf("Serve returned %v; the stream's reply %q", err, out.String())
+	}
+}
+
+// An alpha-beta player stopped in the middle of its search answers with one info line, of
+// its deepest finished depth (or its first depth, stopped before it), and its moves: the info
+// line was dropped when the stop came before the search ended.
+func TestGoInfiniteAlphaBetaStopped(t *testing.T) {
+	s, _ := NewSession("yinsh")
+	r, w := io.Pipe()
+	out := &syncBuffer{}
+	done := make(chan error)
+	go func() { done <- s.Serve(context.Background(), r, out) }()
+	// ab:8 from the empty board runs for hours: the stop always comes mid-search.
+	io.WriteString(w, "player ab:8\ngo infinite\n")
+	for strings.Count(out.String(), "=\n") < 2 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	io.WriteString(w, "stop\n")
+	w.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	want := regexp.MustCompile(`^=\n\n=\ninfo visits [0-9]+ value \S+ win \S+ pv place [a-k][0-9]+.*\n(place [a-k][0-9]+ share=.*\n)+\n=\n\n$`)
+	if got := out.String(); !want.MatchString(got) {
+		t.Errorf("ab:8 stopped: %q", got)
 	}
 }
 
