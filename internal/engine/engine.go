@@ -205,6 +205,12 @@ func cmdPlayer(s *Session, arg string) (reply, error) {
 	return ok(), s.SetPlayer(arg, s.seed)
 }
 
+// leastSearch is the least search there is: one simulation (a tree search: the network's or
+// the rollout's first look) or the first depth (alpha-beta). A search stopped before it had
+// anything to answer (genmove, go, go infinite) runs it, so that a stop is always answered
+// with a move.
+var leastSearch = selfplay.Limits{Simulations: 1, Time: time.Nanosecond}
+
 // analyze runs the player on the current position, within lim (zero: the spec's).
 func (s *Session) analyze(lim selfplay.Limits) (selfplay.Analysis, error) {
 	if s.pos.Over() {
@@ -216,10 +222,8 @@ func (s *Session) analyze(lim selfplay.Limits) (selfplay.Analysis, error) {
 	}
 	an, err := a.Analyze(s.ctx, s.pos, lim, nil)
 	if err != nil && s.ctx.Err() != nil && s.serveCtx.Err() == nil {
-		// Stopped before the search had anything to answer: the least search there is, one
-		// simulation (a tree search: the network's or the rollout's first look) or the first
-		// depth (alpha-beta), so that a stop is always answered with a move.
-		an, err = a.Analyze(s.serveCtx, s.pos, selfplay.Limits{Simulations: 1, Time: time.Nanosecond}, nil)
+		// Stopped before the search had anything to answer.
+		an, err = a.Analyze(s.serveCtx, s.pos, leastSearch, nil)
 	}
 	return an, err
 }
@@ -361,7 +365,7 @@ func (g *goStream) stream(serve, ctx context.Context, w *bufio.Writer) {
 		}
 	}
 	if failed == nil && len(last.Moves) == 0 && serve.Err() == nil {
-		an, err := g.agent.Analyze(serve, g.pos, selfplay.Limits{Simulations: 1, Time: time.Nanosecond}, nil)
+		an, err := g.agent.Analyze(serve, g.pos, leastSearch, nil)
 		if err != nil {
 			failed = err
 		} else {
