@@ -101,6 +101,28 @@ static void fail(zd_net *z, const char *format, ...) {
 	va_end(ap);
 }
 
+// zd_execute (zdnnl_common.h): align the stack pointer down to 64 bytes, call
+// dnnl_primitive_execute (its four arguments still in rdi, rsi, edx, rcx), restore.
+__asm__(".text\n"
+        ".globl zd_execute\n"
+        ".type zd_execute, @function\n"
+        "zd_execute:\n"
+        "	.cfi_startproc\n"
+        "	endbr64\n"
+        "	push %rbp\n"
+        "	.cfi_def_cfa_offset 16\n"
+        "	.cfi_offset %rbp, -16\n"
+        "	mov %rsp, %rbp\n"
+        "	.cfi_def_cfa_register %rbp\n"
+        "	and $-64, %rsp\n"
+        "	call dnnl_primitive_execute@PLT\n"
+        "	mov %rbp, %rsp\n"
+        "	pop %rbp\n"
+        "	.cfi_def_cfa %rsp, 8\n"
+        "	ret\n"
+        "	.cfi_endproc\n"
+        ".size zd_execute, .-zd_execute\n");
+
 int zd_isa(void) { return (int)dnnl_get_effective_cpu_isa(); }
 
 const char *zd_error(zd_net *z) { return z->err; }
@@ -183,7 +205,7 @@ static dnnl_memory_t weights(zd_net *z, int l, const dnnl_memory_desc_t *md) {
 	dnnl_primitive_desc_destroy(pd);
 	pd = NULL;
 	dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, ly->w}, {DNNL_ARG_TO, c->mem}};
-	CK(dnnl_primitive_execute(c->reorder, z->stream, 2, args));
+	CK(zd_execute(c->reorder, z->stream, 2, args));
 	CK(dnnl_stream_wait(z->stream));
 	ly->ncopies++;
 	return c->mem;
@@ -795,7 +817,7 @@ int zd_load(zd_net *z, const float *params, const int64_t *offs, int nlayers) {
 		}
 		for (int i = 0; i < ly->ncopies; i++) {
 			dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, ly->w}, {DNNL_ARG_TO, ly->copies[i].mem}};
-			CK(dnnl_primitive_execute(ly->copies[i].reorder, z->stream, 2, args));
+			CK(zd_execute(ly->copies[i].reorder, z->stream, 2, args));
 		}
 		k++;
 	}
@@ -825,7 +847,7 @@ static int chunk(zd_net *z, plan *p, const float *obs, float *logits, float *val
 		CK(dnnl_memory_set_data_handle(p->logits, logits));
 	}
 	for (int i = 0; i < p->nsteps; i++) {
-		CK(dnnl_primitive_execute(p->steps[i].pr->p, z->stream, p->steps[i].nargs, p->steps[i].args));
+		CK(zd_execute(p->steps[i].pr->p, z->stream, p->steps[i].nargs, p->steps[i].args));
 	}
 	CK(dnnl_stream_wait(z->stream));
 	if (!p->logits) { // spatial: each action's logit from its cell or the off-grid outputs
@@ -981,7 +1003,7 @@ zd_matmul *zd_matmul_new(int n, int bf16, char *err, int errlen) {
 		CK(dnnl_reorder_primitive_desc_create(&rpd, &umd, z->eng, dmd, z->eng, NULL));
 		CK(dnnl_primitive_create(&r, rpd));
 		dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, u}, {DNNL_ARG_TO, dst}};
-		CK(dnnl_primitive_execute(r, z->stream, 2, args));
+		CK(zd_execute(r, z->stream, 2, args));
 		CK(dnnl_stream_wait(z->stream));
 		dnnl_primitive_destroy(r);
 		dnnl_primitive_desc_destroy(rpd);
@@ -1005,7 +1027,7 @@ int zd_matmul_run(zd_matmul *m) {
 	zd_net *z = &m->z;
 	omp_set_num_threads(1);
 	dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, m->a}, {DNNL_ARG_WEIGHTS, m->b}, {DNNL_ARG_DST, m->c}, {DNNL_ARG_SCRATCHPAD, m->s}};
-	CK(dnnl_primitive_execute(m->mm, z->stream, m->s ? 4 : 3, args));
+	CK(zd_execute(m->mm, z->stream, m->s ? 4 : 3, args));
 	CK(dnnl_stream_wait(z->stream));
 	return 0;
 bad:

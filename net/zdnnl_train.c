@@ -158,7 +158,7 @@ static int reorder(ctx *z, tensor *t, int input) {
 		return 0;
 	}
 	dnnl_exec_arg_t args[3] = {{DNNL_ARG_FROM, input ? t->user : t->own}, {DNNL_ARG_TO, input ? t->own : t->user}, {DNNL_ARG_SCRATCHPAD, t->rscratch}};
-	CK(dnnl_primitive_execute(t->reorder, z->stream, t->rscratch ? 3 : 2, args));
+	CK(zd_execute(t->reorder, z->stream, t->rscratch ? 3 : 2, args));
 	return 0;
 bad:
 	return -1;
@@ -299,7 +299,7 @@ static int run(ctx *z, prim *p, tensor *a, tensor *b, tensor *c, const void *pa,
 		goto bad;
 	}
 	dnnl_exec_arg_t args[4] = {{names[0], mem(a)}, {names[1], mem(b)}, {names[2], mem(c)}, {DNNL_ARG_SCRATCHPAD, p->scratch}};
-	CK(dnnl_primitive_execute(p->p, z->stream, p->scratch ? 4 : 3, args));
+	CK(zd_execute(p->p, z->stream, p->scratch ? 4 : 3, args));
 	if (reorder(z, c, 0) < 0) {
 		goto bad;
 	}
@@ -434,7 +434,7 @@ static int bnRun(zd_bnorm *b, prim *p, int n, const int *which, const int *names
 	if (p->scratch) {
 		args[n++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, p->scratch};
 	}
-	CK(dnnl_primitive_execute(p->p, z->stream, n, args));
+	CK(zd_execute(p->p, z->stream, n, args));
 	CK(dnnl_stream_wait(z->stream));
 	rc = 0;
 bad:
