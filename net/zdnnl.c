@@ -5,6 +5,9 @@
 // The net (package net's Model) is built of oneDNN primitives, once per chunk size (a "plan"):
 //
 //   obs (f32 nchw) -> [reorder] -> stem conv 3x3 + bias + ReLU                    -> x
+//     (bf16: the observations split in two, hi = bf16(obs) and lo = obs - hi, as 2·planes
+//     input planes read by the stem's weights twice over: inputs such as a turn / 44 keep
+//     float32's precision, which bf16 alone rounds by up to a fifth of a turn)
 //   each block:  conv A 3x3 + bias + ReLU                                   x     -> t
 //                conv B 3x3 + bias, + x (sum post-op, in place), ReLU       t     -> x
 //   policy: conv 1x1 + bias + ReLU -> pfeat; spatial: conv 1x1 + bias -> planes (plain f32),
@@ -44,6 +47,7 @@ typedef struct {
 	dnnl_memory_t w;        // the weights, umd
 	dnnl_memory_t b;        // the bias (f32, [out]) or NULL
 	int64_t wskip;          // floats to skip at the given weights offset (fc1's max half)
+	int twice;              // a convolution whose input planes are given twice (the split stem)
 	int ncopies;
 	copy copies[maxCopies];
 } layer;
@@ -70,6 +74,7 @@ typedef struct {
 	dnnl_memory_t *mems; // activations this plan owns
 	void *scratch;
 	dnnl_memory_t in;     // the observations (handle set for each run)
+	float *split;         // bf16: the observations as hi and lo planes ([n][2·planes][h][w])
 	dnnl_memory_t value;  // [n][1] (handle set for each run)
 	dnnl_memory_t logits; // dense heads: [n][actions] (handle set for each run)
 	dnnl_memory_t planes; // spatial heads: [n][policy planes][h][w], or [n][h][w][planes] if nhwc
@@ -419,9 +424,18 @@ static int build(zd_net *z, plan *p, int n) {
 		fail(z, "out of memory");
 		return -1;
 	}
-	// The observations, as the caller lays them out.
+	// The observations, as the caller lays them out; in bf16, split (chunk fills it).
+	int inPlanes = (s->bf16 ? 2 : 1) * s->planes;
 	PD(md4(&md, n, s->planes, h, w, dnnl_f32, dnnl_nchw));
 	CK(dnnl_memory_create(&p->in, &md, z->eng, NULL));
+	dnnl_memory_t given = p->in;
+	if (s->bf16) {
+		PD(md4(&md, n, inPlanes, h, w, dnnl_f32, dnnl_nchw));
+		if (!(given = mem(z, p, &md))) {
+			goto bad;
+		}
+		CK(dnnl_memory_get_data_handle(given, (void **)&p->split));
+	}
 	// The tower's format: what conv A chooses.
 	PD(md4(&any, n, s->channels, h, w, act(z), dnnl_format_tag_any));
 	if (s->blocks > 0) {
@@ -432,10 +446,10 @@ static int build(zd_net *z, plan *p, int n) {
 		if (dnnl_primitive_desc_query(pdA, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl) {
 			snprintf(z->impl, sizeof z->impl, "%s", impl);
 		}
-		PD(md4(&md, n, s->planes, h, w, act(z), dnnl_format_tag_any));
+		PD(md4(&md, n, inPlanes, h, w, act(z), dnnl_format_tag_any));
 		PD(convPD(z, &pd, &md, s->channels, 3, &tower, postReLU));
 	} else {
-		PD(md4(&md, n, s->planes, h, w, act(z), dnnl_format_tag_any));
+		PD(md4(&md, n, inPlanes, h, w, act(z), dnnl_format_tag_any));
 		PD(convPD(z, &pd, &md, s->channels, 3, &any, postReLU));
 		const char *impl = NULL;
 		if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl) {
@@ -444,7 +458,7 @@ static int build(zd_net *z, plan *p, int n) {
 		tower = *query(pd, dnnl_query_dst_md);
 	}
 	// Stem.
-	dnnl_memory_t in = ready(z, p, p->in, query(pd, dnnl_query_src_md));
+	dnnl_memory_t in = ready(z, p, given, query(pd, dnnl_query_src_md));
 	if (!in || !(x = mem(z, p, &tower))) {
 		goto bad;
 	}
@@ -744,9 +758,10 @@ zd_net *zd_new(const zd_shape *s, const int32_t *out, char *err, int errlen) {
 	CK(dnnl_primitive_attr_set_scratchpad_mode(z->attr, dnnl_scratchpad_mode_user));
 	// The layers, in zd_load's order.
 	z->lpout = z->lpoff = z->lpfc = z->lfc1max = -1;
-	if ((z->lstem = convLayer(z, s->channels, s->planes, 3, 1)) < 0) {
+	if ((z->lstem = convLayer(z, s->channels, (s->bf16 ? 2 : 1) * s->planes, 3, 1)) < 0) {
 		goto bad;
 	}
+	z->layers[z->lstem].twice = s->bf16;
 	z->lblocks = z->nlayers;
 	for (int i = 0; i < 2 * s->blocks; i++) {
 		if (convLayer(z, s->channels, s->channels, 3, 1) < 0) {
@@ -808,7 +823,16 @@ int zd_load(zd_net *z, const float *params, const int64_t *offs, int nlayers) {
 		}
 		void *h;
 		CK(dnnl_memory_get_data_handle(ly->w, &h));
-		memcpy(h, params + offs[2 * k] + ly->wskip, dnnl_memory_desc_get_size(&ly->umd));
+		if (ly->twice) { // [out][2·in][k][k] from [out][in][k][k]: each output's weights twice
+			int64_t outs = ly->umd.dims[0], each = dnnl_memory_desc_get_size(&ly->umd) / outs / 2;
+			for (int64_t o = 0; o < outs; o++) {
+				const char *from = (const char *)(params + offs[2 * k]) + o * each;
+				memcpy((char *)h + 2 * o * each, from, each);
+				memcpy((char *)h + (2 * o + 1) * each, from, each);
+			}
+		} else {
+			memcpy(h, params + offs[2 * k] + ly->wskip, dnnl_memory_desc_get_size(&ly->umd));
+		}
 		if (ly->b) {
 			const dnnl_memory_desc_t *bmd;
 			CK(dnnl_memory_get_memory_desc(ly->b, &bmd));
@@ -836,12 +860,43 @@ static void unset(plan *p) {
 	}
 }
 
+// bf16hi is x rounded to bfloat16's 8 significant bits (to nearest, ties to even), as float.
+static inline float bf16hi(float x) {
+	uint32_t b;
+	memcpy(&b, &x, 4);
+	if ((b & 0x7f800000) != 0x7f800000) { // not inf or NaN
+		b += 0x7fff + ((b >> 16) & 1);
+	}
+	b &= 0xffff0000;
+	memcpy(&x, &b, 4);
+	return x;
+}
+
+// splitObs writes n positions of planes×cells observations as [n][2·planes][cells]: each
+// position's planes rounded to bf16 (hi), then what the rounding left (lo = obs - hi). In
+// bf16, hi is exact and lo rounds by 2^-9 of itself: together 16 significant bits.
+static void splitObs(float *dst, const float *obs, int n, int planes, int cells) {
+	int64_t size = (int64_t)planes * cells;
+	for (int i = 0; i < n; i++) {
+		const float *o = obs + i * size;
+		float *hi = dst + 2 * i * size, *lo = hi + size;
+		for (int64_t j = 0; j < size; j++) {
+			float x = o[j], r = bf16hi(x);
+			hi[j] = r;
+			lo[j] = x - r;
+		}
+	}
+}
+
 // chunk runs plan p on its n positions: the observations at obs, the outputs to logits and
 // values.
 static int chunk(zd_net *z, plan *p, const float *obs, float *logits, float *values) {
 	const zd_shape *s = &z->s;
 	int cells = s->height * s->width, grid = s->policy_planes * cells;
 	CK(dnnl_memory_set_data_handle(p->in, (void *)obs));
+	if (p->split) {
+		splitObs(p->split, obs, p->n, s->planes, cells);
+	}
 	CK(dnnl_memory_set_data_handle(p->value, values));
 	if (p->logits) {
 		CK(dnnl_memory_set_data_handle(p->logits, logits));
