@@ -349,7 +349,7 @@ func TestOneDNNBF16(t *testing.T) {
 
 // TestOneDNNBF16FineInputs: oneDNN in bfloat16 reads the observations with float32's
 // precision. Observations encode counts as fractions (Imbriqua's turn / 44) that bf16's 8
-// significant bits round by up to a fifth of their step, the same on every cell of a plane: a
+// significant bits round by up to a twelfth of their step, the same on every cell of a plane: a
 // shipped candidate's value moved by 0.035 that way (TestOneDNNBF16). Here two batches of
 // random observations differ in one plane only, the same value on each of its cells, 0.7502
 // in one batch and 0.7517 in the other: both are 0.75 in bf16. The plane's stem weights are

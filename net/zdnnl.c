@@ -7,7 +7,7 @@
 //   obs (f32 nchw) -> [reorder] -> stem conv 3x3 + bias + ReLU                    -> x
 //     (bf16: the observations split in two, hi = bf16(obs) and lo = obs - hi, as 2·planes
 //     input planes read by the stem's weights twice over: inputs such as a turn / 44 keep
-//     float32's precision, which bf16 alone rounds by up to a fifth of a turn)
+//     float32's precision, which bf16 alone rounds by up to a twelfth of a turn)
 //   each block:  conv A 3x3 + bias + ReLU                                   x     -> t
 //                conv B 3x3 + bias, + x (sum post-op, in place), ReLU       t     -> x
 //   policy: conv 1x1 + bias + ReLU -> pfeat; spatial: conv 1x1 + bias -> planes (plain f32),
@@ -18,7 +18,7 @@
 // All the tower's convolutions share two primitives (A and B: the same shapes), run with each
 // block's weights. Activations take the formats oneDNN chooses (format "any"); the tower's is
 // fixed by conv A's choice so that no reorder runs between layers. Weights live once in their
-// given (plain f32) layout and once per format a primitive asked for; loading new weights
+// given (plain f32) layout (the bf16 stem's twice over, for the split observations) and once per format a primitive asked for; loading new weights
 // copies them in and runs those reorders again, nothing else.
 #include <immintrin.h>
 #include <omp.h>
@@ -107,8 +107,10 @@ static void fail(zd_net *z, const char *format, ...) {
 }
 
 // zd_execute (zdnnl_common.h): align the stack pointer down to 64 bytes, call
-// dnnl_primitive_execute (its four arguments still in rdi, rsi, edx, rcx), restore.
-__asm__(".text\n"
+// dnnl_primitive_execute (its four arguments still in rdi, rsi, edx, rcx), restore. ELF on
+// x86-64 (System V calls); elsewhere a plain call.
+#if defined(__x86_64__) && defined(__ELF__)
+__asm__(".pushsection .text\n"
         ".globl zd_execute\n"
         ".type zd_execute, @function\n"
         "zd_execute:\n"
@@ -123,10 +125,17 @@ __asm__(".text\n"
         "	call dnnl_primitive_execute@PLT\n"
         "	mov %rbp, %rsp\n"
         "	pop %rbp\n"
+        "	.cfi_restore %rbp\n"
         "	.cfi_def_cfa %rsp, 8\n"
         "	ret\n"
         "	.cfi_endproc\n"
-        ".size zd_execute, .-zd_execute\n");
+        ".size zd_execute, .-zd_execute\n"
+        ".popsection\n");
+#else
+dnnl_status_t zd_execute(const_dnnl_primitive_t p, dnnl_stream_t s, int nargs, const dnnl_exec_arg_t *args) {
+	return dnnl_primitive_execute(p, s, nargs, args);
+}
+#endif
 
 int zd_isa(void) { return (int)dnnl_get_effective_cpu_isa(); }
 
@@ -861,14 +870,19 @@ static void unset(plan *p) {
 }
 
 // bf16hi is x rounded to bfloat16's 8 significant bits (to nearest, ties to even), as float.
+// Infinities and NaNs stay as they are (their lo is then NaN or 0: as bad as the input), and a
+// finite x that would round up to infinity is truncated instead, so that hi + lo stays x.
 static inline float bf16hi(float x) {
-	uint32_t b;
+	uint32_t b, r;
 	memcpy(&b, &x, 4);
-	if ((b & 0x7f800000) != 0x7f800000) { // not inf or NaN
-		b += 0x7fff + ((b >> 16) & 1);
+	if ((b & 0x7f800000) == 0x7f800000) {
+		return x;
 	}
-	b &= 0xffff0000;
-	memcpy(&x, &b, 4);
+	r = (b + 0x7fff + ((b >> 16) & 1)) & 0xffff0000;
+	if ((r & 0x7f800000) == 0x7f800000) {
+		r = b & 0xffff0000;
+	}
+	memcpy(&x, &r, 4);
 	return x;
 }
 

@@ -62,6 +62,6 @@ static inline unsigned ftz(void) {
 // by 15-20% (AMD EPYC, AVX-512; the kernels spill to the stack), so that an edit of the C
 // frames above the call would speed up or slow down the engine at random. bf16's kernels
 // did not care. Every primitive runs through it.
-dnnl_status_t zd_execute(dnnl_primitive_t p, dnnl_stream_t s, int nargs, const dnnl_exec_arg_t *args);
+dnnl_status_t zd_execute(const_dnnl_primitive_t p, dnnl_stream_t s, int nargs, const dnnl_exec_arg_t *args);
 
 #endif
