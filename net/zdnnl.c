@@ -18,8 +18,9 @@
 // All the tower's convolutions share two primitives (A and B: the same shapes), run with each
 // block's weights. Activations take the formats oneDNN chooses (format "any"); the tower's is
 // fixed by conv A's choice so that no reorder runs between layers. Weights live once in their
-// given (plain f32) layout (the bf16 stem's twice over, for the split observations) and once per format a primitive asked for; loading new weights
-// copies them in and runs those reorders again, nothing else.
+// given (plain f32) layout (the bf16 stem's twice over, for the split observations) and once
+// per format a primitive asked for; loading new weights copies them in and runs those reorders
+// again, nothing else.
 #include <immintrin.h>
 #include <omp.h>
 #include <stdarg.h>
