@@ -128,7 +128,9 @@ type command struct {
 // cannot refer to itself).
 var commands = []command{
 	{"game", "[NAME]", "switch to a game and start it; without NAME, the current game's name", mayTakeArg, cmdGame},
-	{"new", "", "start the current game again", noArg, func(s *Session, _ string) (reply, error) { s.pos.Reset(); return ok(), nil }},
+	// new starts from the game's own start, also after a position in the game's notation
+	// (whose history starts there: Reset would go back to it).
+	{"new", "", "start the current game again", noArg, func(s *Session, _ string) (reply, error) { s.pos = s.game.NewPosition(); return ok(), nil }},
 	{"position", "MOVES", "set the position: the moves from the start, separated by ';' (all or nothing); or a position in the game's notation, if it has one (gyges)", needsArg, cmdPosition},
 	{"play", "MOVE", "play a move in the game's notation (refused if illegal)", needsArg, cmdPlay},
 	{"legal", "", "the legal moves, one per line, sorted byte-wise", noArg, func(s *Session, _ string) (reply, error) { return many(s.pos.Legal()), nil }},
@@ -255,12 +257,25 @@ func cmdGo(s *Session, arg string) (reply, error) {
 		an, err = s.analyze(selfplay.Limits{Simulations: n, Untimed: true})
 	default:
 		// A time budget only: as many simulations as fit.
+		if err := s.untimedOnly("go time"); err != nil {
+			return reply{}, err
+		}
 		an, err = s.analyze(selfplay.Limits{Simulations: math.MaxInt, Time: time.Duration(n) * time.Millisecond})
 	}
 	if err != nil {
 		return reply{}, err
 	}
 	return many(moveLines(an)), nil
+}
+
+// untimedOnly refuses a search by time (go time, go infinite) for a player whose search needs
+// a number of simulations: an mcts player with a Gumbel root, whose sequential halving shares
+// out a budget known in advance.
+func (s *Session) untimedOnly(command string) error {
+	if sp, err := selfplay.ParseSpec(s.spec); err == nil && sp.NeedsSimulations(s.game.Info().Name) {
+		return fmt.Errorf("%s: the player %s has a Gumbel root, which searches a number of simulations only: use go visits N", command, s.spec)
+	}
+	return nil
 }
 
 // moveLines are an analysis' moves as go answers them: MOVE share=S win=W, the chosen first,
@@ -311,6 +326,9 @@ func (s *Session) goInfinite(num string) (reply, error) {
 	}
 	a, err := s.player()
 	if err != nil {
+		return reply{}, err
+	}
+	if err := s.untimedOnly("go infinite"); err != nil {
 		return reply{}, err
 	}
 	sp, err := selfplay.ParseSpec(s.spec)
@@ -418,11 +436,7 @@ func knownCommand(name string) (reply, error) {
 func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.serveCtx, s.ctx = ctx, ctx
 	defer func() { s.serveCtx, s.ctx = context.Background(), context.Background() }()
-	type line struct {
-		text string
-		err  error
-	}
-	lines := make(chan line)
+	lines := make(chan inputLine)
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -430,7 +444,7 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 		for {
 			text, err := readLine(r)
 			select {
-			case lines <- line{text, err}:
+			case lines <- inputLine{text, err}:
 			case <-done:
 				return
 			}
@@ -450,9 +464,9 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 	}
 	defer stop()
 	// Lines read while a genmove or go searched, to run after it.
-	var queue []line
+	var queue []inputLine
 	for {
-		var l line
+		var l inputLine
 		if len(queue) > 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -483,9 +497,15 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 			return l.err
 		case searches(l.text):
 			// A stop that comes meanwhile ends the search, which answers with what it has;
-			// the stop, and any other line, is then run in turn.
+			// the stop, and any other line, is then run in turn. Only the stop that is the
+			// next command after the search ends it: one sent after other commands is
+			// theirs, and waits its turn (genmove, go infinite, stop: the stop ends the go
+			// infinite, not the genmove).
 			sctx, cancel := context.WithCancel(ctx)
 			s.ctx = sctx
+			if stopIsNext(queue) {
+				cancel()
+			}
 			type answer struct {
 				text string
 				quit bool
@@ -502,7 +522,7 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 					text, quit, waiting = a.text, a.quit, false
 				case next := <-in:
 					queue = append(queue, next)
-					if isStop(next.text) {
+					if stopIsNext(queue) {
 						cancel()
 					}
 					if next.err != nil && !errors.Is(next.err, errLong) {
@@ -536,6 +556,13 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 
 var errLong = errors.New("line too long")
 
+// inputLine is a line as read: its text without its end, and the error that came with it
+// (errLong for a line refused, io.EOF or another for the input's end).
+type inputLine struct {
+	text string
+	err  error
+}
+
 // parseLine splits a command line into its id, command name and argument; blank tells a
 // line with no command (empty, or a comment).
 func parseLine(line string) (blank bool, id, name, arg string) {
@@ -555,27 +582,49 @@ func searches(line string) bool {
 	return name == "genmove" || name == "go" && !strings.HasPrefix(arg, "infinite")
 }
 
+// stopIsNext tells whether the first command among lines (blank lines and comments skipped)
+// is a stop.
+func stopIsNext(lines []inputLine) bool {
+	for _, l := range lines {
+		long := errors.Is(l.err, errLong) // a refused line is answered, as a command
+		if blank, _, _, _ := parseLine(l.text); blank && !long {
+			continue
+		}
+		return !long && isStop(l.text)
+	}
+	return false
+}
+
 // isStop tells whether a line is the stop command.
 func isStop(line string) bool {
 	_, _, name, arg := parseLine(line)
 	return name == "stop" && arg == ""
 }
 
-// readLine reads one line without its end; a line longer than maxLine is consumed and
-// reported as errLong. The last line may end without a newline.
+// readLine reads one line without its end ("\n" or "\r\n"; the last line may have none); a
+// line whose text is longer than maxLine bytes is consumed and reported as errLong.
 func readLine(r *bufio.Reader) (string, error) {
-	var buf []byte
+	var buf []byte // the line, up to maxLine bytes and an end
+	n := 0         // the line's length, its end included
+	var prev byte  // the last byte of the chunk before
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if len(buf)+len(chunk) <= maxLine+1 {
-			buf = append(buf, chunk...)
-		} else {
-			buf = buf[:maxLine+2] // remember it was too long; keep reading to its end
+		n += len(chunk)
+		if room := maxLine + 2 - len(buf); room > 0 {
+			buf = append(buf, chunk[:min(room, len(chunk))]...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
+			prev = chunk[len(chunk)-1]
 			continue
 		}
-		if len(buf) > maxLine+1 {
+		end := 0
+		if k := len(chunk); k > 0 && chunk[k-1] == '\n' {
+			end = 1
+			if k > 1 && chunk[k-2] == '\r' || k == 1 && prev == '\r' {
+				end = 2
+			}
+		}
+		if n-end > maxLine {
 			return "", errLong
 		}
 		return strings.TrimRight(string(buf), "\r\n"), err

@@ -33,6 +33,11 @@ func TestTranscripts(t *testing.T) {
 		{"switching games", "game\ngame yinsh-blitz\ngame\ngame chess\ngame\n",
 			"= yinsh\n\n=\n\n= yinsh-blitz\n\n? unknown game \"chess\" (known: yinsh, yinsh-blitz, gyges, gyges-advanced, imbriqua)\n\n= yinsh-blitz\n\n"},
 		{"new starts again", "play place f6\nnew\nmoves\n", "=\n\n=\n\n=\n\n"},
+		// A position in Gygès' notation starts its history (undo stops there), but new goes back
+		// to the game's start (it went back to the position).
+		{"new after a position in the game's notation starts the game", "game gyges\nposition 202110/000330/000000/000200/000100/030123 n\ntomove\nnew\ntomove\nlegal\n",
+			"=\n\n=\n\n= north\n\n=\n\n= south\n\n=\n1@a1\n1@b1\n1@c1\n1@d1\n1@e1\n1@f1\n2@a1\n2@b1\n2@c1\n2@d1\n2@e1\n2@f1\n3@a1\n3@b1\n3@c1\n3@d1\n3@e1\n3@f1\n\n"},
+		{"version and name", "name\nversion\n", "= zero\n\n= " + Version + "\n\n"},
 		{"comments and blank lines are skipped", "# a comment\n\n   \ntomove\n", "= white\n\n"},
 		{"quit ends the session", "quit\ntomove\n", "=\n\n"},
 		{"gyges takes a position as well as a move list",
@@ -483,5 +488,63 @@ func TestStopEndsASearch(t *testing.T) {
 	}
 	if got := strings.TrimPrefix(out.String(), "=\n\n=\n\n"); got != want {
 		t.Errorf("go visits 300 with a command after it answered\n%s\nalone\n%s", got, want)
+	}
+}
+
+// help lists every command once, in the table's order, in aligned columns: the name, its
+// arguments, what it does.
+func TestHelp(t *testing.T) {
+	s, _ := NewSession("yinsh")
+	got := s.Exec("help")
+	lines := strings.Split(strings.TrimSuffix(got, "\n\n"), "\n")
+	if lines[0] != "=" || len(lines) != len(commands)+1 {
+		t.Fatalf("help: %d lines, want = and one per command (%d): %q", len(lines), len(commands), got)
+	}
+	col := -1
+	for i, c := range commands {
+		l := lines[i+1]
+		if !strings.HasPrefix(l, c.name+" ") || !strings.HasSuffix(l, "  "+c.help) {
+			t.Errorf("help line %d: %q, want %s … %s", i+1, l, c.name, c.help)
+		}
+		at := len(l) - len(c.help)
+		if col >= 0 && at != col {
+			t.Errorf("help line %d: the description starts at byte %d, the line before's at %d", i+1, at, col)
+		}
+		col = at
+	}
+}
+
+// readLine measures a line without its end: 1 MiB of text is taken with either end, one byte
+// more is refused, and so is a last line with no end (it was taken whatever its length).
+func TestReadLineLimit(t *testing.T) {
+	text := strings.Repeat("x", maxLine)
+	tests := []struct {
+		name, in string
+		long     bool
+	}{
+		{"the limit, \\n", text + "\n", false},
+		{"the limit, \\r\\n", text + "\r\n", false},
+		{"the limit, no end", text, false},
+		{"one more, \\n", text + "y\n", true},
+		{"one more, \\r\\n", text + "y\r\n", true},
+		{"one more, no end", text + "y", true},
+		{"\\r\\n across the buffer's edge", strings.Repeat("x", 64*1024-1) + "\r\n", false},
+	}
+	for _, tt := range tests {
+		in, next := tt.in, ""
+		if strings.HasSuffix(in, "\n") {
+			in, next = in+"tomove\n", "tomove" // else the line is the input's last
+		}
+		r := bufio.NewReaderSize(strings.NewReader(in), 64*1024)
+		got, err := readLine(r)
+		switch {
+		case tt.long && !errors.Is(err, errLong):
+			t.Errorf("%s: %d bytes, %v: want errLong", tt.name, len(got), err)
+		case !tt.long && (err != nil && !errors.Is(err, io.EOF) || got != strings.TrimRight(tt.in, "\r\n")):
+			t.Errorf("%s: %d bytes, %v: want the line's %d", tt.name, len(got), err, len(strings.TrimRight(tt.in, "\r\n")))
+		}
+		if got, err := readLine(r); got != next || (err != nil) != (next == "") {
+			t.Errorf("%s: the next line %q, %v; want %q", tt.name, got, err, next)
+		}
 	}
 }

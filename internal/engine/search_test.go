@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -83,5 +84,56 @@ func TestGenmove(t *testing.T) {
 	exec(t, s, "game yinsh", "=\n\n")
 	if got := exec(t, s, "genmove", ""); !strings.HasPrefix(got, "= place ") {
 		t.Errorf("genmove in a new game of yinsh: %q", got)
+	}
+}
+
+// An mcts player with a Gumbel root searches a number of simulations only (sequential halving
+// shares out a budget known in advance): a time a move is refused at once, and so are go time
+// and go infinite (go infinite answered "=", then an error), with an error that says why.
+func TestGumbelPlayerSearchesSimulationsOnly(t *testing.T) {
+	s, _ := NewSession("yinsh-blitz")
+	if got := exec(t, s, "player mcts:1s:gumbel=true:models/yinsh-blitz.zck", ""); !strings.HasPrefix(got, "? ") || !strings.Contains(got, "not a time a move") {
+		t.Errorf("player mcts:1s:gumbel=true: %q", got)
+	}
+	exec(t, s, "player", "= uct:1000\n\n")
+	exec(t, s, "player mcts:16:gumbel=true:models/yinsh-blitz.zck", "=\n\n")
+	for _, c := range []string{"go time 50", "go infinite"} {
+		if got := exec(t, s, c, ""); !strings.HasPrefix(got, "? "+strings.Join(strings.Fields(c)[:2], " ")+": ") || !strings.Contains(got, "use go visits N") {
+			t.Errorf("%s with a Gumbel root: %q", c, got)
+		}
+	}
+	if got := exec(t, s, "go visits 16", ""); !strings.HasPrefix(got, "=\nplace ") {
+		t.Errorf("go visits 16 with a Gumbel root: %q", got)
+	}
+	exec(t, s, "moves", "=\n\n")
+}
+
+// A stop ends the search it comes right after: sent behind other commands, it waits its turn.
+// go visits, go infinite and stop written at once: the go visits searches in full (it answered
+// with a search cut at once), the stop ends the go infinite; two go visits and a stop: the
+// first searches in full.
+func TestStopWaitsItsTurn(t *testing.T) {
+	const setup = "position place e2;place e4;place e5;place h8;place d4;place a5;place a2;place k7;place k10;place b7\nplayer uct:3000\n"
+	alone, _ := NewSession("yinsh-blitz")
+	for _, c := range strings.Split(strings.TrimSpace(setup), "\n") {
+		alone.Exec(c)
+	}
+	full := alone.Exec("go visits 3000")
+	for _, tt := range []struct{ name, in string }{
+		{"go infinite between", "go visits 3000\ngo infinite\n\n# a comment\nstop\n"},
+		{"another go between", "go visits 3000\ngo visits 3000\nstop\n"},
+	} {
+		s, _ := NewSession("yinsh-blitz")
+		var out strings.Builder
+		if err := s.Serve(context.Background(), strings.NewReader(setup+tt.in), &out); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.TrimPrefix(out.String(), "=\n\n=\n\n")
+		if !strings.HasPrefix(got, full) {
+			t.Errorf("%s: the first go visits answered\n%s\nalone\n%s", tt.name, got, full)
+		}
+		if !strings.HasSuffix(got, "\n\n=\n\n") {
+			t.Errorf("%s: the stop was not answered last: %q", tt.name, got)
+		}
 	}
 }
