@@ -74,6 +74,22 @@ func TestAlphaBetaExactOnRandomTrees(t *testing.T) {
 				t.Errorf("seed %d: ab:%d value %v best %d (worth %v), exact %v", seed, need, res.Value, res.Best, sg*exactTree(treeTab[0].kids[res.Best]), sg*ex)
 			}
 		}
+		// The principal variation starts with the move chosen and keeps the exact value all
+		// along, down to the end of the game or a chance decision (the search sees the end).
+		st := tpos{0}
+		for _, a := range res.PV {
+			if st = st.Play(a); math.Abs(exactTree(st.id)-ex) > 1e-9 {
+				if bad++; bad < 10 {
+					t.Errorf("seed %d: ab:%d's PV %v reaches node %d, worth %v, exact %v", seed, need, res.PV, st.id, exactTree(st.id), ex)
+				}
+				break
+			}
+		}
+		if len(res.PV) == 0 || res.PV[0] != res.Best || treeTab[st.id].who != env.Terminal && treeTab[st.id].who != env.Chance {
+			if bad++; bad < 10 {
+				t.Errorf("seed %d: ab:%d's PV %v (best %d) ends at node %d, a decision", seed, need, res.PV, res.Best, st.id)
+			}
+		}
 	}
 	t.Log("bad", bad)
 }

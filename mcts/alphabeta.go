@@ -34,6 +34,12 @@ type AlphaBeta[S env.State[S]] struct {
 	buf       []env.Action
 	outcomes  []env.Outcome
 	root      []env.Action
+	// pv[i] is the best line found from the node at ply i of the search under way (a
+	// triangular table: a node's line is its best move and its child's line); line is the
+	// root's line of the last complete iteration, which ABResult.PV shows.
+	pv     [][]env.Action
+	line   []env.Action
+	lineOn bool // Search keeps the lines; Prove, which answers a value only, does not
 
 	deadline  time.Time // of the iterations past the first, which always completes
 	ctx       context.Context
@@ -48,6 +54,10 @@ type ABResult struct {
 	Value float64 // for the player to decide at the root, in [-1, 1]
 	Depth int     // the deepest complete iteration, in turns
 	Nodes int64   // positions made, in all iterations
+	// PV is the principal variation of the deepest complete iteration: Best, then the
+	// decisions of both players the search expects, up to the end of the game, a chance
+	// decision or its horizon. It belongs to the search, valid until its next Search.
+	PV []env.Action
 }
 
 // MaxABDepth bounds the depth of an ab:D player: at 8 turns a full-width search of any game
@@ -100,11 +110,12 @@ func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
 	if err := ctx.Err(); err != nil {
 		return ABResult{}, err
 	}
-	ab.ctx, ab.nodes, ab.nextCheck = ctx, 0, 0
+	ab.ctx, ab.nodes, ab.nextCheck, ab.lineOn = ctx, 0, 0, true
 	ab.deadline = time.Time{}
 	ab.root = s.Legal(ab.root[:0])
 	ab.rng.Shuffle(len(ab.root), func(i, j int) { ab.root[i], ab.root[j] = ab.root[j], ab.root[i] })
 	res := ABResult{Best: ab.root[0]}
+	ab.line = ab.line[:0]
 	deadline := time.Time{}
 	if ab.timeCap > 0 {
 		deadline = time.Now().Add(ab.timeCap)
@@ -121,6 +132,7 @@ func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
 			break // the time cap: the last complete depth stands
 		}
 		res.Best, res.Value, res.Depth = best, v, d
+		ab.line = append(ab.line[:0], ab.pv[0]...)
 		// The best first at the next depth: its value bounds the others early.
 		for i, a := range ab.root {
 			if a == best {
@@ -133,8 +145,45 @@ func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
 			break // a forced result: deeper cannot change it
 		}
 	}
-	res.Nodes = ab.nodes
+	// The line ends where the search stopped looking: the end of the game, a chance decision,
+	// the horizon, or a decision whose decider can win within his turn (the last turn's
+	// shortcut, which finds no move): there it goes on with the win.
+	end := s
+	for _, a := range ab.line {
+		end = end.Play(a)
+	}
+	if p := end.ToMove(); (p == 0 || p == 1) && ab.canWin(end) {
+		ab.line, _ = ab.winLine(end, p, ab.line)
+	}
+	res.Nodes, res.PV = ab.nodes, ab.line
 	return res, nil
+}
+
+// winLine appends to line the decisions by which p, to decide at s, wins within his turn:
+// env.CanWin's walk, keeping its path. It reports whether it found one.
+func (ab *AlphaBeta[S]) winLine(s S, p env.Player, line []env.Action) ([]env.Action, bool) {
+	start := len(ab.buf)
+	ab.buf = s.Legal(ab.buf)
+	end := len(ab.buf)
+	win := env.WinFor(p)
+	for i := start; i < end; i++ {
+		a := ab.buf[i]
+		c := s.Play(a)
+		switch c.ToMove() {
+		case env.Terminal:
+			if c.Result() == win {
+				ab.buf = ab.buf[:start]
+				return append(line, a), true
+			}
+		case p:
+			if l, ok := ab.winLine(c, p, append(line, a)); ok {
+				ab.buf = ab.buf[:start]
+				return l, true
+			}
+		}
+	}
+	ab.buf = ab.buf[:start]
+	return line, false
 }
 
 // Prove tells whether s, reached in the turn of owner, is a forced result within the rest of
@@ -144,13 +193,13 @@ func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
 // limit counts positions, not time.
 func (ab *AlphaBeta[S]) Prove(s S, owner env.Player, turns int, limit int64) (v float64, ok bool) {
 	h := ab.heuristic
-	ab.ctx, ab.deadline, ab.nodes, ab.nextCheck, ab.nodeLimit, ab.heuristic = context.Background(), time.Time{}, 0, 0, limit, nil
+	ab.ctx, ab.deadline, ab.nodes, ab.nextCheck, ab.nodeLimit, ab.heuristic, ab.lineOn = context.Background(), time.Time{}, 0, 0, limit, nil, false
 	defer func() { ab.nodeLimit, ab.heuristic = 0, h }()
 	// Null windows: is the value at most −1, is it at least +1?
-	if v, err := ab.value(s, owner, turns, -1, -1+provenEps); err == nil && v <= -1 {
+	if v, err := ab.value(s, owner, turns, -1, -1+provenEps, 0); err == nil && v <= -1 {
 		return -1, true
 	}
-	if v, err := ab.value(s, owner, turns, 1-provenEps, 1); err == nil && v >= 1 {
+	if v, err := ab.value(s, owner, turns, 1-provenEps, 1, 0); err == nil && v >= 1 {
 		return 1, true
 	}
 	return 0, false
@@ -163,6 +212,7 @@ func (ab *AlphaBeta[S]) searchRoot(s S, depth int) (env.Action, float64, error) 
 	sg := sign(p)
 	best, bestV := ab.root[0], math.Inf(-1)
 	alpha, beta := -1.0, 1.0 // the root decider's view
+	ab.clearPV(0)
 	for _, a := range ab.root {
 		c := s.Play(a)
 		ab.nodes++
@@ -171,13 +221,14 @@ func (ab *AlphaBeta[S]) searchRoot(s S, depth int) (env.Action, float64, error) 
 		if sg < 0 {
 			lo, hi = -beta, -alpha
 		}
-		v, err := ab.value(c, p, depth-1, lo, hi)
+		v, err := ab.value(c, p, depth-1, lo, hi, 1)
 		if err != nil {
 			return 0, 0, err
 		}
 		v *= sg
 		if v > bestV {
 			best, bestV = a, v
+			ab.pv[0] = append(append(ab.pv[0][:0], a), ab.pv[1]...)
 		}
 		if v > alpha {
 			alpha = v
@@ -189,10 +240,25 @@ func (ab *AlphaBeta[S]) searchRoot(s S, depth int) (env.Action, float64, error) 
 	return best, bestV, nil
 }
 
+// clearPV empties the lines of ply and of the ply below it, making room for them, when the
+// search keeps lines.
+func (ab *AlphaBeta[S]) clearPV(ply int) {
+	if !ab.lineOn {
+		return
+	}
+	for len(ab.pv) <= ply+1 {
+		ab.pv = append(ab.pv, make([]env.Action, 0, 32))
+	}
+	ab.pv[ply], ab.pv[ply+1] = ab.pv[ply][:0], ab.pv[ply+1][:0]
+}
+
 // value is s's minimax value for player 0, within the window (lo, hi) of player 0's view:
 // a value at or below lo, or at or above hi, is a bound only. owner is the player whose turn
-// is being played, left the turns still to search after it.
-func (ab *AlphaBeta[S]) value(s S, owner env.Player, left int, lo, hi float64) (float64, error) {
+// is being played, left the turns still to search after it. ply is s's distance in decisions
+// from the search's root: ab.pv[ply] gets the best line from s (empty at the end of the game,
+// a chance decision or the horizon).
+func (ab *AlphaBeta[S]) value(s S, owner env.Player, left int, lo, hi float64, ply int) (float64, error) {
+	ab.clearPV(ply)
 	// The node limit is looked at on every entry (the positions valued at the horizon are
 	// counted without one, so a count that steps over a multiple of 1024 would miss it); the
 	// clock and the context every 1024 positions or so.
@@ -218,7 +284,7 @@ func (ab *AlphaBeta[S]) value(s S, owner env.Player, left int, lo, hi float64) (
 		for i := start; i < end; i++ {
 			o := ab.outcomes[i]
 			ab.nodes++
-			v, err := ab.value(s.Play(o.Action), owner, left, -1, 1)
+			v, err := ab.value(s.Play(o.Action), owner, left, -1, 1, ply+1)
 			if err != nil {
 				ab.outcomes = ab.outcomes[:start]
 				return 0, err
@@ -249,18 +315,25 @@ func (ab *AlphaBeta[S]) value(s S, owner env.Player, left int, lo, hi float64) (
 		var v float64
 		if left == 0 && c.ToMove() != d && c.ToMove() != env.Terminal && c.ToMove() != env.Chance {
 			v = ab.static(c) // the turn ends and no win was in it: the horizon
+			if ab.lineOn {
+				ab.pv[ply+1] = ab.pv[ply+1][:0]
+			}
 		} else {
 			var err error
-			if v, err = ab.value(c, owner, left, lo, hi); err != nil {
+			if v, err = ab.value(c, owner, left, lo, hi, ply+1); err != nil {
 				ab.buf = ab.buf[:start]
 				return 0, err
 			}
 		}
+		if sg*v > sg*best {
+			best = v
+			if ab.lineOn {
+				ab.pv[ply] = append(append(ab.pv[ply][:0], ab.buf[i]), ab.pv[ply+1]...)
+			}
+		}
 		if sg > 0 {
-			best = max(best, v)
 			lo = max(lo, v)
 		} else {
-			best = min(best, v)
 			hi = min(hi, v)
 		}
 		if lo >= hi {

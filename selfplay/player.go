@@ -572,9 +572,9 @@ func (p *AlphaBetaPlayer[S]) Choose(ctx context.Context, s S, _ int) (env.Action
 func (p *AlphaBetaPlayer[S]) Played(S, env.Action) error { return nil }
 
 // Analyze searches s to the spec's depth, its time capped by lim.Time if set (else by the
-// spec's), and answers the best move with the search's value; progress is told the depth
-// completed out of the depth. An alpha-beta search is bounded by its depth, not by
-// simulations: lim.Simulations is ignored.
+// spec's), and answers the best move with the search's value and principal variation;
+// progress is told the depth completed out of the depth. An alpha-beta search is bounded by
+// its depth, not by simulations: lim.Simulations is ignored.
 func (p *AlphaBetaPlayer[S]) Analyze(ctx context.Context, s S, lim Limits, progress func(done, total int)) (Analysis, error) {
 	if lim.Time > 0 {
 		p.ab.Limit(0, lim.Time)
@@ -588,6 +588,12 @@ func (p *AlphaBetaPlayer[S]) Analyze(ctx context.Context, s S, lim Limits, progr
 		progress(res.Depth, p.ab.Depth())
 	}
 	move := env.ActionString(s, res.Best)
-	return Analysis{Value: res.Value, Work: int(res.Nodes), PV: []string{move},
-		Moves: []MoveStat{{Move: move, Share: 1, WinProb: (res.Value + 1) / 2}}}, nil
+	an := Analysis{Value: res.Value, Work: int(res.Nodes),
+		Moves: []MoveStat{{Move: move, Share: 1, WinProb: (res.Value + 1) / 2}}}
+	st := s
+	for _, a := range res.PV[:min(len(res.PV), maxPV)] {
+		an.PV = append(an.PV, env.ActionString(st, a))
+		st = st.Play(a)
+	}
+	return an, nil
 }

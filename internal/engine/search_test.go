@@ -137,3 +137,18 @@ func TestStopWaitsItsTurn(t *testing.T) {
 		}
 	}
 }
+
+// Alpha-beta's principal variation goes on past its move: at the win in one, the whole
+// winning turn (the move, the row, a ring), though the search only learned that the turn wins.
+func TestAlphaBetaPV(t *testing.T) {
+	s, _ := NewSession("yinsh-blitz")
+	var out strings.Builder
+	in := "position " + winInOne + "\nplayer ab:2\ngo infinite\nstop\n"
+	if err := s.Serve(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := regexp.MustCompile(`\ninfo visits [0-9]+ value 1\.000 win 1\.000 pv move d4-f4;row e2-e6;ring [a-k][0-9]+\nmove d4-f4 share=1\.000 win=1\.000\n\n=\n\n$`)
+	if got := out.String(); !want.MatchString(got) {
+		t.Errorf("go infinite with ab:2 at a win in one: %q", got)
+	}
+}
