@@ -1,5 +1,7 @@
 package env
 
+import "slices"
+
 // WinFinder is implemented by games that can tell whether the player to decide can win within
 // his own decisions faster than by playing them out (Gygès: can a piece reach the goal now).
 // The search's solver asks it at every leaf; CanWin is the fallback that plays them out.
@@ -19,12 +21,28 @@ func CanWin[S State[S]](s S, buf []Action) (bool, []Action) {
 	if p != 0 && p != 1 {
 		return false, buf
 	}
-	return canWin(s, p, buf[:0])
+	return canWin(s, p, buf[:0], nil)
+}
+
+// WinLine appends to line the decisions by which the player to decide at s wins within his own
+// decisions, the line CanWin finds (buf is scratch as CanWin takes it), and tells whether there
+// is one; if not, line comes back unchanged. It is CanWin's walk, which records the winning
+// path only once found, so CanWin pays nothing for it.
+func WinLine[S State[S]](s S, buf, line []Action) (bool, []Action, []Action) {
+	p := s.ToMove()
+	if p != 0 && p != 1 {
+		return false, line, buf
+	}
+	start := len(line)
+	ok, buf := canWin(s, p, buf[:0], &line)
+	slices.Reverse(line[start:]) // recorded from the win back up to s
+	return ok, line, buf
 }
 
 // canWin walks p's decisions from s, the legal actions of each level appended to buf after
-// those of the levels above.
-func canWin[S State[S]](s S, p Player, buf []Action) (bool, []Action) {
+// those of the levels above. If path is not nil, a win appends its decisions to it, the last
+// first.
+func canWin[S State[S]](s S, p Player, buf []Action, path *[]Action) (bool, []Action) {
 	start := len(buf)
 	buf = s.Legal(buf)
 	end := len(buf)
@@ -34,11 +52,17 @@ func canWin[S State[S]](s S, p Player, buf []Action) (bool, []Action) {
 		switch c.ToMove() {
 		case Terminal:
 			if c.Result() == win {
+				if path != nil {
+					*path = append(*path, buf[i])
+				}
 				return true, buf[:start]
 			}
 		case p:
 			var ok bool
-			if ok, buf = canWin(c, p, buf[:end]); ok {
+			if ok, buf = canWin(c, p, buf[:end], path); ok {
+				if path != nil {
+					*path = append(*path, buf[i])
+				}
 				return true, buf[:start]
 			}
 		}

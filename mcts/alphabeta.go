@@ -152,38 +152,12 @@ func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
 	for _, a := range ab.line {
 		end = end.Play(a)
 	}
-	if p := end.ToMove(); (p == 0 || p == 1) && ab.canWin(end) {
-		ab.line, _ = ab.winLine(end, p, ab.line)
+	if ab.canWin(end) {
+		_, ab.line, ab.buf = env.WinLine(end, ab.buf, ab.line)
+		ab.buf = ab.buf[:0]
 	}
 	res.Nodes, res.PV = ab.nodes, ab.line
 	return res, nil
-}
-
-// winLine appends to line the decisions by which p, to decide at s, wins within his turn:
-// env.CanWin's walk, keeping its path. It reports whether it found one.
-func (ab *AlphaBeta[S]) winLine(s S, p env.Player, line []env.Action) ([]env.Action, bool) {
-	start := len(ab.buf)
-	ab.buf = s.Legal(ab.buf)
-	end := len(ab.buf)
-	win := env.WinFor(p)
-	for i := start; i < end; i++ {
-		a := ab.buf[i]
-		c := s.Play(a)
-		switch c.ToMove() {
-		case env.Terminal:
-			if c.Result() == win {
-				ab.buf = ab.buf[:start]
-				return append(line, a), true
-			}
-		case p:
-			if l, ok := ab.winLine(c, p, append(line, a)); ok {
-				ab.buf = ab.buf[:start]
-				return l, true
-			}
-		}
-	}
-	ab.buf = ab.buf[:start]
-	return line, false
 }
 
 // Prove tells whether s, reached in the turn of owner, is a forced result within the rest of

@@ -158,3 +158,53 @@ func TestAlphaBetaLimits(t *testing.T) {
 		t.Errorf("a cancelled search ran")
 	}
 }
+
+// TestWinLine: env.WinLine finds a line exactly where env.CanWin says there is one, and the line
+// is the decider's own decisions ending in his win: on every fifth decision of random games and
+// on the decisions just before their ends (where most are wins).
+func TestWinLine(t *testing.T) {
+	testWinLine(t, yinsh.Blitz)
+	testWinLine(t, gyges.Advanced)
+}
+
+func testWinLine[S env.State[S]](t *testing.T, g env.Game[S]) {
+	positions := abPositions(g, 4)
+	for i := range 8 {
+		w := env.NewWalker[S](rand.New(rand.NewPCG(uint64(i), 12)), g.Info().NumActions)
+		for s := g.New(); s.ToMove() != env.Terminal; {
+			n := s.Play(w.Step(s))
+			if n.ToMove() == env.Terminal && s.ToMove() >= 0 {
+				positions = append(positions, s)
+			}
+			s = n
+		}
+	}
+	wins := 0
+	for i, s := range positions {
+		p := s.ToMove()
+		can, _ := env.CanWin(s, nil)
+		ok, line, _ := env.WinLine(s, nil, nil)
+		if ok != can || ok != (len(line) > 0) {
+			t.Errorf("%s position %d: CanWin %v, WinLine %v %v", g.Info().Name, i, can, ok, line)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		wins++
+		st := s
+		for _, a := range line {
+			if st.ToMove() != p {
+				break
+			}
+			st = st.Play(a)
+		}
+		if st.ToMove() != env.Terminal || st.Result() != env.WinFor(p) {
+			t.Errorf("%s position %d: the line %v does not end in %v's win", g.Info().Name, i, line, p)
+		}
+	}
+	if wins == 0 {
+		t.Errorf("%s: no position with a win in its turn among %d", g.Info().Name, len(positions))
+	}
+	t.Logf("%s: %d positions, %d with a win", g.Info().Name, len(positions), wins)
+}
