@@ -55,5 +55,6 @@
 //
 // The built-in oracles are [Uniform] (equal priors, value 0: the search alone) and [Rollout]
 // (the result of random games from the leaf: classic UCT), so the search runs, is tested and
-// makes baseline players without a network.
+// makes baseline players without a network. [Symmetric] wraps another oracle: it asks about
+// each leaf turned by several of the game's symmetries and answers the mean.
 package mcts

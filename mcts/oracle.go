@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/zerogames/zero/env"
@@ -106,4 +107,78 @@ func (o *Observer[S]) Evaluate(leaves []S, policy, value []float32) error {
 		s.Observe(o.obs[i*size : (i+1)*size])
 	}
 	return o.e.Evaluate(o.obs, policy, value[:len(leaves)])
+}
+
+// Symmetric is the oracle that asks another about each leaf turned by several of the game's
+// symmetries and answers their mean: the mean of the values, and for each action the mean of
+// the logits the other gave its image (a geometric mean of the priors, up to their
+// normalisation). A network trained on positions turned by random symmetries (as the trainer
+// turns its samples) is equivariant only roughly; the mean of its answers is an ensemble of
+// them, at the cost of as many evaluations a leaf. The inner oracle sees n·K leaves a batch.
+type Symmetric[S env.State[S]] struct {
+	inner      Oracle[S]
+	numActions int
+	// images[j][a] is action a under symmetry j (j < K): the action of the turned leaf whose
+	// logit belongs to a.
+	images [][]env.Action
+	leaves []S
+	policy []float32
+	value  []float32
+}
+
+// NewSymmetric returns the oracle that asks inner about each leaf turned by the first k
+// symmetries of g (the identity first; k from 1 to g.Info().Symmetries).
+func NewSymmetric[S env.State[S]](g env.Game[S], inner Oracle[S], k int) (*Symmetric[S], error) {
+	info := g.Info()
+	if k < 1 || k > info.Symmetries {
+		return nil, fmt.Errorf("mcts: %d symmetries asked of %s, which has %d (the identity counted)", k, info.Name, info.Symmetries)
+	}
+	o := &Symmetric[S]{inner: inner, numActions: info.NumActions, images: make([][]env.Action, k)}
+	for j := range k {
+		o.images[j] = make([]env.Action, info.NumActions)
+		for a := range info.NumActions {
+			o.images[j][a] = g.MapAction(j, env.Action(a))
+		}
+	}
+	return o, nil
+}
+
+// Evaluate asks the inner oracle about every leaf in every symmetry, at once, and averages.
+func (o *Symmetric[S]) Evaluate(leaves []S, policy, value []float32) error {
+	k, na := len(o.images), o.numActions
+	m := len(leaves) * k
+	o.leaves = o.leaves[:0]
+	for _, s := range leaves {
+		for j := range k {
+			o.leaves = append(o.leaves, s.Symmetry(j))
+		}
+	}
+	if cap(o.policy) < m*na {
+		o.policy = make([]float32, m*na)
+		o.value = make([]float32, m)
+	}
+	o.policy, o.value = o.policy[:m*na], o.value[:m]
+	err := o.inner.Evaluate(o.leaves, o.policy, o.value)
+	clear(o.leaves) // let the states go
+	if err != nil {
+		return err
+	}
+	scale := 1 / float32(k)
+	for i := range leaves {
+		dst := policy[i*na : (i+1)*na]
+		clear(dst)
+		v := float32(0)
+		for j, image := range o.images {
+			src := o.policy[(i*k+j)*na : (i*k+j+1)*na]
+			for a, b := range image {
+				dst[a] += src[b]
+			}
+			v += o.value[i*k+j]
+		}
+		for a := range dst {
+			dst[a] *= scale
+		}
+		value[i] = v * scale
+	}
+	return nil
 }

@@ -118,6 +118,9 @@ func (s *Search[S]) SetCache(c *Cache[S]) {
 // Params returns the search's parameters.
 func (s *Search[S]) Params() Params { return s.p }
 
+// Oracle returns the oracle the search asks.
+func (s *Search[S]) Oracle() Oracle[S] { return s.oracle }
+
 // SetParams changes the parameters of the searches to come, keeping the tree: a self-play
 // worker turns root noise on for the moves it records and off for the cheap ones (playout cap
 // randomization). Noise already mixed into the root's priors stays there. It refuses invalid

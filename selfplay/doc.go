@@ -7,7 +7,8 @@
 // agent people play (internal/games.Agent) all use it. Players are made from spec strings by
 // one parser and one maker (ParseSpec, NewPlayer: random, uct:N, ucb1:N, ab:D, ab:D:TIME,
 // mcts:N:CHECKPOINT, whose checkpoint NewPlayer loads and which searches with its game's
-// PlayParams, changed by KEY=VALUE fields before the checkpoint; uct, ucb1 and mcts take a time
+// PlayParams, changed by KEY=VALUE fields before the checkpoint (and symmetries=K: the
+// network's mean over K symmetries of each leaf, mcts.Symmetric); uct, ucb1 and mcts take a time
 // a move, uct:1s, instead of N). A player chooses a game's decisions (Choose) or analyzes a
 // position for people (Analyze: the moves ranked, within Limits).
 //

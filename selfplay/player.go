@@ -99,7 +99,9 @@ func (a Analysis) Best() string { return a.Moves[0].Move }
 //	mcts:TIME:CHECKPOINT the same, searching TIME a move
 //	mcts:N:KEY=VALUE:…:CHECKPOINT  the same with search parameters changed (mcts.Params'
 //	                    keys of configuration files: mcts:400:c_puct=1.25:models/imbriqua.zck);
-//	                    without them, the game's PlayParams
+//	                    without them, the game's PlayParams. One more key, symmetries=K, has
+//	                    the network evaluate each leaf turned by the game's first K symmetries
+//	                    and the search take the mean (mcts.Symmetric): K evaluations a leaf
 //
 // A player given TIME instead of N plays as fast as the machine is: its games depend on the
 // machine and its load, and are not reproduced by their seeds.
@@ -118,9 +120,15 @@ type Spec struct {
 	Checkpoint string
 	// Settings are an mcts player's changes to its game's search parameters (PlayParams), as
 	// given: KEY=VALUE fields joined by ":", the keys those of mcts.Params in configuration
-	// files (c_puct=0.6:fpu_reduction=0). "" for none.
+	// files (c_puct=0.6:fpu_reduction=0), and symmetries. "" for none.
 	Settings string
+	// Symmetries is an mcts player's setting symmetries=K: the network evaluates each leaf in
+	// the game's first K symmetries (mcts.Symmetric). 0 when not set: one, the identity.
+	Symmetries int
 }
+
+// symmetriesKey is the setting of Spec.Symmetries, which is not a search parameter.
+const symmetriesKey = "symmetries"
 
 // isSetting tells a KEY=VALUE field of an mcts spec from the start of its checkpoint's path:
 // it holds "=" but no path separator and does not start with ".". (A checkpoint whose name holds
@@ -141,12 +149,15 @@ func (sp Spec) apply(p *mcts.Params) error {
 		key, value, _ := strings.Cut(f, "=")
 		var node yaml.Node
 		switch {
-		case !slices.Contains(keys, key):
-			return fmt.Errorf("player %q: the setting %q: %q is not a search parameter (%s; a checkpoint whose name holds \"=\" is written ./NAME)", sp.Text, f, key, strings.Join(keys, ", "))
+		case !slices.Contains(keys, key) && key != symmetriesKey:
+			return fmt.Errorf("player %q: the setting %q: %q is not a search parameter (%s, or %s; a checkpoint whose name holds \"=\" is written ./NAME)", sp.Text, f, key, strings.Join(keys, ", "), symmetriesKey)
 		case slices.Contains(seen, key):
 			return fmt.Errorf("player %q: the setting %q: %s is set twice", sp.Text, f, key)
 		case value == "":
 			return fmt.Errorf("player %q: the setting %q has no value", sp.Text, f)
+		case key == symmetriesKey:
+			seen = append(seen, key)
+			continue // not a search parameter: ParseSpec reads it into Symmetries
 		case strings.ContainsAny(value, "#\n\r") || yaml.Unmarshal([]byte(value), &node) != nil ||
 			len(node.Content) != 1 || node.Content[0].Kind != yaml.ScalarNode || node.Content[0].Tag == "!!null":
 			return fmt.Errorf("player %q: the setting %q: %q is not one plain value", sp.Text, f, value)
@@ -286,6 +297,15 @@ func ParseSpec(text string) (Spec, error) {
 		}
 		sp.Simulations, sp.Time, sp.Checkpoint = n, t, path
 		sp.Settings = strings.Join(settings, ":")
+		for _, f := range settings {
+			if value, ok := strings.CutPrefix(f, symmetriesKey+"="); ok {
+				k, err := strconv.Atoi(value)
+				if err != nil || k < 1 || value[0] == '+' {
+					return Spec{}, fmt.Errorf("player %q: the setting %q: %q is not a whole number of symmetries ≥ 1", text, f, value)
+				}
+				sp.Symmetries = k
+			}
+		}
 		p := mcts.DefaultParams()
 		if err := sp.apply(&p); err != nil {
 			return Spec{}, err
@@ -347,7 +367,14 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
 		if err != nil {
 			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 		}
-		p, err := newSearchPlayer(g, mcts.Observe(g, e), params, mcts.Budget{Simulations: sp.Simulations, Time: sp.Time}, nil)
+		var oracle mcts.Oracle[S] = mcts.Observe(g, e)
+		if sp.Symmetries > 1 {
+			if oracle, err = mcts.NewSymmetric(g, oracle, sp.Symmetries); err != nil {
+				e.Close()
+				return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+			}
+		}
+		p, err := newSearchPlayer(g, oracle, params, mcts.Budget{Simulations: sp.Simulations, Time: sp.Time}, nil)
 		if err != nil {
 			e.Close()
 			return nil, fmt.Errorf("player %q: %w", sp.Text, err)

@@ -44,6 +44,10 @@ func TestParseSpec(t *testing.T) {
 		{"mcts:8:./step=1.zck", Spec{Text: "mcts:8:./step=1.zck", Kind: "mcts", Simulations: 8, Checkpoint: "./step=1.zck"}},
 		{"mcts:8:rule=ucb1:solver=false:root_proof=0:a.zck", Spec{Text: "mcts:8:rule=ucb1:solver=false:root_proof=0:a.zck", Kind: "mcts",
 			Simulations: 8, Checkpoint: "a.zck", Settings: "rule=ucb1:solver=false:root_proof=0"}},
+		{"mcts:400:symmetries=8:c_puct=0.6:a.zck", Spec{Text: "mcts:400:symmetries=8:c_puct=0.6:a.zck", Kind: "mcts", Simulations: 400,
+			Checkpoint: "a.zck", Settings: "symmetries=8:c_puct=0.6", Symmetries: 8}},
+		{"mcts:400:symmetries=1:a.zck", Spec{Text: "mcts:400:symmetries=1:a.zck", Kind: "mcts", Simulations: 400,
+			Checkpoint: "a.zck", Settings: "symmetries=1", Symmetries: 1}},
 	}
 	for _, tc := range good {
 		got, err := ParseSpec(tc.text)
@@ -89,6 +93,12 @@ func TestParseSpec(t *testing.T) {
 		{"mcts:400:rule=alphazero:a.zck", `"alphazero" is not a value of rule`},
 		{"mcts:400:c_puct=:a.zck", `"c_puct=" has no value`},
 		{"mcts:400:c_puct=-1:a.zck", "c_puct = -1: want a number ≥ 0"},
+		{"mcts:400:symmetries=0:a.zck", `the setting "symmetries=0": "0" is not a whole number of symmetries ≥ 1`},
+		{"mcts:400:symmetries=+2:a.zck", `"+2" is not a whole number of symmetries`},
+		{"mcts:400:symmetries=all:a.zck", `"all" is not a whole number of symmetries`},
+		{"mcts:400:symmetries=:a.zck", `"" is not a whole number of symmetries`},
+		{"mcts:400:symmetries=2:symmetries=4:a.zck", `the setting "symmetries=4": symmetries is set twice`},
+		{"mcts:400:symmetry=2:a.zck", `"symmetry" is not a search parameter (rule, c_puct,`},
 		{"mcts:400:in_flight=0:a.zck", "in_flight = 0: want at least 1"},
 		{"alphazero", "unknown kind"},
 		{"ab", "depth"},
@@ -214,6 +224,28 @@ func TestMCTSPlayer(t *testing.T) {
 	}
 	if got := sr.search.Params(); !reflect.DeepEqual(got, PlayParams(g.Info().Name)) {
 		t.Errorf("%s searches with\n%+v\nwant the game's PlayParams\n%+v", sp.Text, got, PlayParams(g.Info().Name))
+	}
+	// symmetries=K wraps the network in mcts.Symmetric (search parameters unchanged); more than
+	// the game has is refused, naming the spec.
+	sym, err := ParseSpec("mcts:20:symmetries=8:" + ttt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	psym, err := NewPlayer(g, sym)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := psym.(*Searcher[testgames.Board]).search; !reflect.DeepEqual(s.Params(), PlayParams(g.Info().Name)) {
+		t.Errorf("%s searches with\n%+v\nwant the game's PlayParams", sym.Text, s.Params())
+	} else if _, ok := s.Oracle().(*mcts.Symmetric[testgames.Board]); !ok {
+		t.Errorf("%s asks %T, want an mcts.Symmetric", sym.Text, s.Oracle())
+	}
+	if _, ok := sr.search.Oracle().(*mcts.Observer[testgames.Board]); !ok {
+		t.Errorf("%s asks %T, want the network's Observer", sp.Text, sr.search.Oracle())
+	}
+	sym9, _ := ParseSpec("mcts:20:symmetries=9:" + ttt)
+	if _, err := NewPlayer(g, sym9); err == nil || !strings.Contains(err.Error(), `player "`+sym9.Text+`": mcts: 9 symmetries asked of tictactoe, which has 8`) {
+		t.Errorf("%s: err = %v", sym9.Text, err)
 	}
 	// A game's own parameters reach its players (Imbriqua's differ from the defaults).
 	ig := imbriqua.Game
