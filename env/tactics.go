@@ -93,3 +93,15 @@ type Heuristic[S State[S]] interface {
 	// number in (-1, 1), above 0 when he stands better.
 	Heuristic(s S) float64
 }
+
+// EndBound is implemented by games that can tell how soon a game can end at the earliest, so
+// that the alpha-beta searches (ab:D, the solver's root proofs) skip what cannot reach an end
+// within their horizon: Imbriqua, which always lasts 44 turns. Past a search's horizon a game
+// without a Heuristic is valued 0, so a subtree that cannot reach an end within it is worth 0
+// exactly, and searching it changes nothing.
+type EndBound[S State[S]] interface {
+	// TurnsToEnd is a lower bound on the changes of decider, from one player to the other
+	// (chance's decisions do not count), between s, a decision of player 0 or 1, and any end of
+	// the game: 0 where the game may end within the decisions its decider makes from s.
+	TurnsToEnd(s S) int
+}

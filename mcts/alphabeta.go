@@ -20,7 +20,10 @@ import (
 //
 // Positions past the depth are valued by the game's env.Heuristic if it has one, else 0 (only
 // the ends of the game count); the last turn searched asks the game whether its decider can win
-// within it (env.WinChecker) before playing its moves out. Iterative deepening runs depths 1 to
+// within it (env.WinChecker) before playing its moves out. A game that tells how soon it can end
+// (env.EndBound) is not searched where no end is within the depth and no heuristic values the
+// horizon: such a position is worth 0 exactly (Imbriqua, which always lasts 44 turns, before its
+// last turns). Iterative deepening runs depths 1 to
 // D and keeps the last complete one, so a time cap stops it with a sound move. Among equally
 // good moves the choice is uniform, by a seeded shuffle of the root's moves: a search with the
 // same seed and depth is deterministic.
@@ -31,9 +34,17 @@ type AlphaBeta[S env.State[S]] struct {
 	pcg       *rand.PCG
 	canWin    func(S) bool
 	heuristic func(S) float64
-	buf       []env.Action
-	outcomes  []env.Outcome
-	root      []env.Action
+	// turnsToEnd is the game's env.EndBound, if it has one: without a heuristic, a position
+	// that cannot reach an end within the turns left is worth 0, unsearched.
+	turnsToEnd func(S) int
+	buf        []env.Action
+	outcomes   []env.Outcome
+	root       []env.Action
+	// killer[ply] is the last move that cut the search off at that ply (−1: none), tried first
+	// at the nodes of that ply where it is legal: the reply that refutes one move often refutes
+	// its siblings. noKillers turns them off (tests compare).
+	killer    []env.Action
+	noKillers bool
 	// pv[i] is the best line found from the node at ply i of the search under way (a
 	// triangular table: a node's line is its best move and its child's line); line is the
 	// root's line of the last complete iteration, which ABResult.PV shows.
@@ -78,6 +89,9 @@ func NewAlphaBeta[S env.State[S]](g env.Game[S], depth int, timeCap time.Duratio
 		buf: make([]env.Action, 0, 4*g.Info().NumActions), outcomes: make([]env.Outcome, 0, 64)}
 	if h, ok := g.(env.Heuristic[S]); ok {
 		ab.heuristic = h.Heuristic
+	}
+	if b, ok := g.(env.EndBound[S]); ok {
+		ab.turnsToEnd = b.TurnsToEnd
 	}
 	return ab, nil
 }
@@ -166,8 +180,14 @@ func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
 // the ends of the game count (no heuristic), so what it finds is sure. It is deterministic: the
 // limit counts positions, not time.
 func (ab *AlphaBeta[S]) Prove(s S, owner env.Player, turns int, limit int64) (v float64, ok bool) {
+	return ab.prove(s, owner, turns, limit, time.Time{})
+}
+
+// prove is Prove, given up (ok false) at deadline if it is not zero: a search for a time keeps
+// to it.
+func (ab *AlphaBeta[S]) prove(s S, owner env.Player, turns int, limit int64, deadline time.Time) (v float64, ok bool) {
 	h := ab.heuristic
-	ab.ctx, ab.deadline, ab.nodes, ab.nextCheck, ab.nodeLimit, ab.heuristic, ab.lineOn = context.Background(), time.Time{}, 0, 0, limit, nil, false
+	ab.ctx, ab.deadline, ab.nodes, ab.nextCheck, ab.nodeLimit, ab.heuristic, ab.lineOn = context.Background(), deadline, 0, 0, limit, nil, false
 	defer func() { ab.nodeLimit, ab.heuristic = 0, h }()
 	// Null windows: is the value at most −1, is it at least +1?
 	if v, err := ab.value(s, owner, turns, -1, -1+provenEps, 0); err == nil && v <= -1 {
@@ -275,6 +295,10 @@ func (ab *AlphaBeta[S]) value(s S, owner env.Player, left int, lo, hi float64, p
 		}
 		owner, left = d, left-1
 	}
+	if ab.heuristic == nil && ab.turnsToEnd != nil && ab.turnsToEnd(s) > left {
+		// No end within the horizon: every position past it is valued 0, so s is.
+		return 0, nil
+	}
 	sg := sign(d)
 	if left == 0 && ab.canWin(s) {
 		return sg, nil // the last turn searched: a win within it is all that can change
@@ -282,6 +306,19 @@ func (ab *AlphaBeta[S]) value(s S, owner env.Player, left int, lo, hi float64, p
 	start := len(ab.buf)
 	ab.buf = s.Legal(ab.buf)
 	end := len(ab.buf)
+	if !ab.noKillers {
+		for len(ab.killer) <= ply {
+			ab.killer = append(ab.killer, -1)
+		}
+		if k := ab.killer[ply]; k >= 0 {
+			for i := start; i < end; i++ {
+				if ab.buf[i] == k {
+					ab.buf[start], ab.buf[i] = ab.buf[i], ab.buf[start]
+					break
+				}
+			}
+		}
+	}
 	best := -sg * math.Inf(1)
 	for i := start; i < end; i++ {
 		c := s.Play(ab.buf[i])
@@ -311,6 +348,9 @@ func (ab *AlphaBeta[S]) value(s S, owner env.Player, left int, lo, hi float64, p
 			hi = min(hi, v)
 		}
 		if lo >= hi {
+			if !ab.noKillers {
+				ab.killer[ply] = ab.buf[i]
+			}
 			break
 		}
 	}

@@ -2,9 +2,12 @@ package mcts
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/imbriqua"
 )
 
 // TestRootProofAfterReuse: player 0 decides twice in a row (0 then 1). At node 1, move 0
@@ -116,5 +119,36 @@ func TestRootProofsShareTheBudget(t *testing.T) {
 		if c.Action == 2 && !(c.Proven && c.Q == -1) {
 			t.Errorf("move 2 is not proven lost with a budget of %d positions (its proof needs %d): %+v", p.RootProofNodes, need, c)
 		}
+	}
+}
+
+// TestRootProofsKeepTheClock: a search for a time gives its root proofs up when the time is
+// up. Imbriqua at its 36th turn, proofs of 8 turns (to the end) with a budget of 10^10
+// positions, which would take minutes: searched for 100 ms, it answers within seconds.
+func TestRootProofsKeepTheClock(t *testing.T) {
+	g := imbriqua.Game
+	rng := rand.New(rand.NewPCG(4, 4))
+	st := g.New()
+	for st.ToMove() == env.Chance || st.Turn() < 36 || st.Phase() != imbriqua.PhasePlace {
+		if st.ToMove() == env.Chance {
+			st = st.Play(env.SampleOutcome(st.Chances(nil), rng.Float64()))
+			continue
+		}
+		legal := st.Legal(nil)
+		st = st.Play(legal[rng.IntN(len(legal))])
+	}
+	p := DefaultParams()
+	p.RootProof, p.RootProofNodes = MaxABDepth, 10_000_000_000
+	s := mustSearch(t, g, Uniform[imbriqua.State]{}, p, 1)
+	s.SetRoot(st)
+	start := time.Now()
+	if err := s.Run(context.Background(), Budget{Time: 100 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("a search of 100 ms took %v: its root proofs did not keep the clock", el)
+	}
+	if s.deadline != (time.Time{}) {
+		t.Error("the search keeps its deadline after Run: a later search by simulations would keep it too")
 	}
 }

@@ -33,8 +33,10 @@ type Search[S env.State[S]] struct {
 	// receives the logits of a hit.
 	cache  *Cache[S]
 	cached []float32
-	// prover runs the solver's root proofs (Params.RootProof).
-	prover *AlphaBeta[S]
+	// prover runs the solver's root proofs (Params.RootProof); deadline, set by Run for a
+	// search by time, is when they give up.
+	prover   *AlphaBeta[S]
+	deadline time.Time
 
 	// The leaves in flight: their positions (what Collect returns), their nodes, and their
 	// paths from the root, laid one after another in paths and delimited by pathEnd.
@@ -253,6 +255,8 @@ func (s *Search[S]) Run(ctx context.Context, b Budget) error {
 			sims = math.MaxInt
 		}
 	}
+	s.deadline = deadline
+	defer func() { s.deadline = time.Time{} }()
 	if err := s.Start(sims); err != nil {
 		return err
 	}

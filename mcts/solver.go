@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"math"
+	"time"
 
 	"github.com/zerogames/zero/env"
 )
@@ -146,7 +147,7 @@ func (s *Search[S]) scan(i int32) {
 
 // proveRoot runs the root proofs (Params.RootProof): an alpha-beta from each of the root's
 // moves not proven yet, within the rest of RootProof turns, sharing RootProofNodes positions.
-// A win found ends the proofs.
+// A win found ends the proofs, and so does the end of a search by time.
 func (s *Search[S]) proveRoot() {
 	root := s.t.nodes[0]
 	p := root.toMove
@@ -166,7 +167,10 @@ func (s *Search[S]) proveRoot() {
 			}
 			continue
 		}
-		v, ok := s.prover.Prove(s.t.states[s.t.nodes[c].state], p, s.p.RootProof-1, max(budget/left, 1))
+		if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+			return // a search by time: its time is up
+		}
+		v, ok := s.prover.prove(s.t.states[s.t.nodes[c].state], p, s.p.RootProof-1, max(budget/left, 1), s.deadline)
 		budget -= s.prover.nodes
 		left--
 		if !ok {

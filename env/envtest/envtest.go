@@ -71,6 +71,7 @@ func RunWith[S env.State[S]](t *testing.T, g env.Game[S], cfg Config) {
 	t.Run("random-games", func(t *testing.T) {
 		var samples []S
 		moved := make([]bool, info.Symmetries) // whether symmetry k moved some state
+		bounded := 0                           // decisions with a positive EndBound
 		for i := 0; i < cfg.Games; i++ {
 			c := &checker[S]{t: t, g: g, info: info, cfg: cfg, moved: moved,
 				rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
@@ -78,7 +79,13 @@ func RunWith[S env.State[S]](t *testing.T, g env.Game[S], cfg Config) {
 			if t.Failed() {
 				return
 			}
+			if f, ok := g.(env.EndBound[S]); ok {
+				bounded += checkEndBound(t, g, f, c.actions)
+			}
 			samples = append(samples, c.samples...)
+		}
+		if _, ok := g.(env.EndBound[S]); ok && bounded == 0 {
+			t.Errorf("EndBound's TurnsToEnd was 0 at every decision of %d games: the check proved nothing", cfg.Games)
 		}
 		for k := 1; k < info.Symmetries; k++ {
 			if !moved[k] {
@@ -90,6 +97,42 @@ func RunWith[S env.State[S]](t *testing.T, g env.Game[S], cfg Config) {
 			t.Run("win-finder", func(t *testing.T) { checkWinFinder(t, f, samples) })
 		}
 	})
+}
+
+// checkEndBound: at each decision of a player in the game played by actions, the game's
+// TurnsToEnd is at most the changes of decider between players (chance's decisions skipped)
+// from there to the end; it returns how many of those decisions had a positive bound.
+func checkEndBound[S env.State[S]](t *testing.T, g env.Game[S], f env.EndBound[S], actions []env.Action) int {
+	t.Helper()
+	states := make([]S, 0, len(actions)+1)
+	s := g.New()
+	for _, a := range actions {
+		states = append(states, s)
+		s = s.Play(a)
+	}
+	if s.ToMove() != env.Terminal {
+		return 0 // a game cut short: its end is unknown
+	}
+	positive := 0
+	changes, next := 0, env.Terminal // the changes from states[i+1] on, and its player decider
+	for i := len(states) - 1; i >= 0; i-- {
+		d := states[i].ToMove()
+		if d != 0 && d != 1 {
+			continue
+		}
+		if next != env.Terminal && next != d {
+			changes++
+		}
+		next = d
+		b := f.TurnsToEnd(states[i])
+		if b > changes {
+			t.Fatalf("TurnsToEnd = %d at decision %d, but the game ended %d changes of decider later, at\n%v", b, i, changes, states[i])
+		}
+		if b > 0 {
+			positive++
+		}
+	}
+	return positive
 }
 
 // checkWinFinder: a game's WinFinder agrees with playing every legal action (env.CanWin) at

@@ -1,6 +1,7 @@
 package imbriqua_test
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/zerogames/zero/env"
@@ -40,4 +41,68 @@ func TestPolicyCells(t *testing.T) {
 
 func TestScorer(t *testing.T) {
 	var _ env.Scorer = imbriqua.State{}
+}
+
+// TestTurnsToEnd: Imbriqua's bound on the changes of decider left (env.EndBound, which the
+// generic suite checks is never above the truth) is the truth itself wherever the board has
+// empty squares enough for every turn left to begin with a placement: each turn after the one
+// in progress brings exactly one change, and a penalty that ends the game one more. Seeded
+// random games.
+func TestTurnsToEnd(t *testing.T) {
+	g := imbriqua.Game
+	rng := rand.New(rand.NewPCG(7, 7))
+	exact, counted := 0, 0
+	for range 40 {
+		var states []imbriqua.State
+		s := g.New()
+		for s.ToMove() != env.Terminal {
+			states = append(states, s)
+			if s.ToMove() == env.Chance {
+				s = s.Play(env.SampleOutcome(s.Chances(nil), rng.Float64()))
+				continue
+			}
+			legal := s.Legal(nil)
+			s = s.Play(legal[rng.IntN(len(legal))])
+		}
+		// The last turn's penalty, if it ends the game, is a change no later turn absorbs.
+		last := states[len(states)-1]
+		tail := 0
+		if last.Phase() == imbriqua.PhasePenalty {
+			tail = 1
+		}
+		changes, next := 0, env.Terminal
+		for i := len(states) - 1; i >= 0; i-- {
+			st := states[i]
+			d := st.ToMove()
+			if d == env.Chance {
+				continue
+			}
+			if next != env.Terminal && next != d {
+				changes++
+			}
+			next = d
+			got := g.TurnsToEnd(st)
+			if got > changes {
+				t.Fatalf("TurnsToEnd = %d, but the game ended %d changes later, at\n%v", got, changes, st)
+			}
+			empty := 64 - st.Pawns(0) - st.Pawns(1)
+			if st.Opening() || (empty-1)/3 < 43-st.Turn() {
+				continue
+			}
+			counted++
+			want := changes
+			if i < len(states)-1 {
+				want -= tail
+			}
+			if got == want {
+				exact++
+			} else {
+				t.Errorf("TurnsToEnd = %d where %d changes of decider followed (%d of them the last turn's penalty; turn %d, %d empty squares), at\n%v", got, changes, changes-want, st.Turn(), empty, st)
+			}
+		}
+	}
+	if counted < 1000 {
+		t.Errorf("only %d decisions had empty squares enough to check the bound is exact", counted)
+	}
+	t.Logf("TurnsToEnd exact at %d decisions", exact)
 }

@@ -292,3 +292,27 @@ func (g *Rules) CanWin(s State, buf []env.Action) (bool, []env.Action) {
 	}
 	return env.CanWin(s, buf)
 }
+
+// TurnsToEnd is env.EndBound's: a lower bound on the changes of decider between s and the end of
+// the game, which comes after the 44th turn. A turn that begins with an empty square begins with
+// its mover's placement, and the movers alternate, so each such turn after the one in progress
+// brings a change of decider (its placement, or the penalty its mover decides at the end of the
+// turn before); one fewer while the opponent decides a penalty, whose next turn is his own. The
+// board loses at most 3 empty squares a turn (a placement and card 11's two), so with E empty
+// squares the next (E−1)/3 turns surely begin with one.
+func (g *Rules) TurnsToEnd(s State) int {
+	if s.phase == phaseOver {
+		return 0
+	}
+	empty := numSquares - count(s.pawns[0]) - count(s.pawns[1])
+	if s.phase == phaseOpening {
+		// The opening's placements left are made before turn 0; the turns after it count.
+		empty -= openingPlacements - int(s.opening)
+		return max(0, min(numTurns-1, (empty-1)/3))
+	}
+	m := max(0, min(numTurns-1-int(s.turn), (empty-1)/3))
+	if s.toMove != s.mover() {
+		m = max(0, m-1) // the penalty (or chance's draw, counted as the penalty's case)
+	}
+	return m
+}
