@@ -171,5 +171,5 @@ func BenchmarkAlphaBeta(b *testing.B) {
 	benchAB(b, gyges.Advanced, 2, 3, 4, 5)
 	benchAB(b, yinsh.Blitz, 1, 2, 3)
 	benchAB(b, yinsh.Normal, 1, 2, 3)
-	benchAB(b, imbriqua.Game, 1, 2) // ab:3 takes seconds a move
+	benchAB(b, imbriqua.Game, 1, 2, 3, 4, 5) // ab:6 took up to 46 s a move here (the 39th turn)
 }
