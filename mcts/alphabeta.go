@@ -180,14 +180,14 @@ func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
 // the ends of the game count (no heuristic), so what it finds is sure. It is deterministic: the
 // limit counts positions, not time.
 func (ab *AlphaBeta[S]) Prove(s S, owner env.Player, turns int, limit int64) (v float64, ok bool) {
-	return ab.prove(s, owner, turns, limit, time.Time{})
+	return ab.prove(context.Background(), s, owner, turns, limit, time.Time{})
 }
 
-// prove is Prove, given up (ok false) at deadline if it is not zero: a search for a time keeps
-// to it.
-func (ab *AlphaBeta[S]) prove(s S, owner env.Player, turns int, limit int64, deadline time.Time) (v float64, ok bool) {
+// prove is Prove, given up (ok false) when ctx ends or at deadline if it is not zero: the
+// search that asks keeps to its own.
+func (ab *AlphaBeta[S]) prove(ctx context.Context, s S, owner env.Player, turns int, limit int64, deadline time.Time) (v float64, ok bool) {
 	h := ab.heuristic
-	ab.ctx, ab.deadline, ab.nodes, ab.nextCheck, ab.nodeLimit, ab.heuristic, ab.lineOn = context.Background(), deadline, 0, 0, limit, nil, false
+	ab.ctx, ab.deadline, ab.nodes, ab.nextCheck, ab.nodeLimit, ab.heuristic, ab.lineOn = ctx, deadline, 0, 0, limit, nil, false
 	defer func() { ab.nodeLimit, ab.heuristic = 0, h }()
 	// Null windows: is the value at most −1, is it at least +1?
 	if v, err := ab.value(s, owner, turns, -1, -1+provenEps, 0); err == nil && v <= -1 {

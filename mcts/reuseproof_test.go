@@ -123,8 +123,9 @@ func TestRootProofsShareTheBudget(t *testing.T) {
 }
 
 // TestRootProofsKeepTheClock: a search for a time gives its root proofs up when the time is
-// up. Imbriqua at its 36th turn, proofs of 8 turns (to the end) with a budget of 10^10
-// positions, which would take minutes: searched for 100 ms, it answers within seconds.
+// up, and any search when its context ends (the engine's stop). Imbriqua at its 36th turn,
+// proofs of 8 turns (to the end) with a budget of 10^10 positions, which would take minutes:
+// searched for 100 ms, or stopped after 100 ms, it answers within seconds.
 func TestRootProofsKeepTheClock(t *testing.T) {
 	g := imbriqua.Game
 	rng := rand.New(rand.NewPCG(4, 4))
@@ -148,7 +149,18 @@ func TestRootProofsKeepTheClock(t *testing.T) {
 	if el := time.Since(start); el > 5*time.Second {
 		t.Errorf("a search of 100 ms took %v: its root proofs did not keep the clock", el)
 	}
-	if s.deadline != (time.Time{}) {
-		t.Error("the search keeps its deadline after Run: a later search by simulations would keep it too")
+	if s.deadline != (time.Time{}) || s.ctx != nil {
+		t.Error("the search keeps its deadline or context after Run: a later search would keep them too")
+	}
+	stopped := mustSearch(t, g, Uniform[imbriqua.State]{}, p, 1)
+	stopped.SetRoot(st)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start = time.Now()
+	if err := stopped.Run(ctx, Budget{Simulations: 10}); err == nil {
+		t.Error("a search stopped during its root proofs reports no error")
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("a search stopped after 100 ms took %v: its root proofs did not keep to its context", el)
 	}
 }

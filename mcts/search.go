@@ -33,9 +33,10 @@ type Search[S env.State[S]] struct {
 	// receives the logits of a hit.
 	cache  *Cache[S]
 	cached []float32
-	// prover runs the solver's root proofs (Params.RootProof); deadline, set by Run for a
-	// search by time, is when they give up.
+	// prover runs the solver's root proofs (Params.RootProof); Run sets ctx, whose end they
+	// keep to, and deadline, the end of a search by time.
 	prover   *AlphaBeta[S]
+	ctx      context.Context
 	deadline time.Time
 
 	// The leaves in flight: their positions (what Collect returns), their nodes, and their
@@ -255,8 +256,8 @@ func (s *Search[S]) Run(ctx context.Context, b Budget) error {
 			sims = math.MaxInt
 		}
 	}
-	s.deadline = deadline
-	defer func() { s.deadline = time.Time{} }()
+	s.ctx, s.deadline = ctx, deadline
+	defer func() { s.ctx, s.deadline = nil, time.Time{} }()
 	if err := s.Start(sims); err != nil {
 		return err
 	}

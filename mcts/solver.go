@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"context"
 	"math"
 	"time"
 
@@ -147,7 +148,8 @@ func (s *Search[S]) scan(i int32) {
 
 // proveRoot runs the root proofs (Params.RootProof): an alpha-beta from each of the root's
 // moves not proven yet, within the rest of RootProof turns, sharing RootProofNodes positions.
-// A win found ends the proofs, and so does the end of a search by time.
+// A win found ends the proofs, and so does the end of the search's context (Run's) or of its
+// time.
 func (s *Search[S]) proveRoot() {
 	root := s.t.nodes[0]
 	p := root.toMove
@@ -167,10 +169,14 @@ func (s *Search[S]) proveRoot() {
 			}
 			continue
 		}
-		if !s.deadline.IsZero() && time.Now().After(s.deadline) {
-			return // a search by time: its time is up
+		ctx := s.ctx
+		if ctx == nil {
+			ctx = context.Background() // driven by Start, Collect and Apply
 		}
-		v, ok := s.prover.prove(s.t.states[s.t.nodes[c].state], p, s.p.RootProof-1, max(budget/left, 1), s.deadline)
+		if ctx.Err() != nil || !s.deadline.IsZero() && time.Now().After(s.deadline) {
+			return // the search is stopped, or its time is up
+		}
+		v, ok := s.prover.prove(ctx, s.t.states[s.t.nodes[c].state], p, s.p.RootProof-1, max(budget/left, 1), s.deadline)
 		budget -= s.prover.nodes
 		left--
 		if !ok {
