@@ -209,6 +209,43 @@ func testWinLine[S env.State[S]](t *testing.T, g env.Game[S]) {
 	t.Logf("%s: %d positions, %d with a win", g.Info().Name, len(positions), wins)
 }
 
+// imbriquaLate returns the players' decisions from turn from on (0-based) of seeded random
+// Imbriqua games: chance by its probabilities, the players uniformly.
+func imbriquaLate(seed uint64, games, from int) []imbriqua.State {
+	g := imbriqua.Game
+	rng := rand.New(rand.NewPCG(seed, seed))
+	var out []imbriqua.State
+	for range games {
+		s := g.New()
+		for s.ToMove() != env.Terminal {
+			if s.ToMove() == env.Chance {
+				s = s.Play(env.SampleOutcome(s.Chances(nil), rng.Float64()))
+				continue
+			}
+			if s.Turn() >= from {
+				out = append(out, s)
+			}
+			legal := s.Legal(nil)
+			s = s.Play(legal[rng.IntN(len(legal))])
+		}
+	}
+	return out
+}
+
+// searchBoth runs two alpha-beta searches of s.
+func searchBoth[S env.State[S]](t *testing.T, a, b *AlphaBeta[S], s S) (ABResult, ABResult) {
+	t.Helper()
+	ra, err := a.Search(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := b.Search(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ra, rb
+}
+
 // TestAlphaBetaEndBound: Imbriqua tells how soon it can end (env.EndBound), and alpha-beta skips
 // what cannot reach an end within its depth. Its answers are those of the search without the
 // bound (values, best moves, proofs), at fewer positions. Positions of seeded random games at
@@ -216,49 +253,30 @@ func testWinLine[S env.State[S]](t *testing.T, g env.Game[S]) {
 // the end is out of reach up to turn 41 and within it after.
 func TestAlphaBetaEndBound(t *testing.T) {
 	g := imbriqua.Game
-	rng := rand.New(rand.NewPCG(5, 5))
 	var with, without int64
 	checked, nonzero := 0, 0
-	for game := 0; game < 3; game++ {
-		s := g.New()
-		for s.ToMove() != env.Terminal {
-			if d := s.ToMove(); d == env.Chance {
-				s = s.Play(env.SampleOutcome(s.Chances(nil), rng.Float64()))
-				continue
+	for _, s := range imbriquaLate(5, 3, 38) {
+		bounded, plain := mustAB(t, g, 2, 1), mustAB(t, g, 2, 1)
+		plain.turnsToEnd = nil
+		rb, rp := searchBoth(t, bounded, plain, s)
+		if rb.Best != rp.Best || rb.Value != rp.Value || rb.Depth != rp.Depth {
+			t.Fatalf("with the bound: %s %v (depth %d); without: %s %v (depth %d), at\n%v", env.ActionString(s, rb.Best), rb.Value, rb.Depth, env.ActionString(s, rp.Best), rp.Value, rp.Depth, s)
+		}
+		with, without = with+rb.Nodes, without+rp.Nodes
+		if rb.Nodes > rp.Nodes {
+			t.Errorf("the bound searched more: %d positions against %d, at\n%v", rb.Nodes, rp.Nodes, s)
+		}
+		legal := s.Legal(nil)
+		for _, a := range legal[:min(len(legal), 4)] {
+			vb, okb := bounded.Prove(s.Play(a), s.ToMove(), 1, 0)
+			vp, okp := plain.Prove(s.Play(a), s.ToMove(), 1, 0)
+			if vb != vp || okb != okp {
+				t.Fatalf("Prove after %s: %v %v with the bound, %v %v without, at\n%v", env.ActionString(s, a), vb, okb, vp, okp, s)
 			}
-			if s.Turn() >= 38 {
-				bounded, plain := mustAB(t, g, 2, 1), mustAB(t, g, 2, 1)
-				plain.turnsToEnd = nil
-				rb, err := bounded.Search(context.Background(), s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rp, err := plain.Search(context.Background(), s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if rb.Best != rp.Best || rb.Value != rp.Value || rb.Depth != rp.Depth {
-					t.Fatalf("with the bound: %s %v (depth %d); without: %s %v (depth %d), at\n%v", env.ActionString(s, rb.Best), rb.Value, rb.Depth, env.ActionString(s, rp.Best), rp.Value, rp.Depth, s)
-				}
-				with, without = with+rb.Nodes, without+rp.Nodes
-				if rb.Nodes > rp.Nodes {
-					t.Errorf("the bound searched more: %d positions against %d, at\n%v", rb.Nodes, rp.Nodes, s)
-				}
-				legal := s.Legal(nil)
-				for _, a := range legal[:min(len(legal), 4)] {
-					vb, okb := bounded.Prove(s.Play(a), s.ToMove(), 1, 0)
-					vp, okp := plain.Prove(s.Play(a), s.ToMove(), 1, 0)
-					if vb != vp || okb != okp {
-						t.Fatalf("Prove after %s: %v %v with the bound, %v %v without, at\n%v", env.ActionString(s, a), vb, okb, vp, okp, s)
-					}
-				}
-				checked++
-				if rb.Value != 0 {
-					nonzero++
-				}
-			}
-			legal := s.Legal(nil)
-			s = s.Play(legal[rng.IntN(len(legal))])
+		}
+		checked++
+		if rb.Value != 0 {
+			nonzero++
 		}
 	}
 	if nonzero == 0 || nonzero == checked {
@@ -276,44 +294,25 @@ func TestAlphaBetaEndBound(t *testing.T) {
 // proved to the end.
 func TestAlphaBetaKillers(t *testing.T) {
 	g := imbriqua.Game
-	rng := rand.New(rand.NewPCG(9, 9))
 	var with, without int64
 	proven := 0
-	for game := 0; game < 4; game++ {
-		s := g.New()
-		for s.ToMove() != env.Terminal {
-			if s.ToMove() == env.Chance {
-				s = s.Play(env.SampleOutcome(s.Chances(nil), rng.Float64()))
-				continue
+	for _, s := range imbriquaLate(9, 4, 40) {
+		killers, plain := mustAB(t, g, 4, 1), mustAB(t, g, 4, 1)
+		plain.noKillers = true
+		for _, a := range s.Legal(nil) {
+			vk, okk := killers.Prove(s.Play(a), s.ToMove(), 3, 0)
+			vp, okp := plain.Prove(s.Play(a), s.ToMove(), 3, 0)
+			if vk != vp || okk != okp {
+				t.Fatalf("Prove after %s: %v %v with killers, %v %v without, at\n%v", env.ActionString(s, a), vk, okk, vp, okp, s)
 			}
-			legal := s.Legal(nil)
-			if s.Turn() >= 40 {
-				killers, plain := mustAB(t, g, 4, 1), mustAB(t, g, 4, 1)
-				plain.noKillers = true
-				for _, a := range legal {
-					vk, okk := killers.Prove(s.Play(a), s.ToMove(), 3, 0)
-					vp, okp := plain.Prove(s.Play(a), s.ToMove(), 3, 0)
-					if vk != vp || okk != okp {
-						t.Fatalf("Prove after %s: %v %v with killers, %v %v without, at\n%v", env.ActionString(s, a), vk, okk, vp, okp, s)
-					}
-					with, without = with+killers.nodes, without+plain.nodes
-					if okk {
-						proven++
-					}
-				}
-				rk, err := killers.Search(context.Background(), s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rp, err := plain.Search(context.Background(), s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if rk.Best != rp.Best || rk.Value != rp.Value {
-					t.Fatalf("Search: %s %v with killers, %s %v without, at\n%v", env.ActionString(s, rk.Best), rk.Value, env.ActionString(s, rp.Best), rp.Value, s)
-				}
+			with, without = with+killers.nodes, without+plain.nodes
+			if okk {
+				proven++
 			}
-			s = s.Play(legal[rng.IntN(len(legal))])
+		}
+		rk, rp := searchBoth(t, killers, plain, s)
+		if rk.Best != rp.Best || rk.Value != rp.Value {
+			t.Fatalf("Search: %s %v with killers, %s %v without, at\n%v", env.ActionString(s, rk.Best), rk.Value, env.ActionString(s, rp.Best), rp.Value, s)
 		}
 	}
 	if proven == 0 {

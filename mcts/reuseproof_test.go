@@ -2,7 +2,6 @@ package mcts
 
 import (
 	"context"
-	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -128,15 +127,9 @@ func TestRootProofsShareTheBudget(t *testing.T) {
 // searched for 100 ms, or stopped after 100 ms, it answers within seconds.
 func TestRootProofsKeepTheClock(t *testing.T) {
 	g := imbriqua.Game
-	rng := rand.New(rand.NewPCG(4, 4))
-	st := g.New()
-	for st.ToMove() == env.Chance || st.Turn() < 36 || st.Phase() != imbriqua.PhasePlace {
-		if st.ToMove() == env.Chance {
-			st = st.Play(env.SampleOutcome(st.Chances(nil), rng.Float64()))
-			continue
-		}
-		legal := st.Legal(nil)
-		st = st.Play(legal[rng.IntN(len(legal))])
+	st := imbriquaLate(4, 1, 36)[0]
+	if st.Turn() != 36 || st.Phase() != imbriqua.PhasePlace {
+		t.Fatalf("not the placement of the 36th turn:\n%v", st)
 	}
 	p := DefaultParams()
 	p.RootProof, p.RootProofNodes = MaxABDepth, 10_000_000_000

@@ -304,7 +304,7 @@ func (g *Rules) TurnsToEnd(s State) int {
 	if s.phase == phaseOver {
 		return 0
 	}
-	empty := numSquares - count(s.pawns[0]) - count(s.pawns[1])
+	empty := count(^(s.pawns[0] | s.pawns[1]))
 	if s.phase == phaseOpening {
 		// The opening's placements left are made before turn 0; the turns after it count.
 		empty -= openingPlacements - int(s.opening)
