@@ -32,7 +32,9 @@ type Config struct {
 	// Net is the network's architecture (net.Config).
 	Net net.Config `yaml:"net" json:"net"`
 	// Init is a checkpoint whose weights start the run instead of random ones: of this game,
-	// or of another variant of its board with the same net (yinsh-blitz weights for yinsh).
+	// or of another variant of its board with the same net (yinsh-blitz weights for yinsh), or
+	// with fewer residual blocks and the same otherwise, which grow into the run's net as blocks
+	// that start as the identity (net.Weights.Deepen: the run starts from the checkpoint's play).
 	// It is read once, when the run starts; the optimizer starts afresh. "": random weights.
 	Init string `yaml:"init,omitempty" json:"init,omitempty"`
 	// Optimizer is how it learns (net.OptimizerConfig).

@@ -294,7 +294,14 @@ func (r *run[S]) open() error {
 			return fmt.Errorf("init: %w", err)
 		}
 		if ck.Header.Net != r.cfg.Net {
-			return fmt.Errorf("init: %s holds another net (%+v) than the run's (%+v)", r.cfg.Init, ck.Header.Net, r.cfg.Net)
+			// A net with fewer blocks, the same otherwise, grows into the run's: its new
+			// blocks start as the identity (net.Weights.Deepen), so the run goes on from the
+			// checkpoint's play with more capacity.
+			d, err := ck.Weights.Deepen(r.cfg.Net, rand.New(rand.NewPCG(r.cfg.Seed, 0x6465_6570)))
+			if err != nil {
+				return fmt.Errorf("init: %s holds another net (%+v) than the run's (%+v), and cannot grow into it: %w", r.cfg.Init, ck.Header.Net, r.cfg.Net, err)
+			}
+			ck.Weights = d
 		}
 		r.init = ck
 	}
@@ -432,6 +439,9 @@ func (r *run[S]) weights() (startWeights, error) {
 	if r.init != nil {
 		h := r.init.Header
 		r.logf("starting from the weights of %s (%s, step %d)", r.cfg.Init, h.Game, h.Step)
+		if h.Net.Blocks != r.cfg.Net.Blocks {
+			r.logf("deepened from %d residual blocks to %d: the new ones start as the identity", h.Net.Blocks, r.cfg.Net.Blocks)
+		}
 		return startWeights{w: r.init.Weights, opt: net.NewOptimizer(r.init.Weights), pcg: pcg}, nil
 	}
 	if r.state.Checkpoint == "" {

@@ -349,8 +349,41 @@ func TestInit(t *testing.T) {
 		t.Errorf("random weights at a relative distance of only %.3f: the check cannot tell", d)
 	}
 
+	// A net with more blocks grows from the checkpoint's: the blocks both have start where the
+	// checkpoint left them (one step away), the new ones are there.
+	deeper := fromInit
+	deeper.Net.Blocks++
+	dir := t.TempDir()
+	var out strings.Builder
+	if err := train.Run(context.Background(), yinsh.Normal, deeper, dir, train.Options{Out: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("deepened from %d residual blocks to %d", cfg.Net.Blocks, deeper.Net.Blocks); !strings.Contains(out.String(), want) {
+		t.Errorf("the deeper run does not say %q:\n%s", want, out.String())
+	}
+	ck, err := net.Load(filepath.Join(dir, readState(t, dir).Checkpoint), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ck.Header.Net != deeper.Net {
+		t.Errorf("the deeper run's checkpoint holds %+v, want %+v", ck.Header.Net, deeper.Net)
+	}
+	var d, n float64
+	for _, p := range start.Weights.Params {
+		for j, y := range p.Data {
+			x := ck.Weights.Param(p.Name).Data[j]
+			d += float64(x-y) * float64(x-y)
+			n += float64(y) * float64(y)
+		}
+	}
+	if math.Sqrt(d/n) > 0.05 {
+		t.Errorf("the deeper run's shared weights are at a relative distance of %.3f from the init's", math.Sqrt(d/n))
+	}
+
 	otherNet := fromInit
 	otherNet.Net.Channels++
+	shallower := fromInit
+	shallower.Net.Blocks--
 	missing := fromInit
 	missing.Init = filepath.Join(from, "none.zck")
 	for _, tc := range []struct {
@@ -359,6 +392,7 @@ func TestInit(t *testing.T) {
 		says string
 	}{
 		{"another net", otherNet, "holds another net"},
+		{"fewer blocks", shallower, "cannot grow into it"},
 		{"a missing file", missing, "none.zck"},
 	} {
 		dir := filepath.Join(t.TempDir(), "run")
