@@ -62,6 +62,7 @@ func TestDeepen(t *testing.T) {
 		t.Fatal(err)
 	}
 	fewer, wider := w.Config, w.Config
+	fewer.Blocks--
 	wider.Blocks++
 	wider.Channels++
 	for _, c := range []struct {
@@ -72,9 +73,6 @@ func TestDeepen(t *testing.T) {
 		{fewer, "want more"},
 		{wider, "more than its blocks"},
 	} {
-		if c.cfg == fewer {
-			c.cfg.Blocks--
-		}
 		if _, err := w.Deepen(c.cfg, rand.New(rand.NewPCG(1, 1))); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Deepen(%+v): %v, want an error saying %q", c.cfg, err, c.want)
 		}

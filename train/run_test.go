@@ -292,8 +292,9 @@ func TestRefusals(t *testing.T) {
 }
 
 // TestInit: a run whose configuration names an init checkpoint starts from its weights, even
-// those of another variant of the board (YINSH blitz weights for YINSH); one of another net, or
-// a missing file, is refused before the run folder is made.
+// those of another variant of the board (YINSH blitz weights for YINSH), or of a net with fewer
+// blocks, which grows into the run's; one of another net, or a missing file, is refused before
+// the run folder is made.
 func TestInit(t *testing.T) {
 	cfg := tiny(t)
 	cfg.Stop.Steps = 10

@@ -31,7 +31,7 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 	fs.Var(&total, "time", "stop when the run has worked this `duration` over all its sessions (this session, instead of stop.time; 0: never)")
 	session := fs.Duration("for", 0, "stop this session after this long (0: when the run stops)")
 	logEvery := fs.Duration("log", 30*time.Second, "period of the log lines and self-play metrics")
-	initFrom := fs.String("init", "", "start the new run from this checkpoint's weights (of the game, or of another variant with the same net: yinsh-blitz's for yinsh)")
+	initFrom := fs.String("init", "", "start the new run from this checkpoint's weights (of the game, or of another variant with the same net: yinsh-blitz's for yinsh; a net with fewer residual blocks grows into the run's, its new blocks starting as the identity)")
 	listen := fs.String("listen", "", "also take remote workers (zero worker) at this `HOST:PORT` of the embedded server; they authenticate with the run folder's worker.token")
 	tlsCert := fs.String("tls-cert", "", "with --listen, the server's certificate (PEM `file`): remote workers must then speak TLS")
 	tlsKey := fs.String("tls-key", "", "the key (PEM `file`) of --tls-cert")
