@@ -72,7 +72,7 @@ func subcommands() []subcommand {
 		{"play", "[flags]", "play a game against the agent in the terminal", playCmd},
 		{"serve", "[flags]", "play against the agent in a browser, and watch training runs with --runs (a local web server)", serveCmd},
 		{"report", "--run DIR [--run DIR ...] [flags]", "draw a training run's charts (losses, Elo, throughput) as PNG files, or several runs' over each other", reportCmd},
-		{"net", "info CHECKPOINT | init [flags]", "inspect a network checkpoint (net info), or create one with random weights (net init)", netCmd},
+		{"net", "info CHECKPOINT | init [flags] | average --out F CHECKPOINT...", "inspect a network checkpoint (net info), create one with random weights (net init), or average checkpoints of one net (net average)", netCmd},
 		{"replay", "dump --run DIR [flags]", "write a training run's self-play games as game records (one a line, as an arena's games.jsonl)", replayCmd},
 		{"bench", "net [flags] | selfplay [flags] | ingest [flags]", "measure speed: every inference backend side by side against the GEMM peak (bench net), self-play as training plays it (bench selfplay), a trainer's intake of games from many workers (bench ingest)", benchCmd},
 	}

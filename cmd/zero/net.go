@@ -16,12 +16,13 @@ import (
 	"github.com/zerogames/zero/train"
 )
 
-// netCmd is `zero net info CHECKPOINT` and `zero net init --config C --out F`.
+// netCmd is `zero net info CHECKPOINT`, `zero net init --config C --out F` and `zero net
+// average --out F CHECKPOINT...`.
 func netCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if len(args) == 0 {
 			fs.Usage()
-			return errors.New("net: give an action: info CHECKPOINT, or init --config C --out F")
+			return errors.New("net: give an action: info CHECKPOINT, init --config C --out F, or average --out F CHECKPOINT...")
 		}
 		switch args[0] {
 		case "info":
@@ -46,8 +47,16 @@ func netCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writ
 				return err
 			}
 			return netInit(stdout, *config, *out, *seed, *force)
+		case "average":
+			sub := newFlagSet("net average", "--out F CHECKPOINT...", "write the mean of checkpoints of one game and one net, parameter by parameter (weight averaging; no optimizer state)")
+			out := sub.String("out", "", "the checkpoint file to write")
+			force := sub.Bool("force", false, "overwrite --out if it exists")
+			if help, err := parseFlags(sub, args[1:], stdout, stderr); help || err != nil {
+				return err
+			}
+			return netAverage(stdout, *out, sub.Args(), *force)
 		}
-		return fmt.Errorf("net: unknown action %q (info, init)", args[0])
+		return fmt.Errorf("net: unknown action %q (info, init, average)", args[0])
 	}
 }
 
@@ -132,6 +141,63 @@ func netInit(w io.Writer, config, out string, seed uint64, force bool) error {
 		return err
 	}
 	fmt.Fprintf(w, "wrote %s: a fresh %s net, %d trained parameters\n", out, f.Game, weights.Count())
+	return nil
+}
+
+// netAverage writes the mean of the checkpoints at paths (net.Average) to out, with the newest
+// step among them and no optimizer state: a run started from it (--init) starts a fresh
+// optimizer, as from any checkpoint of another run.
+func netAverage(w io.Writer, out string, paths []string, force bool) error {
+	if out == "" {
+		return errors.New("--out: give the checkpoint file to write")
+	}
+	if len(paths) == 0 {
+		return errors.New("net average: give the checkpoints to average")
+	}
+	if !force {
+		if _, err := os.Stat(out); err == nil {
+			return fmt.Errorf("--out %s: the file exists (--force overwrites it)", out)
+		}
+	}
+	var (
+		nets     []*net.Weights
+		spec     *net.Spec
+		first    net.Header
+		low, top int64
+	)
+	for i, path := range paths {
+		h, _, err := net.Inspect(path)
+		if err != nil {
+			return err
+		}
+		if i == 0 {
+			g, err := games.Lookup(h.Game)
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			if spec, err = g.NetSpec(); err != nil {
+				return err
+			}
+			first, low, top = h, h.Step, h.Step
+		}
+		if h.Net != first.Net {
+			return fmt.Errorf("%s: net %+v, where %s has %+v: only nets of one architecture average", path, h.Net, paths[0], first.Net)
+		}
+		c, err := net.Load(path, spec)
+		if err != nil {
+			return err
+		}
+		nets = append(nets, c.Weights)
+		low, top = min(low, h.Step), max(top, h.Step)
+	}
+	mean, err := net.Average(nets...)
+	if err != nil {
+		return err
+	}
+	if err := net.Save(out, mean, nil, top, time.Now()); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s: the mean of %s of %s, steps %d to %d\n", out, nouns(len(nets), "checkpoint"), spec.Game, low, top)
 	return nil
 }
 

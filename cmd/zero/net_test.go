@@ -6,10 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/net"
 )
 
-// TestNetCommands drives `zero net init`, `zero net info` and `zero bench net` as a user would,
-// through run, in a temporary directory.
+// TestNetCommands drives `zero net init`, `zero net info`, `zero net average` and `zero bench
+// net` as a user would, through run, in a temporary directory.
 func TestNetCommands(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {
@@ -25,6 +28,9 @@ func TestNetCommands(t *testing.T) {
 	noGame := write("nogame.yaml", "game: chess\n")
 	ckpt := filepath.Join(dir, "net.ckpt")
 	garbage := write("garbage.ckpt", "zeronet\n\x01\x00")
+	deeper := write("deeper.yaml", "game: yinsh-blitz\nnet:\n  blocks: 2\n  channels: 8\n")
+	other, deep := filepath.Join(dir, "other.ckpt"), filepath.Join(dir, "deep.ckpt")
+	mean := filepath.Join(dir, "mean.ckpt")
 
 	tests := []struct {
 		name    string
@@ -36,6 +42,16 @@ func TestNetCommands(t *testing.T) {
 		{"init refuses to overwrite", []string{"net", "init", "--config", good, "--out", ckpt}, nil, "the file exists"},
 		{"init overwrites with --force", []string{"net", "init", "--config", good, "--out", ckpt, "--force"}, []string{"wrote"}, ""},
 		{"info", []string{"net", "info", ckpt}, []string{"game         yinsh-blitz (rules revision 2, encoding 1)", "checksum ok", "1 block × 8 channels", "spatial, 59 planes + 1 off the grid", "optimizer    sgd"}, ""},
+		{"init another", []string{"net", "init", "--config", good, "--out", other, "--seed", "2"}, []string{"wrote"}, ""},
+		{"init a deeper net", []string{"net", "init", "--config", deeper, "--out", deep}, []string{"wrote"}, ""},
+		{"average", []string{"net", "average", "--out", mean, ckpt, other}, []string{"wrote " + mean + ": the mean of 2 checkpoints of yinsh-blitz, steps 0 to 0"}, ""},
+		{"info of a mean", []string{"net", "info", mean}, []string{"1 block × 8 channels", "optimizer    none saved"}, ""},
+		{"average refuses to overwrite", []string{"net", "average", "--out", mean, ckpt, other}, nil, "the file exists"},
+		{"average of other nets", []string{"net", "average", "--out", mean + "2", ckpt, deep}, nil, "deep.ckpt: net"},
+		{"average of a bad file", []string{"net", "average", "--out", mean + "2", ckpt, garbage}, nil, "garbage.ckpt: truncated"},
+		{"average of a missing file", []string{"net", "average", "--out", mean + "2", ckpt, ckpt + "-missing"}, nil, "net.ckpt-missing"},
+		{"average of nothing", []string{"net", "average", "--out", mean + "2"}, nil, "give the checkpoints to average"},
+		{"average without --out", []string{"net", "average", ckpt}, nil, "--out: give"},
 		{"info of a bad file", []string{"net", "info", garbage}, nil, "garbage.ckpt: truncated"},
 		{"info without a file", []string{"net", "info"}, nil, "give one checkpoint file"},
 		{"init with an unknown key", []string{"net", "init", "--config", unknown, "--out", ckpt + "2"}, nil, "unknown.yaml: line 3: net.blockz: no such setting (did you mean net.blocks?)"},
@@ -66,5 +82,39 @@ func TestNetCommands(t *testing.T) {
 				}
 			}
 		})
+	}
+
+	// The mean written is the two nets' mean, and a refused average wrote nothing.
+	if _, err := os.Stat(mean + "2"); err == nil {
+		t.Errorf("%s2 exists: a refused average wrote it", mean)
+	}
+	g, err := games.Lookup("yinsh-blitz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := g.NetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nets []*net.Weights
+	for _, path := range []string{ckpt, other, mean} {
+		c, err := net.Load(path, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nets = append(nets, c.Weights)
+	}
+	differ := false
+	for k, p := range nets[2].Params {
+		for i, x := range p.Data {
+			a, b := nets[0].Params[k].Data[i], nets[1].Params[k].Data[i]
+			if want := float32((float64(a) + float64(b)) / 2); x != want {
+				t.Fatalf("%s[%d] of the mean is %g, want %g", p.Name, i, x, want)
+			}
+			differ = differ || a != b
+		}
+	}
+	if !differ {
+		t.Error("the two nets averaged are the same: the check tells nothing")
 	}
 }
