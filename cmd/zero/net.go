@@ -146,7 +146,9 @@ func netInit(w io.Writer, config, out string, seed uint64, force bool) error {
 
 // netAverage writes the mean of the checkpoints at paths (net.Average) to out, with the newest
 // step among them and no optimizer state: a run started from it (--init) starts a fresh
-// optimizer, as from any checkpoint of another run.
+// optimizer, as from any checkpoint of another run. The mean is labelled with this program's
+// revision of the game's rules, so every checkpoint must have learned under it: one of an older
+// revision (which still loads when its encoding is the same) is refused, not relabelled.
 func netAverage(w io.Writer, out string, paths []string, force bool) error {
 	if out == "" {
 		return errors.New("--out: give the checkpoint file to write")
@@ -182,6 +184,9 @@ func netAverage(w io.Writer, out string, paths []string, force bool) error {
 		}
 		if h.Net != first.Net {
 			return fmt.Errorf("%s: net %+v, where %s has %+v: only nets of one architecture average", path, h.Net, paths[0], first.Net)
+		}
+		if h.Normalize(); h.Game == spec.Game && h.Rules != spec.Rules {
+			return fmt.Errorf("%s: learned under revision %d of %s's rules, this program plays revision %d: a mean would be labelled with a revision none of its nets learned (train from it with --init instead)", path, h.Rules, spec.Game, spec.Rules)
 		}
 		c, err := net.Load(path, spec)
 		if err != nil {

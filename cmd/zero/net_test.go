@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/net"
@@ -31,6 +33,9 @@ func TestNetCommands(t *testing.T) {
 	deeper := write("deeper.yaml", "game: yinsh-blitz\nnet:\n  blocks: 2\n  channels: 8\n")
 	other, deep := filepath.Join(dir, "other.ckpt"), filepath.Join(dir, "deep.ckpt")
 	mean := filepath.Join(dir, "mean.ckpt")
+	small := net.DefaultConfig()
+	small.Blocks, small.Channels = 1, 8 // good's net
+	older := olderRules(t, dir, "yinsh-blitz", small)
 
 	tests := []struct {
 		name    string
@@ -48,6 +53,7 @@ func TestNetCommands(t *testing.T) {
 		{"info of a mean", []string{"net", "info", mean}, []string{"1 block × 8 channels", "optimizer    none saved"}, ""},
 		{"average refuses to overwrite", []string{"net", "average", "--out", mean, ckpt, other}, nil, "the file exists"},
 		{"average of other nets", []string{"net", "average", "--out", mean + "2", ckpt, deep}, nil, "deep.ckpt: net"},
+		{"average of an older revision of the rules", []string{"net", "average", "--out", mean + "2", ckpt, older}, nil, "older.ckpt: learned under revision 1 of yinsh-blitz's rules, this program plays revision 2"},
 		{"average of a bad file", []string{"net", "average", "--out", mean + "2", ckpt, garbage}, nil, "garbage.ckpt: truncated"},
 		{"average of a missing file", []string{"net", "average", "--out", mean + "2", ckpt, ckpt + "-missing"}, nil, "net.ckpt-missing"},
 		{"average of nothing", []string{"net", "average", "--out", mean + "2"}, nil, "give the checkpoints to average"},
@@ -117,4 +123,35 @@ func TestNetCommands(t *testing.T) {
 	if !differ {
 		t.Error("the two nets averaged are the same: the check tells nothing")
 	}
+}
+
+// olderRules writes dir/older.ckpt, a fresh net of game as a build playing the revision of its
+// rules before this one's wrote it (same encoding: it loads), and returns its path.
+func olderRules(t *testing.T, dir, game string, c net.Config) string {
+	t.Helper()
+	g, err := games.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := g.NetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec.Rules < 2 {
+		t.Fatalf("%s plays revision %d of its rules: no older one", game, spec.Rules)
+	}
+	old := *spec
+	old.Rules--
+	w, err := net.NewWeights(&old, c, rand.New(rand.NewPCG(1, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "older.ckpt")
+	if err := net.Save(path, w, nil, 0, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := net.Load(path, spec); err != nil {
+		t.Fatalf("the older revision's net does not load, the refusal would test nothing: %v", err)
+	}
+	return path
 }
