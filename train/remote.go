@@ -50,6 +50,9 @@ const (
 	workerWeights  = "weights.zck"
 	defaultOutbox  = 10_000
 	weightsRetries = time.Second
+	// fetchTries is how many failed downloads of the first network in a row a worker takes
+	// before it gives up (fetch).
+	fetchTries = 10
 )
 
 // Work plays self-play games for the run on the server c is connected to, until ctx ends. It
@@ -224,10 +227,12 @@ func (w *remote[S]) work(ctx context.Context) error {
 }
 
 // fetch gets the newest network and loads it (checked against this build's game); first, a
-// worker waits for the trainer to publish one.
+// worker waits for the trainer to publish one, and tries again (up to fetchTries times in a
+// row) when a download fails: the trainer replaces the object at every publication, and a
+// download that meets a replacement, or a server slowed by a busy machine, times out.
 func (w *remote[S]) fetch(ctx context.Context, first bool) (*net.Model, error) {
 	path := filepath.Join(w.opt.Dir, workerWeights)
-	waited := false
+	waited, failed := false, 0
 	for {
 		_, err := w.c.GetWeights(ctx, path)
 		if err == nil {
@@ -243,10 +248,15 @@ func (w *remote[S]) fetch(ctx context.Context, first bool) (*net.Model, error) {
 			w.step.Store(ck.Header.Step)
 			return net.NewModel(ck.Weights), nil
 		}
-		if !first || !errors.Is(err, dist.ErrNoWeights) && w.c.Connected() {
+		if !first {
 			return nil, err
 		}
-		if !waited {
+		if !errors.Is(err, dist.ErrNoWeights) && w.c.Connected() {
+			if failed++; failed >= fetchTries {
+				return nil, err
+			}
+			w.logf("the network: %v (trying again)", err)
+		} else if !waited {
 			w.logf("waiting for the trainer's network (%v)", err)
 			waited = true
 		}
