@@ -75,7 +75,24 @@ func (p *page) text(sel string) string {
 	return s
 }
 
-func (p *page) click(sel string) { p.t.Helper(); p.run(chromedp.Click(chromedp.CSS(sel))) }
+// click clicks the first element sel matches. A node that goes away between chromedp's query
+// and its click ("Could not find node with given id (-32000)": a list the page rebuilt) was not
+// clicked, so the click is tried again on the node that replaced it.
+func (p *page) click(sel string) {
+	p.t.Helper()
+	var err error
+	for range 20 {
+		err = chromedp.Do(p.ctx, chromedp.Click(chromedp.CSS(sel)))
+		if err == nil || !strings.Contains(err.Error(), "(-32000)") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		p.shot("stuck")
+		p.t.Fatalf("clicking %s: %v", sel, err)
+	}
+}
 
 // shot saves a screenshot of the page as dir/dash-name.png.
 func (p *page) shot(name string) {

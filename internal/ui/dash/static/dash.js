@@ -44,6 +44,37 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
+// sync makes parent's children the nodes, keeping each node that is already there and only
+// changing what changed (a cell's text, a row that is another): a list polled every few seconds
+// is not rebuilt under the pointer, so a click that lands while it refreshes still finds the
+// link it was aimed at.
+function sync(parent, nodes) {
+  nodes.forEach((n, i) => {
+    const old = parent.children[i];
+    if (!old) parent.append(n);
+    else if (old.outerHTML !== n.outerHTML) morph(old, n);
+  });
+  while (parent.children.length > nodes.length) parent.lastElementChild.remove();
+}
+
+// morph turns old into n in place where they differ only in their descendants' text, and
+// replaces it otherwise.
+function morph(old, n) {
+  const shell = (e) => e.nodeType === Node.ELEMENT_NODE
+    ? e.tagName + [...e.attributes].map((a) => ` ${a.name}=${JSON.stringify(a.value)}`).join("") : "#" + e.nodeType;
+  if (shell(old) !== shell(n) || old.childNodes.length !== n.childNodes.length ||
+      [...old.childNodes].some((c, i) => shell(c) !== shell(n.childNodes[i]))) {
+    old.replaceWith(n);
+    return;
+  }
+  [...n.childNodes].forEach((c, i) => {
+    const o = old.childNodes[i];
+    if (c.nodeType === Node.TEXT_NODE) {
+      if (o.data !== c.data) o.data = c.data;
+    } else if (c.nodeType === Node.ELEMENT_NODE && o.outerHTML !== c.outerHTML) morph(o, c);
+  });
+}
+
 function svg(tag, attrs) {
   const e = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
@@ -121,7 +152,7 @@ async function refreshList() {
   $("list-note").hidden = !d.note;
   const rows = d.runs.map(runRow);
   if (!rows.length) rows.push(el("tr", {}, el("td", { colspan: "11", class: "muted", text: "No training run in this folder yet." })));
-  $("runs").tBodies[0].replaceChildren(...rows);
+  sync($("runs").tBodies[0], rows);
   document.body.dataset.runs = d.runs.length;
 }
 
@@ -202,7 +233,7 @@ function renderLadder() {
     el("td", { class: "num", text: fmtInt(p.games) }),
     el("td", { class: "num", text: p.games ? `${Math.round(100 * p.points / p.games)}%` : "–" }),
     el("td", {}, p.play ? el("a", { class: "button small", href: p.play, text: "play" }) : "")));
-  $("ladder").tBodies[0].replaceChildren(...rows);
+  sync($("ladder").tBodies[0], rows);
   $("ladder").hidden = !rows.length;
   $("ladder-empty").hidden = rows.length > 0;
   const a = s.first_side_advantage;
@@ -504,7 +535,7 @@ async function refreshGames() {
     if (dash.game && dash.game.id === g.id) li.classList.add("on");
     return li;
   });
-  $("games").replaceChildren(...items);
+  sync($("games"), items);
   $("games-empty").hidden = items.length > 0;
 }
 
