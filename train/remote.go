@@ -102,14 +102,22 @@ func Work[S env.State[S]](ctx context.Context, g env.Game[S], c *dist.Conn, run 
 		return err
 	}
 	defer lock.unlock()
-	w := &remote[S]{g: g, c: c, spec: spec, cfg: cfg, opt: opt, console: console{out: opt.Out}}
+	w := &remote[S]{g: g, c: c, weights: c, retry: weightsRetries, spec: spec, cfg: cfg, opt: opt, console: console{out: opt.Out}}
 	return w.work(ctx)
+}
+
+// weightSource is where a worker downloads the run's network from: a *dist.Conn.
+type weightSource interface {
+	GetWeights(ctx context.Context, path string) (int64, error)
+	Connected() bool
 }
 
 // remote is a zero worker session.
 type remote[S env.State[S]] struct {
 	g       env.Game[S]
 	c       *dist.Conn
+	weights weightSource  // c, but for tests of fetch
+	retry   time.Duration // between downloads of the first network
 	spec    *net.Spec
 	cfg     Config
 	opt     WorkerOptions
@@ -234,7 +242,7 @@ func (w *remote[S]) fetch(ctx context.Context, first bool) (*net.Model, error) {
 	path := filepath.Join(w.opt.Dir, workerWeights)
 	waited, failed := false, 0
 	for {
-		_, err := w.c.GetWeights(ctx, path)
+		_, err := w.weights.GetWeights(ctx, path)
 		if err == nil {
 			ck, err := net.Load(path, w.spec)
 			if err != nil {
@@ -251,7 +259,7 @@ func (w *remote[S]) fetch(ctx context.Context, first bool) (*net.Model, error) {
 		if !first {
 			return nil, err
 		}
-		if !errors.Is(err, dist.ErrNoWeights) && w.c.Connected() {
+		if !errors.Is(err, dist.ErrNoWeights) && w.weights.Connected() {
 			if failed++; failed >= fetchTries {
 				return nil, err
 			}
@@ -263,7 +271,7 @@ func (w *remote[S]) fetch(ctx context.Context, first bool) (*net.Model, error) {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(weightsRetries):
+		case <-time.After(w.retry):
 		}
 	}
 }

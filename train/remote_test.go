@@ -1,0 +1,108 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/train/dist"
+)
+
+// fakeWeights fails its first downloads with errs, then writes data to the path asked for.
+type fakeWeights struct {
+	errs         []error
+	data         []byte
+	disconnected bool
+	calls        int
+}
+
+func (f *fakeWeights) GetWeights(_ context.Context, path string) (int64, error) {
+	f.calls++
+	if f.calls <= len(f.errs) {
+		return 0, f.errs[f.calls-1]
+	}
+	return int64(len(f.data)), os.WriteFile(path, f.data, 0o644)
+}
+
+func (f *fakeWeights) Connected() bool { return !f.disconnected }
+
+// TestFetchRetries: a worker's first download of the run's network is tried again when it fails
+// (CI saw 'nats: timeout' while the trainer replaced the object), up to fetchTries failures in
+// a row while connected; waiting for a network not yet published, or for the server to come
+// back, is not counted; a later download (a new network while playing) is not retried here,
+// the worker keeps playing with the network it has.
+func TestFetchRetries(t *testing.T) {
+	g := yinsh.Blitz
+	spec, err := net.SpecOf(g.Info(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Game: g.Info().Name, Net: net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4}}
+	w0, err := net.NewWeights(spec, cfg.Net, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ckpt := filepath.Join(t.TempDir(), "ckpt.zck")
+	if err := net.Save(ckpt, w0, nil, 7, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(ckpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timeout := errors.New("nats: timeout")
+	repeat := func(err error, n int) []error {
+		out := make([]error, n)
+		for i := range out {
+			out[i] = err
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name         string
+		errs         []error
+		disconnected bool
+		first        bool
+		want         string // the error's text, "" for a network loaded
+		calls        int
+	}{
+		{name: "at once", first: true, calls: 1},
+		{name: "after failures", errs: repeat(timeout, fetchTries-1), first: true, calls: fetchTries},
+		{name: "too many failures", errs: repeat(timeout, fetchTries), first: true, want: "nats: timeout", calls: fetchTries},
+		{name: "not published yet", errs: repeat(dist.ErrNoWeights, 2*fetchTries), first: true, calls: 2*fetchTries + 1},
+		{name: "server away", errs: repeat(timeout, 2*fetchTries), disconnected: true, first: true, calls: 2*fetchTries + 1},
+		{name: "a later network", errs: []error{timeout}, want: "nats: timeout", calls: 1},
+		{name: "a corrupt network", first: true, want: "does not fit this build", calls: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeWeights{errs: tc.errs, data: data, disconnected: tc.disconnected}
+			if tc.name == "a corrupt network" {
+				f.data = bytes.Clone(data)
+				f.data[len(f.data)-1] ^= 0xff
+			}
+			var log bytes.Buffer
+			w := &remote[yinsh.State]{g: g, weights: f, retry: time.Millisecond, spec: spec, cfg: cfg,
+				opt: WorkerOptions{Dir: t.TempDir()}, console: console{out: &log}}
+			model, err := w.fetch(context.Background(), tc.first)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("fetch: %v", err)
+			case tc.want == "" && (model == nil || w.step.Load() != 7):
+				t.Fatalf("fetch: model %v at step %d, want the checkpoint's step 7", model, w.step.Load())
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("fetch: %v, want an error with %q", err, tc.want)
+			}
+			if f.calls != tc.calls {
+				t.Errorf("%d downloads, want %d", f.calls, tc.calls)
+			}
+		})
+	}
+}
