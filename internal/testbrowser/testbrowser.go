@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,4 +72,21 @@ func Shot(t *testing.T, ctx context.Context, dir, name string) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot %s", path)
+}
+
+// Do runs the actions, and runs them again (up to 20 times, 50 ms apart) while they fail because
+// a node or the page they worked on went away ("(-32000)": a list the page rebuilt between
+// chromedp's query of a node and its click, a page left by a navigation while a condition was
+// polled in it): the click or the condition then applies to what replaced it. Any other error
+// is returned at once.
+func Do(ctx context.Context, actions ...chromedp.Action[chromedp.Void]) error {
+	var err error
+	for range 20 {
+		err = chromedp.Do(ctx, actions...)
+		if err == nil || !strings.Contains(err.Error(), "(-32000)") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return err
 }

@@ -51,18 +51,10 @@ func (p *page) eval(expr string, out any) {
 }
 
 // wait waits until a JavaScript condition holds, across a navigation (a click on a link): the
-// page that the condition was first evaluated in may go away meanwhile.
+// page that the condition was first evaluated in may go away meanwhile (testbrowser.Do).
 func (p *page) wait(cond string) {
 	p.t.Helper()
-	var err error
-	for range 20 {
-		err = chromedp.Do(p.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(10*time.Second)))
-		if err == nil || !strings.Contains(err.Error(), "(-32000)") { // the page went away
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if err != nil {
+	if err := testbrowser.Do(p.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
 		p.shot("stuck")
 		p.t.Fatalf("waiting for %s: %v", cond, err)
 	}
@@ -75,20 +67,11 @@ func (p *page) text(sel string) string {
 	return s
 }
 
-// click clicks the first element sel matches. A node that goes away between chromedp's query
-// and its click ("Could not find node with given id (-32000)": a list the page rebuilt) was not
-// clicked, so the click is tried again on the node that replaced it.
+// click clicks the first element sel matches, again if the node went away before chromedp
+// clicked it (testbrowser.Do: a list the page rebuilt).
 func (p *page) click(sel string) {
 	p.t.Helper()
-	var err error
-	for range 20 {
-		err = chromedp.Do(p.ctx, chromedp.Click(chromedp.CSS(sel)))
-		if err == nil || !strings.Contains(err.Error(), "(-32000)") {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if err != nil {
+	if err := testbrowser.Do(p.ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
 		p.shot("stuck")
 		p.t.Fatalf("clicking %s: %v", sel, err)
 	}

@@ -70,7 +70,14 @@ func (d *driver) text(sel string) string {
 	return d.get(chromedp.Text(chromedp.CSS(sel)))
 }
 
-func (d *driver) click(sel string) { d.t.Helper(); d.run(chromedp.Click(chromedp.CSS(sel))) }
+// click clicks the first element sel matches, again if the node went away before chromedp
+// clicked it (testbrowser.Do: a part of the page drawn anew).
+func (d *driver) click(sel string) {
+	d.t.Helper()
+	if err := testbrowser.Do(d.ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		d.t.Fatalf("clicking %s: %v", sel, err)
+	}
+}
 
 // eval evaluates a JavaScript expression into out (JSON-decoded).
 func (d *driver) eval(expr string, out any) {
