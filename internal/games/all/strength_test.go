@@ -27,8 +27,8 @@ const (
 	strengthGames = 4
 	strengthWins  = 3
 	// The match against the same network with random weights is longer, its margin the same.
-	noiseGames = 8
-	noiseWins  = 6
+	noiseGames = 16
+	noiseWins  = 12
 )
 
 // strengthCases are each shipped model's budgets: sims a move against uct:200 and ab:2, small
@@ -37,7 +37,9 @@ const (
 // the model's place (ZERO_STRENGTH_MODELS, 2026-11-24): in YINSH blitz a random network at 32
 // simulations beats uct:200 3 games of 4 and ab:2 4 of 4, and in Gygès the solver alone beats
 // both; there the match against random weights at 8 simulations tells them apart (the models
-// won 8 and 7 of 8). In Gygès' advanced rule no small budget does: the model beats random
+// won 8 and 7 of 8). 16 games since 2026-11-29, when the Gygès model of that day won 6 of the 8,
+// at the bound: it won 13 of 16 and the YINSH blitz model 14, random weights in their place 9
+// and 8 (ZERO_STRENGTH_MODELS with `zero net init` networks). In Gygès' advanced rule no small budget does: the model beats random
 // weights 5–3 at 1, 2 and 8 simulations, the first player winning 7 games of 8, and the games
 // are long (the root proofs, not the network, decide them); its model is held to uct:200 and
 // ab:2 only, and its loading and engine are the basic rule's.
