@@ -604,12 +604,12 @@ func (p *AlphaBetaPlayer[S]) Choose(ctx context.Context, s S, _ int) (env.Action
 func (p *AlphaBetaPlayer[S]) Played(S, env.Action) error { return nil }
 
 // Analyze searches s to the spec's depth, its time capped by lim.Time if set (else by the
-// spec's), and answers the best move with the search's value and principal variation;
-// progress is told the depth completed out of the depth. An alpha-beta search is bounded by
-// its depth, not by simulations: lim.Simulations is ignored.
+// spec's, or by nothing if lim.Untimed), and answers the best move with the search's value
+// and principal variation; progress is told the depth completed out of the depth. An
+// alpha-beta search is bounded by its depth, not by simulations: lim.Simulations is ignored.
 func (p *AlphaBetaPlayer[S]) Analyze(ctx context.Context, s S, lim Limits, progress func(done, total int)) (Analysis, error) {
-	if lim.Time > 0 {
-		p.ab.Limit(0, lim.Time)
+	if lim.Time > 0 || lim.Untimed {
+		p.ab.Limit(0, lim.Time) // 0 when untimed: no cap
 		defer p.ab.Limit(0, p.timeCap)
 	}
 	if _, err := p.Choose(ctx, s, 0); err != nil {

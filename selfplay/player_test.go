@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/gyges"
 	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/internal/testgames"
@@ -410,6 +411,40 @@ func TestUntimedLimits(t *testing.T) {
 		}
 		if (an.Work == 3000) != tc.exact {
 			t.Errorf("%+v: %d simulations", tc.lim, an.Work)
+		}
+	}
+}
+
+// Limits.Untimed drops an alpha-beta spec's time too: ab:6:1ms searches to depth 6 for go
+// visits (some 0.1 s on a Gygès position after the set-up), where its millisecond stops it
+// at a shallower depth.
+func TestUntimedAlphaBeta(t *testing.T) {
+	st, err := gyges.Basic.ParsePosition("321123/000000/000000/000000/000000/321123 s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := ParseSpec("ab:6:1ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		lim  Limits
+		full bool
+	}{
+		{Limits{Simulations: 1, Untimed: true}, true},
+		{Limits{Simulations: 1}, false},
+	} {
+		p, err := NewPlayer(gyges.Basic, sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.NewGame(st, 1)
+		depth := 0
+		if _, err := p.Analyze(context.Background(), st, tc.lim, func(done, _ int) { depth = done }); err != nil {
+			t.Fatal(err)
+		}
+		if (depth == 6) != tc.full {
+			t.Errorf("%+v: depth %d of 6", tc.lim, depth)
 		}
 	}
 }
