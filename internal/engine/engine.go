@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/internal/lineread"
 	"github.com/zerogames/zero/selfplay"
 )
 
@@ -45,9 +46,6 @@ const DefaultInterval = 500 * time.Millisecond
 
 // errQuit ends the session after the reply to `quit`.
 var errQuit = errors.New("quit")
-
-// maxLine bounds a command line; a longer one is refused (and skipped) with an error reply.
-const maxLine = 1 << 20
 
 // Session is one engine: the game being played and its history, and the player that
 // genmove and go use.
@@ -393,7 +391,7 @@ func (g *goStream) stream(serve, ctx context.Context, w *bufio.Writer) {
 		}
 	}
 	if failed != nil {
-		fmt.Fprintf(w, "info error %s\n", strings.ReplaceAll(failed.Error(), "\n", " "))
+		fmt.Fprintf(w, "info error %s\n", oneLine(failed.Error()))
 	}
 	for _, l := range moveLines(last) {
 		fmt.Fprintln(w, l)
@@ -442,13 +440,13 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 	go func() {
 		r := bufio.NewReaderSize(in, 64*1024)
 		for {
-			text, err := readLine(r)
+			text, err := lineread.Read(r)
 			select {
 			case lines <- inputLine{text, err}:
 			case <-done:
 				return
 			}
-			if err != nil && !errors.Is(err, errLong) {
+			if err != nil && !errors.Is(err, lineread.ErrLong) {
 				return
 			}
 		}
@@ -488,13 +486,13 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 		quit := false
 		var gs *goStream
 		switch {
-		case errors.Is(l.err, errLong):
-			text = fmt.Sprintf("? line too long (the limit is %d bytes)\n\n", maxLine)
+		case errors.Is(l.err, lineread.ErrLong):
+			text = fmt.Sprintf("? line too long (the limit is %d bytes)\n\n", lineread.Max)
+		case l.err != nil && !errors.Is(l.err, io.EOF):
+			// A read error: what came of the line before it may be cut short, and is not run.
+			return fmt.Errorf("reading the input: %w", l.err)
 		case l.err != nil && l.text == "":
-			if errors.Is(l.err, io.EOF) {
-				return nil
-			}
-			return l.err
+			return nil // the end of the input
 		case searches(l.text):
 			// A stop that comes meanwhile ends the search, which answers with what it has;
 			// the stop, and any other line, is then run in turn. Only the stop that is the
@@ -525,7 +523,7 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 					if stopIsNext(queue) {
 						cancel()
 					}
-					if next.err != nil && !errors.Is(next.err, errLong) {
+					if next.err != nil && !errors.Is(next.err, lineread.ErrLong) {
 						in = nil // the input ended: nothing more to read
 					}
 				}
@@ -548,16 +546,14 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 			}()
 			streaming = func() { cancel(); <-done }
 		}
-		if quit || (l.err != nil && !errors.Is(l.err, errLong)) {
+		if quit || (l.err != nil && !errors.Is(l.err, lineread.ErrLong)) {
 			return nil // quit, or the input ended with this line
 		}
 	}
 }
 
-var errLong = errors.New("line too long")
-
 // inputLine is a line as read: its text without its end, and the error that came with it
-// (errLong for a line refused, io.EOF or another for the input's end).
+// (lineread.ErrLong for a line refused, io.EOF or another for the input's end).
 type inputLine struct {
 	text string
 	err  error
@@ -566,7 +562,8 @@ type inputLine struct {
 // parseLine splits a command line into its id, command name and argument; blank tells a
 // line with no command (empty, or a comment).
 func parseLine(line string) (blank bool, id, name, arg string) {
-	line = strings.TrimSpace(strings.ReplaceAll(line, "\t", " "))
+	// Runs of spaces and tabs separate as one space does (GTP's framing): "play place  f6".
+	line = strings.Join(strings.FieldsFunc(strings.TrimSpace(line), func(r rune) bool { return r == ' ' || r == '\t' }), " ")
 	if line == "" || line[0] == '#' {
 		return true, "", "", ""
 	}
@@ -586,7 +583,7 @@ func searches(line string) bool {
 // is a stop.
 func stopIsNext(lines []inputLine) bool {
 	for _, l := range lines {
-		long := errors.Is(l.err, errLong) // a refused line is answered, as a command
+		long := errors.Is(l.err, lineread.ErrLong) // a refused line is answered, as a command
 		if blank, _, _, _ := parseLine(l.text); blank && !long {
 			continue
 		}
@@ -599,36 +596,6 @@ func stopIsNext(lines []inputLine) bool {
 func isStop(line string) bool {
 	_, _, name, arg := parseLine(line)
 	return name == "stop" && arg == ""
-}
-
-// readLine reads one line without its end ("\n" or "\r\n"; the last line may have none); a
-// line whose text is longer than maxLine bytes is consumed and reported as errLong.
-func readLine(r *bufio.Reader) (string, error) {
-	var buf []byte // the line, up to maxLine bytes and an end
-	n := 0         // the line's length, its end included
-	var prev byte  // the last byte of the chunk before
-	for {
-		chunk, err := r.ReadSlice('\n')
-		n += len(chunk)
-		if room := maxLine + 2 - len(buf); room > 0 {
-			buf = append(buf, chunk[:min(room, len(chunk))]...)
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			prev = chunk[len(chunk)-1]
-			continue
-		}
-		end := 0
-		if k := len(chunk); k > 0 && chunk[k-1] == '\n' {
-			end = 1
-			if k > 1 && chunk[k-2] == '\r' || k == 1 && prev == '\r' {
-				end = 2
-			}
-		}
-		if n-end > maxLine {
-			return "", errLong
-		}
-		return strings.TrimRight(string(buf), "\r\n"), err
-	}
 }
 
 // Exec runs one command line and returns the framed reply, as Serve would write it; a go
@@ -702,10 +669,16 @@ func splitID(line string) (id, rest string) {
 	return line[:i], strings.TrimSpace(line[i:])
 }
 
+// oneLine makes a message one line: its line ends (and carriage returns, which a terminal
+// would show as one) become spaces.
+func oneLine(msg string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(msg)
+}
+
 func writeReply(w *bufio.Writer, id string, r reply, err error) {
 	if err != nil {
 		// An error is one line: newlines inside it would end the reply early.
-		msg := strings.ReplaceAll(err.Error(), "\n", " ")
+		msg := oneLine(err.Error())
 		fmt.Fprintf(w, "?%s %s\n\n", id, msg)
 		return
 	}

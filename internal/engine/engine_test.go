@@ -11,7 +11,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
+
+	"github.com/zerogames/zero/internal/lineread"
 )
 
 func TestTranscripts(t *testing.T) {
@@ -49,6 +52,7 @@ func TestTranscripts(t *testing.T) {
 		{"arguments where none are taken are refused", "legal now\nnew yinsh\nmoves\n",
 			"? legal takes no argument (got \"now\")\n\n? new takes no argument (got \"yinsh\")\n\n=\n\n"},
 		{"tabs separate like spaces", "play\tplace f6\n5\tmoves\n", "=\n\n=5 place f6\n\n"},
+		{"a run of spaces and tabs separates as one", "play  place \t f6\n5 \t moves\n", "=\n\n=5 place f6\n\n"},
 		{"an id alone", "7\n", "?7 no command after the id 7\n\n"},
 		{"a long id is echoed as given", "123456789012345678901234567890 tomove\n", "=123456789012345678901234567890 white\n\n"},
 		{"the last line may lack its newline", "tomove", "= white\n\n"},
@@ -343,7 +347,7 @@ func (b *syncBuffer) String() string {
 
 func TestLongLineIsRefusedAndSkipped(t *testing.T) {
 	s, _ := NewSession("yinsh")
-	in := "play " + strings.Repeat("x", maxLine+10) + "\ntomove\n"
+	in := "play " + strings.Repeat("x", lineread.Max+10) + "\ntomove\n"
 	var out strings.Builder
 	if err := s.Serve(context.Background(), strings.NewReader(in), &out); err != nil {
 		t.Fatal(err)
@@ -351,6 +355,40 @@ func TestLongLineIsRefusedAndSkipped(t *testing.T) {
 	want := "? line too long (the limit is 1048576 bytes)\n\n= white\n\n"
 	if out.String() != want {
 		t.Fatalf("got %q, want %q", out.String(), want)
+	}
+}
+
+// A read error ends Serve with the error, after the lines before it; what came of the line
+// it cut is not run (the input's end with no line end, io.EOF, runs it).
+func TestServeReadError(t *testing.T) {
+	tests := []struct {
+		name string
+		end  io.Reader
+		want string
+		err  string
+	}{
+		{"the end of the input", strings.NewReader(""), "= white\n\n=\n\n", ""},
+		{"a read error", iotest.ErrReader(errors.New("the pipe broke")), "= white\n\n", "reading the input: the pipe broke"},
+	}
+	for _, tt := range tests {
+		s, _ := NewSession("yinsh")
+		var out strings.Builder
+		err := s.Serve(context.Background(), io.MultiReader(strings.NewReader("tomove\nplay place f6"), tt.end), &out)
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.err)
+		}
+		if out.String() != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, out.String(), tt.want)
+		}
+	}
+}
+
+// An error is one line: a carriage return in what the message quotes is not sent as one.
+func TestErrorIsOneLine(t *testing.T) {
+	s, _ := NewSession("gyges")
+	got := s.Exec("player mcts:10:foo\rbar\r\nbaz.zck")
+	if !strings.HasPrefix(got, "? ") || strings.ContainsAny(strings.TrimSuffix(got, "\n\n"), "\r\n") {
+		t.Fatalf("reply %q: want one line", got)
 	}
 }
 
@@ -511,40 +549,5 @@ func TestHelp(t *testing.T) {
 			t.Errorf("help line %d: the description starts at byte %d, the line before's at %d", i+1, at, col)
 		}
 		col = at
-	}
-}
-
-// readLine measures a line without its end: 1 MiB of text is taken with either end, one byte
-// more is refused, and so is a last line with no end (it was taken whatever its length).
-func TestReadLineLimit(t *testing.T) {
-	text := strings.Repeat("x", maxLine)
-	tests := []struct {
-		name, in string
-		long     bool
-	}{
-		{"the limit, \\n", text + "\n", false},
-		{"the limit, \\r\\n", text + "\r\n", false},
-		{"the limit, no end", text, false},
-		{"one more, \\n", text + "y\n", true},
-		{"one more, \\r\\n", text + "y\r\n", true},
-		{"one more, no end", text + "y", true},
-		{"\\r\\n across the buffer's edge", strings.Repeat("x", 64*1024-1) + "\r\n", false},
-	}
-	for _, tt := range tests {
-		in, next := tt.in, ""
-		if strings.HasSuffix(in, "\n") {
-			in, next = in+"tomove\n", "tomove" // else the line is the input's last
-		}
-		r := bufio.NewReaderSize(strings.NewReader(in), 64*1024)
-		got, err := readLine(r)
-		switch {
-		case tt.long && !errors.Is(err, errLong):
-			t.Errorf("%s: %d bytes, %v: want errLong", tt.name, len(got), err)
-		case !tt.long && (err != nil && !errors.Is(err, io.EOF) || got != strings.TrimRight(tt.in, "\r\n")):
-			t.Errorf("%s: %d bytes, %v: want the line's %d", tt.name, len(got), err, len(strings.TrimRight(tt.in, "\r\n")))
-		}
-		if got, err := readLine(r); got != next || (err != nil) != (next == "") {
-			t.Errorf("%s: the next line %q, %v; want %q", tt.name, got, err, next)
-		}
 	}
 }

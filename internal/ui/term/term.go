@@ -22,6 +22,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/internal/lineread"
 	"github.com/zerogames/zero/internal/ui"
 	"github.com/zerogames/zero/selfplay"
 )
@@ -130,16 +131,22 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 }
 
 // lines reads in line by line on its own goroutine, so that an interrupt is seen while the
-// session waits for input. The channel closes at the end of input.
-func (s *session) lines(ctx context.Context, in io.Reader) <-chan string {
-	ch := make(chan string)
+// session waits for input. A line too long comes with lineread.ErrLong (and the reading goes
+// on); the channel closes after the line that comes with the input's end (io.EOF) or a read
+// error.
+func (s *session) lines(ctx context.Context, in io.Reader) <-chan inputLine {
+	ch := make(chan inputLine)
 	go func() {
 		defer close(ch)
-		sc := bufio.NewScanner(in)
-		for sc.Scan() {
+		r := bufio.NewReaderSize(in, 64*1024)
+		for {
+			text, err := lineread.Read(r)
 			select {
-			case ch <- sc.Text():
+			case ch <- inputLine{text, err}:
 			case <-ctx.Done():
+				return
+			}
+			if err != nil && !errors.Is(err, lineread.ErrLong) {
 				return
 			}
 		}
@@ -147,7 +154,13 @@ func (s *session) lines(ctx context.Context, in io.Reader) <-chan string {
 	return ch
 }
 
-func (s *session) loop(ctx context.Context, in <-chan string) error {
+// inputLine is a line as read, and the error that came with it.
+type inputLine struct {
+	text string
+	err  error
+}
+
+func (s *session) loop(ctx context.Context, in <-chan inputLine) error {
 	show := true
 	for {
 		if s.m.AgentToMove() {
@@ -165,18 +178,25 @@ func (s *session) loop(ctx context.Context, in <-chan string) error {
 			show = false
 		}
 		s.prompt()
-		var line string
+		var line inputLine
 		var ok bool
 		select {
 		case <-ctx.Done():
 			return s.interrupted()
 		case line, ok = <-in:
 		}
-		if !ok {
+		switch {
+		case !ok || errors.Is(line.err, io.EOF) && strings.TrimSpace(line.text) == "":
 			fmt.Fprintln(s.out)
 			return nil
+		case errors.Is(line.err, lineread.ErrLong):
+			fmt.Fprintf(s.out, "? line too long (the limit is %d bytes): nothing was done\n", lineread.Max)
+			continue
+		case line.err != nil && !errors.Is(line.err, io.EOF):
+			fmt.Fprintln(s.out)
+			return fmt.Errorf("reading the input: %w", line.err)
 		}
-		changed, err := s.do(ctx, strings.TrimSpace(line))
+		changed, err := s.do(ctx, strings.TrimSpace(line.text))
 		switch {
 		case errors.Is(err, errQuit):
 			return nil
@@ -285,7 +305,8 @@ var commands = []command{
 	{"?", "", "list the legal moves", (*session).legal},
 	{"hint", "", "the agent's top moves, with visit share and win probability", (*session).hint},
 	{"undo", "", "take back your last move (and the agent's reply)", func(s *session, _ context.Context, _ string) (bool, error) {
-		return true, s.m.Undo()
+		err := s.m.Undo()
+		return err == nil, err
 	}},
 	{"save", "FILE", "save the game as a record (JSON)", (*session).save},
 	{"load", "FILE", "load a record and go on from its last move", func(s *session, _ context.Context, arg string) (bool, error) {
@@ -330,14 +351,19 @@ func (s *session) do(ctx context.Context, line string) (bool, error) {
 	case "exit":
 		name = "quit"
 	}
-	if name == "help" {
-		s.help()
-		return false, nil
-	}
 	for _, c := range commands {
-		if c.name == name {
-			return c.do(s, ctx, arg)
+		if c.name != name {
+			continue
 		}
+		if c.args == "" && arg != "" {
+			// "undo 2" or "new game" must not do something else than was meant.
+			return false, fmt.Errorf("%s takes no argument (%q given); help lists the commands", name, arg)
+		}
+		if name == "help" {
+			s.help()
+			return false, nil
+		}
+		return c.do(s, ctx, arg)
 	}
 	if s.m.Over() {
 		return false, errors.New("the game is over: undo to take moves back, new to start again, or quit")

@@ -2,15 +2,18 @@ package term
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/internal/lineread"
 	"github.com/zerogames/zero/internal/ui"
 	"github.com/zerogames/zero/selfplay"
 )
@@ -102,6 +105,14 @@ func TestPlay(t *testing.T) {
 		{"Imbriqua: save, undo, load, resign", Config{Game: "imbriqua"}, "d4\nsave " + saved + "\nundo\nmoves\nload " + saved + "\nresign\n",
 			[]string{"light> dark (scripted) plays a1", "saved 2 moves in " + saved, "no moves yet", "loaded " + saved + ": imbriqua, 2 moves, result none",
 				"1. d4; 2. a1;", "light resigned: dark wins."}, nil, "", ""},
+		// A command that takes no argument refuses one rather than do something else than was
+		// meant (undo 2 took back one move, new game started one); a line over the limit is
+		// refused and skipped, and the session goes on.
+		{"arguments refused, a long line skipped", Config{Game: "yinsh-blitz"},
+			"place f6\nundo 2\nnew game\nresign now\nmoves x\nquit now\n" + strings.Repeat("x", lineread.Max+1) + "\nmoves\n",
+			[]string{`? undo takes no argument ("2" given)`, `? new takes no argument ("game" given)`, `? resign takes no argument ("now" given)`,
+				`? moves takes no argument ("x" given)`, `? quit takes no argument ("now" given)`, "? line too long (the limit is 1048576 bytes)", "1. place f6; 2. place a2;"},
+			[]string{"resigned"}, "", ""},
 		{"unknown game", Config{Game: "go"}, "", nil, nil, `unknown game "go"`, ""},
 		{"unknown side", Config{Game: "yinsh", Side: "red"}, "", nil, nil, `unknown side "red"`, ""},
 		{"a bad record", Config{Game: "yinsh", Load: "/nonexistent.json"}, "", nil, nil, "/nonexistent.json", ""},
@@ -151,6 +162,20 @@ func TestPlay(t *testing.T) {
 	r, err := games.LoadRecord(rec)
 	if err != nil || r.Resigned != "white" || r.PlayerOf("black") != "scripted" || !slices.Equal(r.Moves, []string{"place f6", "place a2"}) {
 		t.Fatalf("saved record %+v, %v", r, err)
+	}
+}
+
+// A read error ends the session with the error (not as the end of the input does, silently),
+// after the lines read before it have been run.
+func TestReadError(t *testing.T) {
+	var out strings.Builder
+	in := io.MultiReader(strings.NewReader("place f6\nmoves\n"), iotest.ErrReader(errors.New("the terminal went away")))
+	err := Play(context.Background(), Config{Game: "yinsh-blitz", NewMatch: scriptedMatch}, in, &out)
+	if err == nil || !strings.Contains(err.Error(), "reading the input: the terminal went away") {
+		t.Fatalf("error %v, want the read error", err)
+	}
+	if !strings.Contains(out.String(), "1. place f6; 2. place a2;") {
+		t.Errorf("the lines before the error were not run:\n%s", out.String())
 	}
 }
 
