@@ -98,7 +98,7 @@ func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Confi
 		return SelfPlaySpeed{}, err
 	}
 	defer os.RemoveAll(tmp)
-	buffer, err := replay.Open(filepath.Join(tmp, "replay"), g.Info().Name, cfg.Replay.Window)
+	buffer, err := replay.Open(filepath.Join(tmp, "replay"), g.Info().Name, cfg.Replay.Window, 0)
 	if err != nil {
 		return SelfPlaySpeed{}, err
 	}

@@ -84,7 +84,7 @@ func BenchIngest[S env.State[S]](ctx context.Context, g env.Game[S], b IngestBen
 	if err != nil {
 		return sp, err
 	}
-	buffer, err := replay.Open(filepath.Join(tmp, ReplayDir), info.Name, replay.Window{Min: 1 << 30, Max: 1 << 30, Exponent: 1})
+	buffer, err := replay.Open(filepath.Join(tmp, ReplayDir), info.Name, replay.Window{Min: 1 << 30, Max: 1 << 30, Exponent: 1}, 0)
 	if err != nil {
 		return sp, err
 	}

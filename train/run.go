@@ -313,7 +313,7 @@ func (r *run[S]) open() error {
 			return err
 		}
 	}
-	r.buffer, err = replay.Open(filepath.Join(r.dir, ReplayDir), r.cfg.Game, r.cfg.Replay.Window)
+	r.buffer, err = replay.Open(filepath.Join(r.dir, ReplayDir), r.cfg.Game, r.cfg.Replay.Window, r.state.Samples)
 	if err != nil {
 		return err
 	}
@@ -660,10 +660,11 @@ func (r *run[S]) finishTraining(t *nettrain.Trainer, pcg *rand.PCG, lastSaved in
 		return err
 	}
 	// No step since the last checkpoint, or none to keep.
-	if serr := r.buffer.Sync(); serr != nil {
+	r.mu.Lock()
+	if serr := r.buffer.Sync(); serr != nil { // under mu, as in checkpoint
+		r.mu.Unlock()
 		return errors.Join(err, serr)
 	}
-	r.mu.Lock()
 	r.state.Elapsed = r.elapsed()
 	r.state.Games, r.state.Samples = r.gamesStart+r.games, r.buffer.Total()
 	serr := r.saveStateLocked()
@@ -799,15 +800,17 @@ func (r *run[S]) checkpoint(t *nettrain.Trainer, pcg *rand.PCG) error {
 	if err := net.Save(filepath.Join(r.dir, entry.File), t.Weights(), t.Optimizer(), step, time.Now()); err != nil {
 		return err
 	}
-	// Every recorded game is on disk before the state counts it.
-	if err := r.buffer.Sync(); err != nil {
-		return err
-	}
 	rng, err := pcg.MarshalBinary()
 	if err != nil {
 		return err
 	}
 	r.mu.Lock()
+	// Every recorded game is on disk before the state counts it: synced under mu, which games
+	// are added under (addGame), so that none comes between the sync and the count.
+	if err := r.buffer.Sync(); err != nil {
+		r.mu.Unlock()
+		return err
+	}
 	r.state.Step, r.state.Checkpoint, r.state.Elapsed, r.state.RNG = step, entry.File, entry.Elapsed, rng
 	r.state.Games, r.state.Samples = r.gamesStart+r.games, r.buffer.Total()
 	r.state.Checkpoints = slices.DeleteFunc(r.state.Checkpoints, func(c CheckpointEntry) bool { return c.File == entry.File })

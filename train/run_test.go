@@ -135,7 +135,7 @@ func TestKillAndResume(t *testing.T) {
 
 	before := readState(t, dir)
 	cfg := tiny(t)
-	buf, err := replay.Open(filepath.Join(dir, "replay"), cfg.Game, cfg.Replay.Window)
+	buf, err := replay.Open(filepath.Join(dir, "replay"), cfg.Game, cfg.Replay.Window, 0)
 	if err != nil {
 		t.Fatalf("the replay after the kill: %v", err)
 	}
@@ -174,7 +174,7 @@ func TestKillAndResume(t *testing.T) {
 	if err != nil || ck.Header.Step != after.Step || ck.Optimizer == nil || ck.Optimizer.Step != after.Step {
 		t.Fatalf("the last checkpoint %s: %v", after.Checkpoint, err)
 	}
-	buf, err = replay.Open(filepath.Join(dir, "replay"), cfg.Game, cfg.Replay.Window)
+	buf, err = replay.Open(filepath.Join(dir, "replay"), cfg.Game, cfg.Replay.Window, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

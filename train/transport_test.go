@@ -38,7 +38,7 @@ func TestEmbeddedServerSync(t *testing.T) {
 func TestNoTargetGameCountedOnce(t *testing.T) {
 	dir := t.TempDir()
 	window := replay.Window{Min: 100, Max: 100, Exponent: 1, Growth: 0}
-	b, err := replay.Open(dir, "tictactoe", window)
+	b, err := replay.Open(dir, "tictactoe", window, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestNoTargetGameCountedOnce(t *testing.T) {
 		t.Errorf("%d games counted, want 1", r.games)
 	}
 	b.Close()
-	if b, err = replay.Open(dir, "tictactoe", window); err != nil {
+	if b, err = replay.Open(dir, "tictactoe", window, 0); err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()

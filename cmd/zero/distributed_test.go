@@ -212,7 +212,7 @@ func TestDistributed(t *testing.T) {
 	trainer.stop(t)
 
 	cfg, _ := train.LoadConfig(config)
-	buf, err := replay.Open(filepath.Join(runDir, "replay"), cfg.Game, cfg.Replay.Window)
+	buf, err := replay.Open(filepath.Join(runDir, "replay"), cfg.Game, cfg.Replay.Window, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

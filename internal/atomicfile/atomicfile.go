@@ -46,13 +46,24 @@ func WriteMode(path string, mode os.FileMode, write func(io.Writer) error) error
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	// The rename itself survives a power cut only once the folder is synced.
+	if err := SyncDir(dir); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// SyncDir syncs the folder dir: the files created, renamed or removed in it survive a power cut
+// once it returns (a file's own sync does not make its name durable).
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err == nil {
 		err = d.Sync()
-		d.Close()
+		if cerr := d.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if err != nil {
-		return fmt.Errorf("writing %s: syncing its folder: %w", path, err)
+		return fmt.Errorf("syncing the folder %s: %w", dir, err)
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ func benchPublishIngest(b *testing.B, syncEvery time.Duration) {
 	c.Setup(ctx, DefaultLimits())
 	c.SetPaused(ctx, false)
 	cons, _ := c.Consumer(ctx, info().Name, info().Rules)
-	buf, err := replay.Open(dir+"/replay", info().Name, replay.Window{Min: 100000, Max: 100000, Exponent: 1})
+	buf, err := replay.Open(dir+"/replay", info().Name, replay.Window{Min: 100000, Max: 100000, Exponent: 1}, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

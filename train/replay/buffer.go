@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/atomicfile"
 )
 
 // Window sizes the window of recent samples minibatches are drawn from, growing with the number
@@ -152,7 +153,12 @@ type Sample struct {
 // Open opens (creating it if need be) the replay buffer in dir for a game, loading the games
 // whose samples are in the window. A torn record at the end of the newest shard (a write cut by
 // a crash) is cut off; damage anywhere else, or a shard of another game, is an error.
-func Open(dir, game string, w Window) (*Buffer, error) {
+//
+// synced is the count of samples ever added that the caller knows were made durable (a run's
+// saved state; 0 if it knows none). A crash tears only what was not yet synced, so shards that
+// hold fewer, or would once a torn-looking tail is cut off, are damaged: Open refuses them and
+// changes nothing.
+func Open(dir, game string, w Window, synced int64) (*Buffer, error) {
 	if err := w.Validate(); err != nil {
 		return nil, fmt.Errorf("replay window: %w", err)
 	}
@@ -164,11 +170,13 @@ func Open(dir, game string, w Window) (*Buffer, error) {
 	if err != nil {
 		return nil, err
 	}
+	var fix *repair
 	for i, n := range shards {
-		games, version, err := b.readShard(n, i == len(shards)-1)
+		games, version, repairs, err := b.readShard(n, i == len(shards)-1)
 		if err != nil {
 			return nil, err
 		}
+		fix = repairs
 		for _, g := range games {
 			b.addLocked(g, n)
 		}
@@ -177,8 +185,63 @@ func Open(dir, game string, w Window) (*Buffer, error) {
 			b.inShard = gamesPerShard // an older format is not appended to: the next game starts a shard
 		}
 	}
+	if b.total < synced {
+		why := ""
+		if fix != nil && !fix.remove {
+			why = fmt.Sprintf("; %s does not read as a record from byte %d on (%d bytes), which a crash cannot have torn: it had been synced", fix.cut.Shard, fix.cut.Offset, fix.cut.Bytes)
+		}
+		return nil, fmt.Errorf("%s: the shards hold %d samples ever added, the run had %d when it last saved its state: games it had recorded are damaged or missing%s", dir, b.total, synced, why)
+	}
+	if fix != nil {
+		if err := fix.apply(); err != nil {
+			return nil, err
+		}
+		if !fix.remove {
+			b.cut = append(b.cut, fix.cut)
+		}
+	}
+	if len(shards) > 0 {
+		// What a killed process wrote may be in the OS's cache only: durable before the caller
+		// counts it (a run's state counts every sample read here).
+		if err := syncShard(b.shardPath(shards[len(shards)-1])); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("replay: %w", err)
+		}
+		if err := atomicfile.SyncDir(dir); err != nil {
+			return nil, fmt.Errorf("replay: %w", err)
+		}
+	}
 	b.trimLocked()
 	return b, nil
+}
+
+// syncShard syncs the file at path.
+func syncShard(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// repair is what Open does to the newest shard once it has read every shard: cut off its torn
+// tail, or remove it if the crash came while its header was written.
+type repair struct {
+	remove bool
+	cut    Cut
+}
+
+func (r *repair) apply() error {
+	if r.remove {
+		return os.Remove(r.cut.Shard)
+	}
+	if err := os.Truncate(r.cut.Shard, r.cut.Offset); err != nil {
+		return fmt.Errorf("%s: cutting off a torn record: %w", r.cut.Shard, err)
+	}
+	return nil
 }
 
 func (b *Buffer) shardPath(n int) string { return shardPath(b.dir, n) }
@@ -291,28 +354,27 @@ func shardHeader(game string, version uint16) []byte {
 }
 
 // readShard reads shard n and says its format version. In the newest shard (last) a torn
-// tail is cut off the file, and a shard whose header was cut short is removed.
-func (b *Buffer) readShard(n int, last bool) ([]*Game, uint16, error) {
+// tail, or a header cut short, is not an error: readShard tells how to repair it, and changes
+// nothing.
+func (b *Buffer) readShard(n int, last bool) ([]*Game, uint16, *repair, error) {
 	path := b.shardPath(n)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	sh, err := parseShard(path, data, b.game, last)
 	switch {
 	case err != nil:
-		return nil, 0, err
+		return nil, 0, nil, err
 	case sh.headerCut:
-		return nil, 0, os.Remove(path) // the crash came while the header was being written
+		return nil, 0, &repair{remove: true, cut: Cut{Shard: path}}, nil // the crash came while the header was being written
 	}
 	b.total = max(b.total, sh.before)
+	var fix *repair
 	if sh.torn >= 0 {
-		if err := os.Truncate(path, int64(sh.torn)); err != nil {
-			return nil, 0, fmt.Errorf("%s: cutting off a torn record: %w", path, err)
-		}
-		b.cut = append(b.cut, Cut{Shard: path, Offset: int64(sh.torn), Bytes: int64(len(data) - sh.torn), Samples: tornSamples(data[sh.torn:])})
+		fix = &repair{cut: Cut{Shard: path, Offset: int64(sh.torn), Bytes: int64(len(data) - sh.torn), Samples: tornSamples(data[sh.torn:])}}
 	}
-	return sh.games, sh.version, nil
+	return sh.games, sh.version, fix, nil
 }
 
 // shard is what a shard file holds.
@@ -441,6 +503,11 @@ func (b *Buffer) nextShardLocked() error {
 	}
 	if st, err := f.Stat(); err == nil && st.Size() == 0 {
 		if _, err := f.Write(binary.LittleEndian.AppendUint64(shardHeader(b.game, shardVersion), uint64(b.total))); err != nil {
+			f.Close()
+			return fmt.Errorf("replay: %w", err)
+		}
+		// The new shard's name is durable before any game synced in it is counted.
+		if err := atomicfile.SyncDir(b.dir); err != nil {
 			f.Close()
 			return fmt.Errorf("replay: %w", err)
 		}

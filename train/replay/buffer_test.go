@@ -86,7 +86,7 @@ func TestRecordRoundTrip(t *testing.T) {
 
 func TestReopenKeepsEverything(t *testing.T) {
 	dir := t.TempDir()
-	b, err := Open(dir, "yinsh-blitz", small)
+	b, err := Open(dir, "yinsh-blitz", small, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestReopenKeepsEverything(t *testing.T) {
 	}
 	total := b.Total()
 	// No Close: a killed process does not close its files.
-	b2, err := Open(dir, "yinsh-blitz", small)
+	b2, err := Open(dir, "yinsh-blitz", small, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestReopenKeepsEverything(t *testing.T) {
 
 func TestTornTailIsCutOff(t *testing.T) {
 	dir := t.TempDir()
-	b, _ := Open(dir, "yinsh-blitz", small)
+	b, _ := Open(dir, "yinsh-blitz", small, 0)
 	for seed := range uint64(3) {
 		b.Add(randomGame(seed))
 	}
@@ -141,7 +141,7 @@ func TestTornTailIsCutOff(t *testing.T) {
 	}
 	for _, tail := range tails {
 		os.WriteFile(path, tail.data, 0o644)
-		b2, err := Open(dir, "yinsh-blitz", small)
+		b2, err := Open(dir, "yinsh-blitz", small, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", tail.name, err)
 		}
@@ -157,7 +157,7 @@ func TestTornTailIsCutOff(t *testing.T) {
 			t.Fatal(err)
 		}
 		b2.Close()
-		b3, err := Open(dir, "yinsh-blitz", small)
+		b3, err := Open(dir, "yinsh-blitz", small, 0)
 		if err != nil || len(b3.games) != 3 {
 			t.Fatalf("after adding past a cut: %d games, %v", len(b3.games), err)
 		}
@@ -217,18 +217,77 @@ func TestDamageIsRefused(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for shard := range 2 { // two shards: Open gives each session a new one
-				b, _ := Open(dir, "yinsh-blitz", small)
+				b, _ := Open(dir, "yinsh-blitz", small, 0)
 				for seed := range uint64(3) {
 					b.Add(randomGame(seed + uint64(10*shard)))
 				}
 				b.Close()
 			}
 			tt.damage(dir)
-			_, err := Open(dir, "yinsh-blitz", small)
+			_, err := Open(dir, "yinsh-blitz", small, 0)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Open: %v; want an error saying %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// A record whose length was damaged to run past the end looks torn; but if the caller counted
+// samples beyond it as synced (a run's saved state), a crash cannot have torn it: Open refuses,
+// naming the shard and byte, and changes nothing. A real torn tail, beyond what was synced, is
+// still cut off.
+func TestSyncedDamageIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	b, _ := Open(dir, "yinsh-blitz", small, 0)
+	var synced int64 // the samples of the first 3 games
+	off := int64(len(shardHeader("yinsh-blitz", shardVersion)) + 8)
+	for seed := range uint64(6) {
+		b.Add(randomGame(seed))
+		if seed == 2 {
+			synced = b.Total()
+		}
+		if seed < 3 {
+			rec, _ := appendRecord(nil, randomGame(seed))
+			off += int64(len(rec)) // where game 4's record starts
+		}
+	}
+	total := b.Total()
+	b.Close()
+	path := filepath.Join(dir, "000001.zrp")
+	good, _ := os.ReadFile(path)
+	tests := []struct {
+		name   string
+		at     int64 // the record whose length runs past the end
+		synced int64
+		want   string // the error, "" for a cut
+		kept   int    // games kept
+	}{
+		{"game 4's length damaged, all synced", off, total, fmt.Sprintf("000001.zrp does not read as a record from byte %d on", off), 0},
+		{"game 4's length damaged, 3 games synced", off, synced, "", 3},
+	}
+	for _, tt := range tests {
+		data := bytes.Clone(good)
+		binary.LittleEndian.PutUint32(data[tt.at:], uint32(len(good))) // past the end, under maxRecord
+		os.WriteFile(path, data, 0o644)
+		b, err := Open(dir, "yinsh-blitz", small, tt.synced)
+		if tt.want != "" {
+			after, _ := os.ReadFile(path)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "damaged or missing") {
+				t.Errorf("%s: Open: %v; want an error saying %q", tt.name, err, tt.want)
+			} else if !bytes.Equal(after, data) {
+				t.Errorf("%s: the shard was changed (%d bytes, was %d)", tt.name, len(after), len(data))
+			}
+			continue
+		}
+		if err != nil || len(b.games) != tt.kept || b.Total() < tt.synced {
+			t.Fatalf("%s: %v, %d games kept, %d samples: want %d games, at least %d samples", tt.name, err, len(b.games), b.Total(), tt.kept, tt.synced)
+		}
+		b.Close()
+	}
+	// A shard missing, with the samples it held counted: refused too.
+	os.Remove(path)
+	if _, err := Open(dir, "yinsh-blitz", small, total); err == nil || !strings.Contains(err.Error(), "damaged or missing") {
+		t.Errorf("a shard gone: Open: %v; want it refused", err)
 	}
 }
 
@@ -255,7 +314,7 @@ func TestWindowDropsOldGamesAndShards(t *testing.T) {
 	w := Window{Min: 50, Max: 50, Exponent: 1, Growth: 0}
 	total := int64(0)
 	for session := range 3 {
-		b, err := Open(dir, "yinsh-blitz", w)
+		b, err := Open(dir, "yinsh-blitz", w, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -280,7 +339,7 @@ func TestWindowDropsOldGamesAndShards(t *testing.T) {
 }
 
 func TestDrawAndMaterialize(t *testing.T) {
-	b, _ := Open(t.TempDir(), "yinsh-blitz", small)
+	b, _ := Open(t.TempDir(), "yinsh-blitz", small, 0)
 	g := randomGame(3)
 	b.Add(g)
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -325,7 +384,7 @@ func TestDrawAndMaterialize(t *testing.T) {
 // TestGamesSince counts the newest games recorded after a reading of the clock, across a reopen.
 func TestGamesSince(t *testing.T) {
 	dir := t.TempDir()
-	b, err := Open(dir, "yinsh-blitz", small)
+	b, err := Open(dir, "yinsh-blitz", small, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +396,7 @@ func TestGamesSince(t *testing.T) {
 		clock = append(clock, b.Total())
 	}
 	b.Close()
-	if b, err = Open(dir, "yinsh-blitz", small); err != nil {
+	if b, err = Open(dir, "yinsh-blitz", small, 0); err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
@@ -400,7 +459,7 @@ func TestFailedWrite(t *testing.T) {
 				return disk, nil
 			}
 			defer func() { openShard = defaultOpenShard }()
-			b, err := Open(dir, "yinsh-blitz", small)
+			b, err := Open(dir, "yinsh-blitz", small, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -433,7 +492,7 @@ func TestFailedWrite(t *testing.T) {
 				want = append(want, g)
 			}
 			b.Close()
-			b2, err := Open(dir, "yinsh-blitz", small)
+			b2, err := Open(dir, "yinsh-blitz", small, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -473,7 +532,7 @@ func TestOlderShards(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "000001.zrp"), old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b, err := Open(dir, "yinsh-blitz", small)
+	b, err := Open(dir, "yinsh-blitz", small, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -490,7 +549,7 @@ func TestOlderShards(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(dir, "000001.zrp")); !bytes.Equal(data, old) {
 		t.Errorf("the version 2 shard was written to")
 	}
-	b, err = Open(dir, "yinsh-blitz", small)
+	b, err = Open(dir, "yinsh-blitz", small, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,7 +564,7 @@ func TestOlderShards(t *testing.T) {
 // whole.
 func TestGameIDs(t *testing.T) {
 	dir := t.TempDir()
-	b, err := Open(dir, "yinsh-blitz", Window{Min: 40, Max: 40, Exponent: 1, Growth: 0})
+	b, err := Open(dir, "yinsh-blitz", Window{Min: 40, Max: 40, Exponent: 1, Growth: 0}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +580,7 @@ func TestGameIDs(t *testing.T) {
 	if !b.Has(ids[11]) || b.Has(ids[0]) || b.Has("host-1/5f3a/99") {
 		t.Errorf("Has: newest %v, oldest (past the window) %v, never added %v", b.Has(ids[11]), b.Has(ids[0]), b.Has("host-1/5f3a/99"))
 	}
-	b2, err := Open(dir, "yinsh-blitz", Window{Min: 40, Max: 40, Exponent: 1, Growth: 0})
+	b2, err := Open(dir, "yinsh-blitz", Window{Min: 40, Max: 40, Exponent: 1, Growth: 0}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -564,7 +623,7 @@ func TestVersion3Shard(t *testing.T) {
 	old = binary.LittleEndian.AppendUint32(old, crc32.Checksum(payload, castagnoli))
 	shard := append(binary.LittleEndian.AppendUint64(shardHeader("yinsh-blitz", 3), 0), old...)
 	os.WriteFile(filepath.Join(dir, "000001.zrp"), shard, 0o644)
-	b, err := Open(dir, "yinsh-blitz", small)
+	b, err := Open(dir, "yinsh-blitz", small, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -583,7 +642,7 @@ func TestVersion3Shard(t *testing.T) {
 // training in the folder), a torn tail included.
 func TestReadGames(t *testing.T) {
 	dir := t.TempDir()
-	b, err := Open(dir, "yinsh-blitz", small)
+	b, err := Open(dir, "yinsh-blitz", small, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -596,7 +655,7 @@ func TestReadGames(t *testing.T) {
 		}
 		if seed == 2 { // a second session: a second shard
 			b.Close()
-			if b, err = Open(dir, "yinsh-blitz", small); err != nil {
+			if b, err = Open(dir, "yinsh-blitz", small, 0); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -99,7 +99,7 @@ func writeRun(t *testing.T, runs, name string, steps, nGames int) string {
 		writeJSON(ratingsFile, ladder)
 	}
 	if nGames > 0 {
-		b, err := replay.Open(filepath.Join(dir, train.ReplayDir), "yinsh-blitz", replay.Window{Min: 1000, Max: 1000, Exponent: 0.75, Growth: 0.4})
+		b, err := replay.Open(filepath.Join(dir, train.ReplayDir), "yinsh-blitz", replay.Window{Min: 1000, Max: 1000, Exponent: 0.75, Growth: 0.4}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
