@@ -198,6 +198,7 @@ type run[S env.State[S]] struct {
 	mu     sync.Mutex // guards state and ladder
 	state  State
 	ladder Ladder
+	aside  map[string]string // the damaged checkpoints' files → the suffix they are set aside with
 
 	tr *transport // the session's server, connection, consumer and publisher
 
@@ -282,6 +283,9 @@ func (r *run[S]) open() error {
 	if err := readJSON(filepath.Join(r.dir, stateFile), &r.state); err != nil {
 		return err
 	}
+	if err := stateless(r.dir); err != nil {
+		return err
+	}
 	if r.state.Game != "" && r.state.Game != r.cfg.Game {
 		return fmt.Errorf("%s: a %s run, not %s", filepath.Join(r.dir, stateFile), r.state.Game, r.cfg.Game)
 	}
@@ -352,13 +356,14 @@ func (r *run[S]) open() error {
 	if err == nil {
 		err = atomicfile.WriteBytes(filepath.Join(r.dir, sessionFile(r.state.Sessions+1)), record)
 	}
+	if err == nil && r.from.fellBack != nil {
+		err = r.fallBack(*r.from.fellBack, r.from.damaged)
+	}
 	if err != nil {
 		r.buffer.Close()
 		r.metrics.Close()
+		r.events.Close()
 		return err
-	}
-	if c := r.from.fellBack; c != nil {
-		r.fallBack(*c, r.from.damaged)
 	}
 	r.state.Game = r.cfg.Game
 	r.state.Sessions++
@@ -489,20 +494,75 @@ func (r *run[S]) weights() (startWeights, error) {
 }
 
 // fallBack makes c, an older checkpoint than the state's newest, the run's newest in r.state
-// (open saves it), the damaged ones after it out of the list.
-func (r *run[S]) fallBack(c CheckpointEntry, damaged []string) {
+// (open saves it), the damaged ones after it out of the list. Their ladder players are renamed
+// as their files will be (setAside), their games kept under the new names, and ratings.json
+// saved before the state: a checkpoint trained again at the same step is rated afresh, not
+// with the damaged one's games and rating.
+func (r *run[S]) fallBack(c CheckpointEntry, damaged []string) error {
 	r.logf("resuming from %s (step %d) instead, the newest whole checkpoint: its %d steps since are trained again",
 		filepath.Join(r.dir, c.File), c.Step, r.state.Step-c.Step)
+	r.aside = map[string]string{}
+	renamed := false
+	for _, f := range damaged {
+		name := CheckpointEntry{File: f}.Name()
+		suffix := asideSuffix(func(suffix string) bool {
+			_, err := os.Lstat(filepath.Join(r.dir, f+suffix))
+			return err == nil || slices.Contains(r.ladder.Players, name+suffix)
+		})
+		r.aside[f] = suffix
+		renamed = r.ladder.rename(name, name+suffix) || renamed
+	}
 	r.state.Step, r.state.Checkpoint, r.state.Elapsed = c.Step, c.File, c.Elapsed
 	r.state.Checkpoints = slices.DeleteFunc(r.state.Checkpoints, func(e CheckpointEntry) bool { return slices.Contains(damaged, e.File) })
+	if !renamed {
+		return nil
+	}
+	data, err := json.MarshalIndent(&r.ladder, "", "  ")
+	if err == nil {
+		err = atomicfile.WriteBytes(filepath.Join(r.dir, ratingsFile), append(data, '\n'))
+	}
+	return err
 }
 
-// setAside renames the damaged checkpoints to FILE.damaged (kept for a look, out of the run's
-// way), once the state no longer names them.
+// asideSuffix is the first of ".damaged", ".damaged-2", ".damaged-3", … that taken does not
+// report taken: a checkpoint damaged twice at one step keeps both.
+func asideSuffix(taken func(suffix string) bool) string {
+	suffix := ".damaged"
+	for k := 2; taken(suffix); k++ {
+		suffix = fmt.Sprintf(".damaged-%d", k)
+	}
+	return suffix
+}
+
+// rename renames a player of the ladder, its games and rating kept under the new name, and
+// tells whether it was there.
+func (l *Ladder) rename(from, to string) bool {
+	i := slices.Index(l.Players, from)
+	if i < 0 {
+		return false
+	}
+	l.Players[i] = to
+	for k, n := range l.Rated {
+		if n == from {
+			l.Rated[k] = to
+		}
+	}
+	if l.Ratings != nil {
+		for k := range l.Ratings.Players {
+			if l.Ratings.Players[k].Name == from {
+				l.Ratings.Players[k].Name = to
+			}
+		}
+	}
+	return true
+}
+
+// setAside renames the damaged checkpoints to FILE.damaged (or .damaged-2, …, as fallBack
+// chose; kept for a look, out of the run's way), once the state no longer names them.
 func (r *run[S]) setAside(damaged []string) {
 	for _, f := range damaged {
 		path := filepath.Join(r.dir, f)
-		if err := os.Rename(path, path+".damaged"); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := os.Rename(path, path+r.aside[f]); err != nil && !errors.Is(err, os.ErrNotExist) {
 			r.logf("checkpoints: %v", err)
 		}
 	}
@@ -890,6 +950,33 @@ func (r *run[S]) trim() {
 }
 
 // readJSON reads a JSON file into v; a missing file leaves v as it is.
+// stateless refuses a run folder with no state.json that holds what only a run that saved one
+// writes (checkpoints, ratings, recorded games): starting again there would write over the
+// run's files, its checkpoints among them. A folder with none of them is a new run's, or one
+// whose first session was killed before it saved anything.
+func stateless(dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, stateFile)); !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	var found []string
+	for _, pattern := range []string{ratingsFile, filepath.Join(checkDir, "*"+CheckpointExt), filepath.Join(ReplayDir, "*.zrp")} {
+		m, _ := filepath.Glob(filepath.Join(dir, pattern))
+		switch {
+		case len(m) == 1 && m[0] == filepath.Join(dir, pattern):
+			found = append(found, m[0])
+		case len(m) == 1:
+			found = append(found, fmt.Sprintf("%s (1 file)", filepath.Join(dir, pattern)))
+		case len(m) > 1:
+			found = append(found, fmt.Sprintf("%s (%d files)", filepath.Join(dir, pattern), len(m)))
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: no %s, but the folder holds a run's files: %s; restore %s (or start the run in another folder): training here would start again over them",
+		dir, stateFile, strings.Join(found, ", "), stateFile)
+}
+
 func readJSON(path string, v any) error {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {

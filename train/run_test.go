@@ -19,6 +19,7 @@ import (
 	"github.com/zerogames/zero/configs"
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train"
 	"github.com/zerogames/zero/train/metrics"
 	"github.com/zerogames/zero/train/metrics/tfevents"
@@ -64,6 +65,28 @@ func readState(t *testing.T, dir string) train.State {
 		t.Fatalf("state.json is not whole: %v", err)
 	}
 	return st
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(data, v)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err == nil {
+		err = os.WriteFile(path, data, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestKillAndResume kills a tiny run with SIGKILL while it works, damages what a crash could
@@ -284,6 +307,16 @@ func TestRefusals(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "config-history", "session-0002.yaml")); err == nil {
 			t.Errorf("%s: the refused run recorded a session", tc.name)
 		}
+	}
+	// state.json lost: the folder's checkpoints and games are not trained over from scratch.
+	os.Remove(filepath.Join(dir, "state.json"))
+	err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{})
+	if err == nil || !strings.Contains(err.Error(), "no state.json, but the folder holds a run's files: ") ||
+		!strings.Contains(err.Error(), filepath.Join(dir, "checkpoints", "*.zck")+" (1 file)") {
+		t.Errorf("no state.json: err = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "config-history", "session-0002.yaml")); err == nil {
+		t.Errorf("no state.json: the refused run recorded a session")
 	}
 	if err := train.Run(context.Background(), yinsh.Normal, cfg, t.TempDir(), train.Options{}); err == nil ||
 		!strings.Contains(err.Error(), "for yinsh-blitz, not yinsh") {
@@ -544,6 +577,12 @@ func TestDamagedCheckpoint(t *testing.T) {
 		data[len(data)/2] ^= 0x40
 		os.WriteFile(path, data, 0o644)
 	}
+	// The damaged checkpoint had been rated (here by hand: evaluation is off): its player is
+	// renamed with its file, so that the checkpoint trained again at its step is rated afresh.
+	damagedName := train.CheckpointEntry{File: before.Checkpoint}.Name()
+	ladder := train.Ladder{Players: []string{"random", damagedName}, Rated: []string{damagedName},
+		Games: []selfplay.Outcome{{First: 1, Second: 0, Score: 1}}}
+	writeJSON(t, filepath.Join(dir, "ratings.json"), &ladder)
 	damage(before.Checkpoint)
 	cfg.Stop.Steps = 25 // stops at once: resumed from step 20, it goes to 25
 	var out strings.Builder
@@ -559,10 +598,37 @@ func TestDamagedCheckpoint(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, before.Checkpoint+".damaged")); err != nil {
 		t.Errorf("the damaged checkpoint is not kept aside: %v", err)
 	}
+	var got train.Ladder
+	readJSON(t, filepath.Join(dir, "ratings.json"), &got)
+	if want := []string{"random", damagedName + ".damaged"}; !slices.Equal(got.Players, want) || !slices.Equal(got.Rated, want[1:]) || len(got.Games) != 1 {
+		t.Errorf("ladder after the fallback: players %q, rated %q, %d games; want players %q, the game kept", got.Players, got.Rated, len(got.Games), want)
+	}
 	after := readState(t, dir)
 	if after.Step != 25 || slices.ContainsFunc(after.Checkpoints, func(c train.CheckpointEntry) bool { return c.Step == 30 }) {
 		t.Errorf("state after the fallback: step %d, checkpoints %+v", after.Step, after.Checkpoints)
 	}
+
+	// Trained to step 30 again and damaged again: set aside beside the first, which is kept.
+	cfg.Stop.Steps = 30
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	writeJSON(t, filepath.Join(dir, "ratings.json"), &train.Ladder{Players: []string{"random", damagedName + ".damaged", damagedName}})
+	damage(before.Checkpoint)
+	cfg.Stop.Steps = 25
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
+		t.Fatalf("resuming past a second damaged checkpoint at one step: %v", err)
+	}
+	for _, suffix := range []string{".damaged", ".damaged-2"} {
+		if _, err := os.Stat(filepath.Join(dir, before.Checkpoint+suffix)); err != nil {
+			t.Errorf("%s: %v", suffix, err)
+		}
+	}
+	readJSON(t, filepath.Join(dir, "ratings.json"), &got)
+	if want := []string{"random", damagedName + ".damaged", damagedName + ".damaged-2"}; !slices.Equal(got.Players, want) {
+		t.Errorf("ladder after the second fallback: players %q, want %q", got.Players, want)
+	}
+	after = readState(t, dir)
 
 	// Every checkpoint damaged: refused, naming the newest, with the folder as it was (the
 	// session was recorded and counted before the weights were read).
