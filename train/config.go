@@ -334,19 +334,21 @@ func LoadConfig(path string) (Config, error) {
 	return c, nil
 }
 
-// ParseConfig decodes a configuration strictly (an unknown field, a wrong type is an error)
-// over the defaults of its game, and validates it.
+// ParseConfig decodes a configuration strictly (an unknown field, a wrong type, a fraction for
+// a whole number is an error, named by line and key) over the defaults of its game, and
+// validates it.
 func ParseConfig(data []byte) (Config, error) {
 	// The defaults depend on the game: a first pass reads it, the second decodes over them.
+	// Unknown keys and values of the wrong type first: a mistyped "game" is named as such, not
+	// as a missing game, and "game: [yinsh]" by its key.
+	if bad := unknownKeys(data); len(bad) > 0 {
+		return Config{}, errors.New(strings.Join(bad, "; "))
+	}
 	var probe struct {
 		Game string `yaml:"game"`
 	}
 	if err := yaml.Unmarshal(data, &probe); err != nil {
 		return Config{}, yamlError(err)
-	}
-	// Unknown keys first: a mistyped "game" is named as such, not as a missing game.
-	if bad := unknownKeys(data); len(bad) > 0 {
-		return Config{}, errors.New(strings.Join(bad, "; "))
 	}
 	if probe.Game == "" {
 		return Config{}, errors.New("game: missing (the game to learn, as yinsh-blitz)")

@@ -18,7 +18,15 @@ func TestConfigRefusals(t *testing.T) {
 		{"a search key, inline in selfplay", "game: yinsh\nselfplay: {c_pcut: 2}\n", "line 2: selfplay.c_pcut: no such setting (did you mean selfplay.c_puct?)"},
 		{"a key in a list", "game: yinsh\noptimizer: {schedule: [{step: 5, factr: 0.5}]}\n", "line 2: optimizer.schedule.factr: no such setting (did you mean optimizer.schedule.factor?)"},
 		{"no Go type named", "game: yinsh\nreplay: {zzzzzz: 1}\n", "line 2: replay.zzzzzz: no such setting"},
-		{"wrong type", "game: yinsh\nnet: {blocks: many}\n", "line 2: cannot unmarshal !!str `many` into int"},
+		{"wrong type", "game: yinsh\nnet: {blocks: many}\n", `line 2: net.blocks: want a whole number, is "many"`},
+		{"wrong type, named among keys on its line", "game: yinsh\ntrainer: {batch_size: 64, keep_last: abc, checkpoint_every: 5}\n", `line 2: trainer.keep_last: want a whole number, is "abc"`},
+		{"a fraction for a whole number", "game: yinsh\nnet: {blocks: 1.9}\n", `line 2: net.blocks: want a whole number, is "1.9"`},
+		{"a fraction for the seed", "game: yinsh\nseed: 7.5\n", `line 2: seed: want a whole number, is "7.5"`},
+		{"a number for a switch", "game: yinsh\nselfplay: {gumbel: 1}\n", `line 2: selfplay.gumbel: want true or false, is "1"`},
+		{"a text for a number", "game: yinsh\noptimizer: {learning_rate: fast}\n", `line 2: optimizer.learning_rate: want a number, is "fast"`},
+		{"a value for a section", "game: yinsh\ntrainer: 5\n", `line 2: trainer: want a mapping of settings, is "5"`},
+		{"a text for a list", "game: yinsh\neval: {baselines: random}\n", `line 2: eval.baselines: want a list, is "random"`},
+		{"a list for the game", "game: [yinsh]\n", "line 1: game: want a text, is a list"},
 		{"out of range", "game: yinsh\nnet: {blocks: -1}\n", "net.blocks: must be in [0, 128], is -1"},
 		{"two problems", "game: yinsh\ntrainer: {batch_size: 0}\neval: {games: 3}\n", "trainer.batch_size: must be in [1, 4096], is 0\neval.games: must be even"},
 		{"cheap above full", "game: yinsh\nselfplay: {simulations: 8, cheap_simulations: 9}\n", "selfplay.cheap_simulations: must be in [0, 8], is 9"},
@@ -47,7 +55,8 @@ func TestConfigRefusals(t *testing.T) {
 }
 
 func TestConfigRoundTrip(t *testing.T) {
-	c, err := ParseConfig([]byte("game: gyges\nselfplay: {simulations: 100, max_wait: 3ms}\nstop: {time: 1h30m}\n"))
+	// A whole number may be written as one with an exponent (1e3), a switch as yes.
+	c, err := ParseConfig([]byte("game: gyges\nselfplay: {simulations: 1e2, gumbel: yes, max_wait: 3ms}\nstop: {time: 1h30m}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,10 @@ package train
 import (
 	"encoding"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -83,7 +85,62 @@ func walkKeys(n *yaml.Node, t reflect.Type, path string, out *[]string) {
 		for _, e := range n.Content {
 			walkKeys(e, t.Elem(), path, out) // optimizer.schedule.factor: the list's keys
 		}
+	default:
+		// yaml.v3 names the line, not the key ("line 22: cannot unmarshal !!str `abc` into
+		// int", of a line with four keys), and takes 1.9 for an int as 1.
+		if want := mismatch(n, t); want != "" {
+			*out = append(*out, fmt.Sprintf("line %d: %s: want %s, is %s", n.Line, strings.TrimSuffix(path, "."), want, describe(n)))
+		}
 	}
+}
+
+// mismatch says what a setting of type t wants if node n is not one ("" if it is, or if the
+// strict decoder is left to judge: a null, an alias, a type checked nowhere here).
+func mismatch(n *yaml.Node, t reflect.Type) string {
+	if n.Kind == yaml.AliasNode || n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" || t == reflect.TypeOf(time.Duration(0)) {
+		return "" // yaml.v3 reads "2ms" into a time.Duration
+	}
+	scalar := n.Kind == yaml.ScalarNode
+	var b bool
+	var f float64
+	switch t.Kind() {
+	case reflect.Struct:
+		return "a mapping of settings" // a mapping was walked above
+	case reflect.Slice:
+		return "a list"
+	case reflect.Bool:
+		if !scalar || n.Decode(&b) != nil {
+			return "true or false"
+		}
+	case reflect.String:
+		if !scalar {
+			return "a text"
+		}
+	case reflect.Float32, reflect.Float64:
+		if !scalar || n.Decode(&f) != nil {
+			return "a number"
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		// yaml.v3 decodes 1.9 into an int as 1; 1e3 is a whole number.
+		if !scalar || n.Decode(&f) != nil || f != math.Trunc(f) || math.IsInf(f, 0) {
+			return "a whole number"
+		}
+	}
+	return ""
+}
+
+// describe is what a node holds, for an error: its text if a scalar.
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return fmt.Sprintf("%q", n.Value)
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return "something else"
 }
 
 // nearest is the key closest to s by edit distance, if it is close (at most a third of its
