@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -155,6 +156,19 @@ func netAverage(w io.Writer, out string, paths []string, force bool) error {
 	}
 	if len(paths) == 0 {
 		return errors.New("net average: give the checkpoints to average")
+	}
+	// A file named twice would weigh twice, silently: a slip of the shell's braces more often
+	// than a wish. The same file under two names counts too.
+	seen := make([]os.FileInfo, len(paths)) // nil where the file is not there: net.Inspect says so below
+	for i, path := range paths {
+		st, err := os.Stat(path)
+		if err != nil {
+			continue
+		}
+		if j := slices.IndexFunc(seen[:i], func(o os.FileInfo) bool { return o != nil && os.SameFile(o, st) }); j >= 0 {
+			return fmt.Errorf("net average: %s is %s again: each checkpoint counts once", path, paths[j])
+		}
+		seen[i] = st
 	}
 	if !force {
 		if _, err := os.Stat(out); err == nil {

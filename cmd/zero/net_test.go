@@ -33,6 +33,10 @@ func TestNetCommands(t *testing.T) {
 	deeper := write("deeper.yaml", "game: yinsh-blitz\nnet:\n  blocks: 2\n  channels: 8\n")
 	other, deep := filepath.Join(dir, "other.ckpt"), filepath.Join(dir, "deep.ckpt")
 	mean := filepath.Join(dir, "mean.ckpt")
+	alias := filepath.Join(dir, "alias.ckpt") // another name of ckpt
+	if err := os.Symlink("net.ckpt", alias); err != nil {
+		t.Fatal(err)
+	}
 	small := net.DefaultConfig()
 	small.Blocks, small.Channels = 1, 8 // good's net
 	older := olderRules(t, dir, "yinsh-blitz", small)
@@ -52,6 +56,8 @@ func TestNetCommands(t *testing.T) {
 		{"average", []string{"net", "average", "--out", mean, ckpt, other}, []string{"wrote " + mean + ": the mean of 2 checkpoints of yinsh-blitz, steps 0 to 0"}, ""},
 		{"info of a mean", []string{"net", "info", mean}, []string{"1 block × 8 channels", "optimizer    none saved"}, ""},
 		{"average refuses to overwrite", []string{"net", "average", "--out", mean, ckpt, other}, nil, "the file exists"},
+		{"average of a file twice", []string{"net", "average", "--out", mean + "2", ckpt, other, ckpt}, nil, "net average: " + ckpt + " is " + ckpt + " again: each checkpoint counts once"},
+		{"average of a file under two names", []string{"net", "average", "--out", mean + "2", alias, other, ckpt}, nil, "net average: " + ckpt + " is " + alias + " again"},
 		{"average of other nets", []string{"net", "average", "--out", mean + "2", ckpt, deep}, nil, "deep.ckpt: net"},
 		{"average of an older revision of the rules", []string{"net", "average", "--out", mean + "2", ckpt, older}, nil, "older.ckpt: learned under revision 1 of yinsh-blitz's rules, this program plays revision 2"},
 		{"average of a bad file", []string{"net", "average", "--out", mean + "2", ckpt, garbage}, nil, "garbage.ckpt: truncated"},

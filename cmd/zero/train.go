@@ -77,6 +77,9 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			return err
 		}
 		g, err := gamestrain.Lookup(cfg.Game)
+		if err != nil && *config != "" {
+			return fmt.Errorf("%s: game: %w", *config, err) // as LoadConfig names a field
+		}
 		if err != nil {
 			return err
 		}

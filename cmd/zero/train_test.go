@@ -27,6 +27,7 @@ func TestTrainCommand(t *testing.T) {
 	cfg := write("tiny.yaml", string(tiny))
 	unknown := write("unknown.yaml", "game: yinsh\nselfplay:\n  simulatons: 3\n")
 	invalid := write("invalid.yaml", "game: yinsh\nreplay:\n  train_ratio: 0\n")
+	chess := write("chess.yaml", "game: chess\n")
 	normal := write("normal.yaml", strings.Replace(string(tiny), "game: yinsh-blitz", "game: yinsh", 1))
 	changed := write("changed.yaml", strings.Replace(string(tiny), "simulations: 8", "simulations: 10", 1))
 	otherNet := write("other-net.yaml", strings.Replace(string(tiny), "channels: 8", "channels: 9", 1))
@@ -48,6 +49,7 @@ func TestTrainCommand(t *testing.T) {
 		{"unknown key", []string{"train", "--config", unknown, "--run", filepath.Join(dir, "x")}, nil, "unknown.yaml: line 3: selfplay.simulatons: no such setting (did you mean selfplay.simulations?)"},
 		{"bad value", []string{"train", "--config", invalid, "--run", filepath.Join(dir, "x")}, nil, "invalid.yaml: replay.train_ratio: must be in [0.01, 1000], is 0"},
 		{"unknown game", []string{"train", "--game", "chess"}, nil, `--game: unknown game "chess"`},
+		{"unknown game in a file", []string{"train", "--config", chess, "--run", filepath.Join(dir, "x")}, nil, `chess.yaml: game: unknown game "chess"`},
 		{"nothing to train", []string{"train"}, nil, "give --game GAME, --config FILE, or --run DIR"},
 		{"bench selfplay", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms"}, []string{"yinsh-blitz: net 1 block × 8 channels", "simulations/s", "overhead"}, ""},
 		{"bench selfplay both ways", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms", "--transport", "both"}, []string{"\ndirect, ", "\nnats, ", "nats against direct over 1 rounds"}, ""},
