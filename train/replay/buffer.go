@@ -105,7 +105,8 @@ type Buffer struct {
 	file    shardFile
 	buf     []byte
 	ids     map[string]struct{} // the IDs of games
-	broken  error               // set when a failed write could not be undone
+	broken  error               // set when a failed write could not be undone, or a sync failed (syncErr)
+	syncErr error               // set when a sync failed: final (see Sync)
 	cut     []Cut               // what Open cut off
 }
 
@@ -616,14 +617,31 @@ func (b *Buffer) Draw(rng *rand.Rand, n int, dst []Sample) []Sample {
 	return dst
 }
 
-// Sync makes every game added so far durable (fsync).
+// Sync makes every game added so far durable (fsync). A failed sync is final: on Linux a
+// second fsync after a write-back error may report success with the pages lost, so every later
+// Sync and Add returns the error, and nothing added is ever told durable by this buffer again.
 func (b *Buffer) Sync() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.syncErr != nil {
+		return b.syncErr
+	}
 	if b.file == nil {
 		return nil
 	}
-	return b.file.Sync()
+	if err := b.file.Sync(); err != nil {
+		return b.syncFailedLocked(err)
+	}
+	return nil
+}
+
+// syncFailedLocked makes a failed sync of the current shard final (see Sync).
+func (b *Buffer) syncFailedLocked(err error) error {
+	b.syncErr = fmt.Errorf("replay: syncing %s: %w (the games added since the last sync may not be on disk: no more are recorded)", b.shardPath(b.shard), err)
+	if b.broken == nil {
+		b.broken = b.syncErr
+	}
+	return b.syncErr
 }
 
 // Close syncs and closes the current shard.
@@ -637,7 +655,13 @@ func (b *Buffer) closeFileLocked() error {
 	if b.file == nil {
 		return nil
 	}
-	err := errors.Join(b.file.Sync(), b.file.Close())
+	err := b.syncErr // final: a sync after it proves nothing
+	if err == nil {
+		if serr := b.file.Sync(); serr != nil {
+			err = b.syncFailedLocked(serr)
+		}
+	}
+	err = errors.Join(err, b.file.Close())
 	b.file = nil
 	return err
 }

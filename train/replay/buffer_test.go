@@ -442,6 +442,54 @@ func (f *fullDisk) Truncate(size int64) error {
 	return f.File.Truncate(size)
 }
 
+// flakySync is a shard whose next sync fails, as after a write-back error, and whose syncs
+// after it succeed, as Linux's may with the pages lost.
+type flakySync struct {
+	*os.File
+	fail bool
+}
+
+func (f *flakySync) Sync() error {
+	if f.fail {
+		f.fail = false
+		return errors.New("input/output error")
+	}
+	return f.File.Sync()
+}
+
+// TestFailedSyncIsFinal: once a sync failed, every later Sync (and Add, and Close) fails too,
+// though the disk's next sync would succeed: the games added before it are never told durable
+// (a consumer acknowledges its games only after a Sync that succeeds).
+func TestFailedSyncIsFinal(t *testing.T) {
+	var disk *flakySync
+	openShard = func(path string) (shardFile, error) {
+		f, err := defaultOpenShard(path)
+		if err != nil {
+			return nil, err
+		}
+		disk = &flakySync{File: f.(*os.File)}
+		return disk, nil
+	}
+	defer func() { openShard = defaultOpenShard }()
+	b, err := Open(t.TempDir(), "yinsh-blitz", small, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Add(randomGame(1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	b.Add(randomGame(2))
+	disk.fail = true
+	for i, op := range []func() error{b.Sync, b.Sync, func() error { return b.Add(randomGame(3)) }, b.Close} {
+		if err := op(); err == nil || !strings.Contains(err.Error(), "input/output error") {
+			t.Errorf("operation %d after a failed sync: err = %v, want the sync's error", i, err)
+		}
+	}
+}
+
 // TestFailedWrite: a game whose write fails part-way is cut off the shard, so the games written
 // after it are read back; if it cannot be cut off, the buffer takes no more games, and a reopen
 // keeps the games before it.
