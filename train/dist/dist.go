@@ -432,8 +432,13 @@ func (c *Conn) GetWeights(ctx context.Context, path string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	// jetstream bounds a call whose context has no deadline by 5 s, the whole download included:
+	// too short for a network on a slow link. It gets a minute, and a second per 64 KiB beyond
+	// (a 256 MiB network: 68 minutes).
+	dctx, cancel := context.WithTimeout(ctx, max(time.Minute, time.Duration(info.Size>>16)*time.Second))
+	defer cancel()
 	tmp := path + ".download"
-	if err := obs.GetFile(ctx, weightsObject, tmp); err != nil {
+	if err := obs.GetFile(dctx, weightsObject, tmp); err != nil {
 		os.Remove(tmp)
 		return 0, fmt.Errorf("fetching the network: %w", err)
 	}
