@@ -106,10 +106,37 @@ func Work[S env.State[S]](ctx context.Context, g env.Game[S], c *dist.Conn, run 
 	return w.work(ctx)
 }
 
-// weightSource is where a worker downloads the run's network from: a *dist.Conn.
+// weightSource is where a worker reads the run's info and downloads its network from: a
+// *dist.Conn.
 type weightSource interface {
+	Run(ctx context.Context) (dist.RunInfo, []byte, error)
 	GetWeights(ctx context.Context, path string) (int64, error)
 	Connected() bool
+}
+
+// errNotThisRun marks what ends a worker for good: the run's network or info no longer fits
+// this build or the configuration it started with (a trainer restarted by another build).
+var errNotThisRun = errors.New("this worker can no longer play for the run")
+
+// checkRun reads the run's info again (a new network, or a reconnection: the trainer may have
+// been restarted by another build, with another revision of the rules or another net) and
+// returns errNotThisRun, with the reason, if this worker can no longer play for it; nil if it
+// can, or if the info cannot be read now (it is read again at the next change).
+func (w *remote[S]) checkRun(ctx context.Context) error {
+	run, _, err := w.weights.Run(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			w.logf("reading the run's info again: %v", err)
+		}
+		return nil
+	}
+	if m := run.Mismatch(w.g.Info()); m != "" {
+		return fmt.Errorf("%w: %s", errNotThisRun, m)
+	}
+	if run.Net != w.cfg.Net {
+		return fmt.Errorf("%w: its net is now %+v, this worker's %+v (start it again)", errNotThisRun, run.Net, w.cfg.Net)
+	}
+	return nil
 }
 
 // remote is a zero worker session.
@@ -209,11 +236,18 @@ func (w *remote[S]) work(ctx context.Context) error {
 			case <-work.Done():
 				return
 			case <-changed:
-				if m, err := w.fetch(work, false); err != nil {
-					if work.Err() == nil {
-						w.logf("the new network: %v (playing on with step %d)", err, w.step.Load())
-					}
-				} else {
+				err := w.checkRun(work)
+				var m *net.Model
+				if err == nil {
+					m, err = w.fetch(work, false)
+				}
+				switch {
+				case errors.Is(err, errNotThisRun):
+					errs <- err // games of a stale network, or refused for good: stop
+					return
+				case err != nil && work.Err() == nil:
+					w.logf("the new network: %v (playing on with step %d)", err, w.step.Load())
+				case err == nil:
 					w.latest.Publish(m)
 				}
 			}
@@ -246,10 +280,10 @@ func (w *remote[S]) fetch(ctx context.Context, first bool) (*net.Model, error) {
 		if err == nil {
 			ck, err := net.Load(path, w.spec)
 			if err != nil {
-				return nil, fmt.Errorf("the run's network does not fit this build: %w", err)
+				return nil, fmt.Errorf("%w: its network does not fit this build: %w", errNotThisRun, err)
 			}
 			if ck.Header.Net != w.cfg.Net {
-				return nil, fmt.Errorf("the run's network is %+v, its configuration says %+v", ck.Header.Net, w.cfg.Net)
+				return nil, fmt.Errorf("%w: its network is %+v, its configuration says %+v", errNotThisRun, ck.Header.Net, w.cfg.Net)
 			}
 			// The file's own step: the object's metadata is read apart from it, and a
 			// publication in between made it the previous network's.

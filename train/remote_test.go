@@ -16,13 +16,18 @@ import (
 	"github.com/zerogames/zero/train/dist"
 )
 
-// fakeWeights fails its first downloads with errs, then writes data to the path asked for.
+// fakeWeights fails its first downloads with errs, then writes data to the path asked for; its
+// run's info is run (runErr: it cannot be read).
 type fakeWeights struct {
 	errs         []error
 	data         []byte
 	disconnected bool
 	calls        int
+	run          dist.RunInfo
+	runErr       error
 }
+
+func (f *fakeWeights) Run(context.Context) (dist.RunInfo, []byte, error) { return f.run, nil, f.runErr }
 
 func (f *fakeWeights) GetWeights(_ context.Context, path string) (int64, error) {
 	f.calls++
@@ -104,5 +109,41 @@ func TestFetchRetries(t *testing.T) {
 				t.Errorf("%d downloads, want %d", f.calls, tc.calls)
 			}
 		})
+	}
+}
+
+// TestCheckRun: at each new network or reconnection a worker reads the run's info again, and
+// stops for good (errNotThisRun) when a trainer restarted by another build runs another
+// revision of the rules, another encoding or another net; it used to play on, its games all
+// refused, or with its old network for ever. Info it cannot read now is read again later.
+func TestCheckRun(t *testing.T) {
+	g := yinsh.Blitz
+	cfg := Config{Game: g.Info().Name, Net: net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4}}
+	same := dist.InfoOf(g.Info(), cfg.Net)
+	rules, encoding, bigger := same, same, same
+	rules.Rules++
+	encoding.Encoding++
+	bigger.Net.Blocks++
+	for _, tc := range []struct {
+		name   string
+		run    dist.RunInfo
+		runErr error
+		want   string // "" for playing on
+	}{
+		{"the same run", same, nil, ""},
+		{"another revision of the rules", rules, nil, "revision"},
+		{"another encoding", encoding, nil, "encoding"},
+		{"another net", bigger, nil, "its net is now"},
+		{"info not readable now", rules, errors.New("nats: timeout"), ""},
+	} {
+		var log bytes.Buffer
+		w := &remote[yinsh.State]{g: g, weights: &fakeWeights{run: tc.run, runErr: tc.runErr}, cfg: cfg, console: console{out: &log}}
+		err := w.checkRun(context.Background())
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (!errors.Is(err, errNotThisRun) || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want errNotThisRun saying %q", tc.name, err, tc.want)
+		}
 	}
 }
