@@ -384,8 +384,10 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
 			e.Close()
 			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 		}
+		// Made by the first search (reclaim): a player made and left unused (a web game whose
+		// person moves first, or never) holds none of its tens of megabytes.
 		p.newCache = func() *mcts.Cache[S] { return mcts.NewCache(g, PlayerCacheBytes) }
-		p.search.SetCache(p.newCache())
+		p.released = true
 		p.engine = e.Describe()
 		return p, nil
 	}
@@ -448,7 +450,8 @@ type Searcher[S env.State[S]] struct {
 	policy []float32    // Analyze's buffer, over the action space
 	engine string       // what its network runs on (net.Engine.Describe), "" without one
 	// newCache makes the cache of the network's answers (nil: the search has none); released
-	// tells that Release gave it back, to be made again by the next search.
+	// tells that the search has none now (a new player, or Release gave it back), to be made
+	// by the next search.
 	newCache func() *mcts.Cache[S]
 	released bool
 }

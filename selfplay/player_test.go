@@ -173,6 +173,10 @@ func TestMCTSPlayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A new player holds no cache (PlayerCacheBytes) until its first search.
+	if sr := p.(*Searcher[testgames.Board]); !sr.released {
+		t.Errorf("a new mcts player holds its cache before any search")
+	}
 	rec, err := PlayGame(context.Background(), g, Setup[testgames.Board]{Players: [2]Player[testgames.Board]{p, &Random[testgames.Board]{}},
 		Names: [2]string{sp.Text, "random"}})
 	if err != nil || rec.Result == "none" {
