@@ -251,6 +251,10 @@ func shardPath(dir string, n int) string {
 	return filepath.Join(dir, fmt.Sprintf("%06d%s", n, shardExt))
 }
 
+// ErrNoShards is ReadGames' and ReadNewest's error for a folder that holds no game yet: no
+// shard, or only one whose header a crash cut short.
+var ErrNoShards = errors.New("no replay shards (" + shardExt + " files)")
+
 // ReadGames reads the games recorded in the replay shards in dir, oldest first, and the name of
 // their game, without changing anything: a run may be training in the folder meanwhile. A torn
 // record at the end of the newest shard (a game being written, or one a crash cut short) is
@@ -277,7 +281,7 @@ func ReadGames(dir string) (string, []*Game, error) {
 		games = append(games, sh.games...)
 	}
 	if game == "" {
-		return "", nil, fmt.Errorf("%s: no replay shards (%s files)", dir, shardExt)
+		return "", nil, fmt.Errorf("%s: %w", dir, ErrNoShards)
 	}
 	return game, games, nil
 }
@@ -304,7 +308,7 @@ func ReadNewest(dir string, n int) (string, []*Game, error) {
 		games = append(sh.games, games...)
 	}
 	if game == "" {
-		return "", nil, fmt.Errorf("%s: no replay shards (%s files)", dir, shardExt)
+		return "", nil, fmt.Errorf("%s: %w", dir, ErrNoShards)
 	}
 	return game, games[max(len(games)-n, 0):], nil
 }

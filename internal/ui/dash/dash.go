@@ -676,8 +676,8 @@ type gameInfo struct {
 // newestGames reads the run's newest self-play games, newest first, as records.
 func (d *Dashboard) newestGames(dir string) (string, []gameInfo, []*replay.Game, error) {
 	name, recorded, err := replay.ReadNewest(filepath.Join(dir, train.ReplayDir), d.opts.Games)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil, nil, nil
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, replay.ErrNoShards) {
+		return "", nil, nil, nil // no game yet: a run before its first, or killed before it
 	}
 	if err != nil {
 		return "", nil, nil, err

@@ -193,6 +193,10 @@ func TestAPI(t *testing.T) {
 	runs := t.TempDir()
 	big := writeRun(t, runs, "blitz", 300, 25)
 	writeRun(t, runs, "young", 30, 0) // no checkpoint, no game yet
+	writeRun(t, runs, "fresh", 30, 0) // its replay folder made, no shard in it yet (zero train's start)
+	if err := os.MkdirAll(filepath.Join(runs, "fresh", train.ReplayDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	os.MkdirAll(filepath.Join(runs, "not-a-run"), 0o755)
 	os.MkdirAll(filepath.Join(runs, ".hidden"), 0o755)
 	os.WriteFile(filepath.Join(runs, ".hidden", stateFile), []byte("{}"), 0o644)
@@ -213,6 +217,7 @@ func TestAPI(t *testing.T) {
 		{"metrics", "GET", "/api/run/metrics?run=blitz", 200, []string{`"reset":true`, `"next":63`, `"loss":[3.9,`, `"elo_low":[`}},
 		{"games", "GET", "/api/run/games?run=blitz", 200, []string{`"game":"yinsh-blitz"`, `"id":"w/s1/25"`, `"moves":["place `}},
 		{"no games yet", "GET", "/api/run/games?run=young", 200, []string{`"games":[]`}},
+		{"no games yet, the replay folder made", "GET", "/api/run/games?run=fresh", 200, []string{`"games":[]`}},
 		{"one game", "GET", "/api/run/game?run=blitz&id=w/s1/24", 200, []string{`"id":"w/s1/24"`, `"boards":["`, `"to_move":["white"`}},
 		{"a game not among the newest", "GET", "/api/run/game?run=blitz&id=w/s1/1", 404, []string{`"error":"no game \"w/s1/1\" among the run's 8 newest"`}},
 		{"a game without id", "GET", "/api/run/game?run=blitz", 400, []string{`"error":"id: `}},
