@@ -189,13 +189,20 @@ async function refreshRun() {
   if (first) makeCharts();
   renderSummary();
   renderLadder();
+  // The games failing (a shard being damaged) neither stops the charts nor keeps every later
+  // poll asking for the games: their error is the page's message, after the metrics.
+  let gamesError = null;
   if (info.checkpoint !== dash.checkpoint || dash.ticks % 10 === 0) {
     dash.checkpoint = info.checkpoint;
-    await refreshGames();
+    try {
+      await refreshGames();
+    } catch (e) {
+      gamesError = `self-play games: ${e.message}`;
+    }
   }
-  await refreshMetrics();
   dash.ticks++;
-  return info.problem;
+  await refreshMetrics();
+  return info.problem || gamesError;
 }
 
 function fact(value, label) {
