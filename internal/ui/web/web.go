@@ -32,6 +32,7 @@ import (
 	"io"
 	"io/fs"
 	"log"
+	"mime"
 	"net"
 	"net/http"
 	"os"
@@ -43,6 +44,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
 	"github.com/zerogames/zero/models"
@@ -144,13 +146,13 @@ func New(opts Options) *Server {
 	}
 	handle("GET", "/api/games", s.handleGames)
 	handle("POST", "/api/new", s.handleNew)
-	handle("GET", "/api/state", s.withSession(s.handleState))
-	handle("POST", "/api/play", s.withSession(s.handlePlay))
-	handle("POST", "/api/agent", s.withSession(s.handleAgent))
-	handle("POST", "/api/analyze", s.withSession(s.handleAnalyze))
-	handle("POST", "/api/undo", s.withSession(s.handleUndo))
-	handle("POST", "/api/resign", s.withSession(s.handleResign))
-	handle("GET", "/api/record", s.withSession(s.handleRecord))
+	handle("GET", "/api/state", s.withSession(s.handleState, false))
+	handle("POST", "/api/play", s.withSession(s.handlePlay, true))
+	handle("POST", "/api/agent", s.withSession(s.handleAgent, false))
+	handle("POST", "/api/analyze", s.withSession(s.handleAnalyze, false))
+	handle("POST", "/api/undo", s.withSession(s.handleUndo, false))
+	handle("POST", "/api/resign", s.withSession(s.handleResign, false))
+	handle("GET", "/api/record", s.withSession(s.handleRecord, false))
 	api.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		if m, ok := methods[r.URL.Path]; ok {
 			allow := m
@@ -218,7 +220,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // decode reads a small, strict JSON body into v.
 func decode(w http.ResponseWriter, r *http.Request, v any) error {
-	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+	if ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || ct != "application/json" {
 		return &httpError{http.StatusUnsupportedMediaType, errors.New("want a JSON body (Content-Type: application/json)")}
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
@@ -285,13 +287,17 @@ func (s *Server) defaultSpec(game string) string {
 }
 
 // offered tells whether the model a request names by file name is one to offer for game: the
-// models folder's file if it is whole and of game (net.Inspect: header, checksum, layout), so
-// that a damaged one is neither listed nor the default (it gives way to ui.DefaultOpponent);
-// else the shipped model, the binary's own.
+// file it loads from (the models folder's, or a models/NAME in the working folder, which
+// shadows the shipped copy) if it is whole and of game (net.Inspect: header, checksum,
+// layout), so that a damaged one is neither listed nor the default (it gives way to
+// ui.DefaultOpponent); else the shipped model, the binary's own.
 func (s *Server) offered(name, game string) bool {
 	path := s.modelPath(name)
-	if path == "" || path == models.Path(name) && models.Shipped(name) {
-		return path != ""
+	if path == "" {
+		return false
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) && path == models.Path(name) && models.Shipped(name) {
+		return true // the binary's own copy
 	}
 	h, _, err := znet.Inspect(path)
 	return err == nil && h.Game == game
@@ -319,8 +325,8 @@ func (s *Server) modelPath(name string) string {
 // (GAME exactly: yinsh.ckpt is not yinsh-blitz's) that load, and the shipped GAME.zck.
 func (s *Server) models(game string) []string {
 	var out []string
-	if models.Shipped(game + models.Ext) {
-		out = append(out, game+models.Ext)
+	if name := game + models.Ext; models.Shipped(name) && s.offered(name, game) { // a file of the name may shadow it
+		out = append(out, name)
 	}
 	if s.opts.ModelsDir != "" {
 		entries, _ := os.ReadDir(s.opts.ModelsDir) // checked when the server started
@@ -529,14 +535,18 @@ func (s *Server) add(sess *session) {
 type sessionHandler func(w http.ResponseWriter, r *http.Request, sess *session) error
 
 // withSession finds the session named by the request (id in the query for GET, in the body
-// for POST) and runs h with it locked.
-func (s *Server) withSession(h sessionHandler) http.HandlerFunc {
+// for POST) and runs h with it locked. A body's move field is refused, as any unknown field,
+// unless h takes a move (/api/play): {"id":…,"move":…} sent to /api/agent is a mistake.
+func (s *Server) withSession(h sessionHandler, takesMove bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var req request
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
 			req.ID = r.URL.Query().Get("id")
 		} else if err := decode(w, r, &req); err != nil {
 			s.fail(w, r, err)
+			return
+		} else if req.Move != nil && !takesMove {
+			s.fail(w, r, badRequest(`bad request body: json: unknown field "move" (only /api/play takes one)`))
 			return
 		}
 		s.mu.Lock()
@@ -564,8 +574,8 @@ func (s *Server) withSession(h sessionHandler) http.HandlerFunc {
 
 // request is the body of the POST requests on a session.
 type request struct {
-	ID   string `json:"id"`
-	Move string `json:"move,omitempty"`
+	ID   string  `json:"id"`
+	Move *string `json:"move,omitempty"` // nil if absent
 }
 
 type requestKey struct{}
@@ -578,7 +588,10 @@ func (s *Server) handleState(w http.ResponseWriter, _ *http.Request, sess *sessi
 }
 
 func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request, sess *session) error {
-	move := requestOf(r).Move
+	var move string
+	if m := requestOf(r).Move; m != nil {
+		move = strings.TrimSpace(*m)
+	}
 	if move == "" {
 		return badRequest("move: give a move in the game's notation")
 	}
@@ -615,6 +628,9 @@ func (s *Server) search(ctx context.Context, f func() error) error {
 }
 
 func (s *Server) handleAgent(w http.ResponseWriter, r *http.Request, sess *session) error {
+	if sess.m.Over() {
+		return &httpError{http.StatusConflict, ui.ErrGameOver}
+	}
 	if !sess.m.AgentToMove() {
 		return &httpError{http.StatusConflict, errors.New("it is not the agent's turn")}
 	}
@@ -708,12 +724,20 @@ type state struct {
 	Analysis   *analysis `json:"analysis,omitempty"`
 }
 
+// toMove is state.ToMove: "none" once the game is over, a resignation included.
+func toMove(m *ui.Match) string {
+	if m.Over() {
+		return m.Game.Info().PlayerName(env.Terminal)
+	}
+	return m.Pos.ToMove()
+}
+
 func stateOf(sess *session) *state {
 	m := sess.m
 	names := m.Game.Info().PlayerNames
 	board := ui.BoardFor(m.Game.Info().Name)
 	st := &state{ID: sess.id, Game: m.Game.Info().Name, Names: names, Human: names[m.HumanSide()],
-		ToMove: m.Pos.ToMove(), YourTurn: m.HumanToMove(), AgentTurn: m.AgentToMove(), Over: m.Over(),
+		ToMove: toMove(m), YourTurn: m.HumanToMove(), AgentTurn: m.AgentToMove(), Over: m.Over(),
 		Result: m.Result(), Moves: m.Pos.Moves(), Legal: []string{}, Groups: []ui.MoveGroup{},
 		View: board.View(m.Pos), Text: m.Pos.Show()}
 	rec := m.Record()

@@ -405,13 +405,26 @@ func TestNotNow(t *testing.T) {
 	if code := call(t, srv, "POST", "/api/play", `{"id":"`+g.ID+`","move":"place z9"}`, &e); code != 422 {
 		t.Errorf("an illegal move: %d %q", code, e.Error)
 	}
-	call(t, srv, "POST", "/api/resign", `{"id":"`+g.ID+`"}`, nil)
+	// A move field is /api/play's only: sent elsewhere, it is refused, and nothing is done.
+	for _, path := range []string{"/api/agent", "/api/undo", "/api/resign", "/api/analyze"} {
+		if code := call(t, srv, "POST", path, `{"id":"`+g.ID+`","move":"place f7"}`, &e); code != 400 || !strings.Contains(e.Error, `unknown field "move"`) {
+			t.Errorf("%s with a move: %d %q", path, code, e.Error)
+		}
+	}
+	if code := call(t, srv, "POST", "/api/play", `{"id":"`+g.ID+`","move":"   "}`, &e); code != 400 || !strings.Contains(e.Error, "give a move") {
+		t.Errorf("a move of spaces: %d %q", code, e.Error)
+	}
+	var st state
+	call(t, srv, "POST", "/api/resign", `{"id":"`+g.ID+`"}`, &st)
+	if !st.Over || st.ToMove != "none" || st.Resigned != "white" || len(st.Moves) != 0 {
+		t.Errorf("after a resignation: over %v, to move %q, resigned %q, moves %q", st.Over, st.ToMove, st.Resigned, st.Moves)
+	}
 	for _, path := range []string{"/api/play", "/api/resign", "/api/analyze", "/api/agent"} {
 		body := `{"id":"` + g.ID + `","move":"place f6"}`
 		if path != "/api/play" {
 			body = `{"id":"` + g.ID + `"}`
 		}
-		if code := call(t, srv, "POST", path, body, &e); code != 409 {
+		if code := call(t, srv, "POST", path, body, &e); code != 409 || path != "/api/analyze" && e.Error != "the game is over" {
 			t.Errorf("%s on a finished game: %d %q", path, code, e.Error)
 		}
 	}
@@ -515,14 +528,20 @@ func TestInputIsChecked(t *testing.T) {
 	if _, err := s.checkSpec("mcts:10:runs/blitz/../../etc/passwd"); err == nil || !strings.Contains(err.Error(), "no checkpoint blitz/../../etc/passwd among the runs' kept checkpoints") {
 		t.Errorf("a path past a run's checkpoints: %v", err)
 	}
-	// A body without its content type is refused.
-	resp, err := srv.Client().Post(srv.URL+"/api/new", "text/plain", strings.NewReader(`{"game":"yinsh"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 415 {
-		t.Errorf("a text/plain body: status %d", resp.StatusCode)
+	// A body without its content type is refused; the media type is compared as a media type
+	// (case aside, parameters aside), not as a prefix.
+	for _, tc := range []struct {
+		ct     string
+		status int
+	}{{"text/plain", 415}, {"application/jsonp", 415}, {"", 415}, {"APPLICATION/JSON", 200}, {"application/json; charset=utf-8", 200}} {
+		resp, err := srv.Client().Post(srv.URL+"/api/new", tc.ct, strings.NewReader(`{"game":"yinsh","opponent":"random"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.status {
+			t.Errorf("a body of %q: status %d, want %d", tc.ct, resp.StatusCode, tc.status)
+		}
 	}
 }
 
@@ -579,6 +598,12 @@ func TestDefaultOpponent(t *testing.T) {
 	blitz, _ := games.Lookup("yinsh-blitz")
 	gamestest.Checkpoint(t, blitz, filepath.Join(models, "yinsh-blitz.zck"))
 	os.WriteFile(filepath.Join(models, "gyges.zck"), []byte("not a checkpoint"), 0o644)
+	gyges, _ := games.Lookup("gyges")
+	gamestest.Checkpoint(t, gyges, filepath.Join(models, "imbriqua.zck")) // another game's net under Imbriqua's name
+	// A models/NAME in the working folder is what loads for the shipped model's path: a damaged
+	// one shadows the binary's copy, and is not offered either.
+	os.Mkdir("models", 0o755)
+	os.WriteFile(filepath.Join("models", "imbriqua.zck"), []byte("not a checkpoint"), 0o644)
 	model := func(path string) string { return fmt.Sprintf("mcts:%d:%s", ui.ModelSimulations, path) }
 	tests := []struct {
 		dir, game, listed, plays string
@@ -588,6 +613,8 @@ func TestDefaultOpponent(t *testing.T) {
 		{models, "gyges", ui.DefaultOpponent, ui.DefaultOpponent}, // the page sends what is listed
 		{"", "yinsh-blitz", model("yinsh-blitz.zck"), model("models/yinsh-blitz.zck")},
 		{"", "gyges", model("gyges.zck"), model("models/gyges.zck")},
+		{models, "imbriqua", ui.DefaultOpponent, ui.DefaultOpponent},
+		{"", "imbriqua", ui.DefaultOpponent, ui.DefaultOpponent},
 	}
 	for _, tt := range tests {
 		srv := newServer(t, Options{ModelsDir: tt.dir})
@@ -603,6 +630,9 @@ func TestDefaultOpponent(t *testing.T) {
 		}
 		if got := out.Games[i].Default; got != tt.listed {
 			t.Errorf("%q, %s: default %q, want %q", tt.dir, tt.game, got, tt.listed)
+		}
+		if tt.listed == ui.DefaultOpponent && slices.ContainsFunc(out.Games[i].Opponents, func(o opponent) bool { return o.Spec == "mcts:{N}:"+tt.game+".zck" }) {
+			t.Errorf("%q, %s: the model that does not load is offered", tt.dir, tt.game)
 		}
 		st := newGame(t, srv, `{"game":"`+tt.game+`","side":"`+out.Games[i].Players[0]+`"}`)
 		if got := st.Players[out.Games[i].Players[1]]; got != tt.plays {
