@@ -173,6 +173,21 @@ func TestRulings(t *testing.T) {
 			legal:    []string{"a1-a4*a1", "a1-b4*c1", "a1-goal"},
 			paths:    map[string]string{"a1-a4*b3": "a1-a3^a3-a4*b3", "a1-b4*c1": "a1-a3^a3-a4^a4-b4*c1"},
 		},
+		{
+			// A replacement is a move: a row whose only moves are replacements is not blocked.
+			// The same position in the basic game, where row 1 is, moves from row 2.
+			name:     "advanced: a row whose only moves are replacements is the playable row",
+			game:     Advanced,
+			position: "032300/103112/010003/020200/000000/000000 s",
+			starts:   "d1",
+			legal:    []string{"d1-f2*a1", "d1-f2*a4"},
+		},
+		{
+			name:     "basic: the same row, blocked without replacements: the next occupied row moves",
+			position: "032300/103112/010003/020200/000000/000000 s",
+			starts:   "a2;c2;d2;e2;f2",
+			illegal:  []string{"d1-f2"},
+		},
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) { row.check(t) })

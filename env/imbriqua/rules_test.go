@@ -214,6 +214,21 @@ func TestRulings(t *testing.T) {
 			check: func(s State) error { return pawnsAre(s, "h1,h4", "f7") },
 		},
 		{
+			name:  "card 8: red, a long diagonal capture may start next to the pawn and land right behind it or further",
+			spec:  "L=h1 D=e5 turn=12 card=8",
+			steps: []step{{"", "d4"}, {"d4xf6;d4xg7;d4xh8", "d4xf6"}},
+			end:   "13: dark to place",
+			check: func(s State) error { return pawnsAre(s, "f6,h1", "") },
+		},
+		{
+			name: "card 7: a chain may land on the square of a pawn it captured earlier (emptied); " +
+				"it ends by itself when no jump is left",
+			spec:  "L=a1 D=c5,e7,h6,d5 turn=12 card=7",
+			steps: []step{{"", "c3"}, {"", "c3xc7"}, {"", "c7xh7"}, {"", "h7xh5"}, {"h5xa5;h5xb5;h5xc5;stop", "h5xc5"}},
+			end:   "13: dark to place",
+			check: func(s State) error { return pawnsAre(s, "a1,c5", "") },
+		},
+		{
 			name:  "card 9: two pawns side by side, the first adjacent; no further jump",
 			spec:  "L=a1 D=d5,d6,e4,f4,e7,f7 turn=12 card=9",
 			steps: []step{{"", "d4"}, {"d4xd7;d4xg4", "d4xd7"}},
@@ -225,6 +240,13 @@ func TestRulings(t *testing.T) {
 			spec:  "L=a1 D=d6,d7,e4 turn=12 card=9",
 			steps: []step{{"", "d4"}},
 			end:   "12: dark to remove a light pawn (card 9 impossible)",
+		},
+		{
+			name:  "card 10: no further jump, though a second double capture is there",
+			spec:  "L=h1 D=c3,d4,f6,g7 turn=12 card=10",
+			steps: []step{{"", "b2"}, {"b2xe5", "b2xe5"}},
+			end:   "13: dark to place",
+			check: func(s State) error { return pawnsAre(s, "e5,h1", "f6,g7") },
 		},
 		{
 			name:  "card 10: a diagonal double capture",
