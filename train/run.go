@@ -324,6 +324,15 @@ func (r *run[S]) open() error {
 	for _, c := range r.buffer.Cuts() {
 		r.logf("replay: %v", c)
 	}
+	// The temporary files of writes a killed process left (the folder is this process's: its
+	// lock is held); best effort.
+	removed, err := atomicfile.RemoveTemps(r.dir, filepath.Join(r.dir, checkDir), filepath.Join(r.dir, historyDir))
+	if len(removed) > 0 {
+		r.logf("%s: removed %s a killed process left: %s", r.dir, nouns(len(removed), "temporary file"), strings.Join(removed, ", "))
+	}
+	if err != nil {
+		r.logf("%s: removing the temporary files a killed process left: %v", r.dir, err)
+	}
 	err = r.writeConfig()
 	if err == nil {
 		r.metrics, err = metrics.Create(filepath.Join(r.dir, metricsFile))

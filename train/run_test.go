@@ -180,7 +180,12 @@ func TestKillAndResume(t *testing.T) {
 	f.Write([]byte{0x40, 0, 0, 0, 1, 2, 3})
 	f.Close()
 	os.WriteFile(filepath.Join(dir, "checkpoints", "step-99999999.zck"), []byte("ZERO half"), 0o644)
-	os.WriteFile(filepath.Join(dir, "state.json.tmp123"), []byte(`{"game": "yin`), 0o644)
+	// A state.json and a checkpoint whose writes a kill cut short, named as atomicfile names
+	// them: the resume removes them.
+	temps := []string{filepath.Join(dir, ".state.json.tmp123"), filepath.Join(dir, "checkpoints", ".step-00000099.zck.tmp456")}
+	for _, p := range temps {
+		os.WriteFile(p, []byte(`{"game": "yin`), 0o644)
+	}
 
 	cfg.Stop.Steps = before.Step + 20
 	resumed := time.Now()
@@ -188,6 +193,11 @@ func TestKillAndResume(t *testing.T) {
 		t.Fatalf("resuming: %v", err)
 	}
 	after := readState(t, dir)
+	for _, p := range temps {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s: left", p)
+		}
+	}
 	if after.Step != before.Step+20 || after.Sessions != before.Sessions+1 || after.Games < before.Games {
 		t.Fatalf("after resuming: step %d, session %d, %d games; before: step %d, session %d, %d games",
 			after.Step, after.Sessions, after.Games, before.Step, before.Sessions, before.Games)

@@ -5,8 +5,10 @@ package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -66,6 +68,30 @@ func SyncDir(dir string) error {
 		return fmt.Errorf("syncing the folder %s: %w", dir, err)
 	}
 	return nil
+}
+
+// RemoveTemps removes from each folder the temporary files of writes a killed process left
+// (".NAME.tmp…", as Write names them), and returns their paths. Only for folders no other
+// process writes in meanwhile (a run folder its lock holds): a write under way would lose its
+// file.
+func RemoveTemps(dirs ...string) ([]string, error) {
+	var removed []string
+	for _, dir := range dirs {
+		found, err := filepath.Glob(filepath.Join(dir, ".*.tmp*"))
+		if err != nil {
+			return removed, err
+		}
+		for _, path := range found {
+			if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+				continue
+			}
+			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return removed, err
+			}
+			removed = append(removed, path)
+		}
+	}
+	return removed, nil
 }
 
 // WriteBytes writes data to path atomically.

@@ -63,3 +63,33 @@ func TestWriteMode(t *testing.T) {
 		t.Errorf("written: mode %v (%v)", st.Mode().Perm(), err)
 	}
 }
+
+// TestRemoveTemps: the temporary file of a write a killed process left is removed, named as
+// Write names it (its name taken from inside a writer); the folder's other files, dot files
+// included, are not.
+func TestRemoveTemps(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	var temp string
+	WriteBytes(filepath.Join(dir, "keep.json"), []byte("{}"))
+	Write(filepath.Join(dir, "state.json"), func(io.Writer) error {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".state.json.tmp") {
+				temp = filepath.Join(dir, e.Name())
+			}
+		}
+		data, _ := os.ReadFile(temp)
+		return os.WriteFile(filepath.Join(other, filepath.Base(temp)), data, 0o644) // what a kill leaves
+	})
+	os.WriteFile(filepath.Join(dir, ".hidden"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.tmp"), nil, 0o644)
+	removed, err := RemoveTemps(dir, other)
+	if err != nil || temp == "" || len(removed) != 1 || removed[0] != filepath.Join(other, filepath.Base(temp)) {
+		t.Fatalf("RemoveTemps = %q, %v; want the one temporary file %s of %s", removed, err, filepath.Base(temp), other)
+	}
+	for _, name := range []string{"keep.json", ".hidden", "notes.tmp"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
