@@ -161,12 +161,14 @@ func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
 	}
 	// The line ends where the search stopped looking: the end of the game, a chance decision,
 	// the horizon, or a decision whose decider can win within his turn (the last turn's
-	// shortcut, which finds no move): there it goes on with the win.
+	// shortcut, which finds no move): there it goes on with the win. Only in a forced result:
+	// a line that stopped at the horizon (its value not ±1) ends there, even where the decider
+	// could win past it, which the search did not see.
 	end := s
 	for _, a := range ab.line {
 		end = end.Play(a)
 	}
-	if ab.canWin(end) {
+	if math.Abs(res.Value) >= 1 && ab.canWin(end) {
 		_, ab.line, ab.buf = env.WinLine(end, ab.buf, ab.line)
 		ab.buf = ab.buf[:0]
 	}

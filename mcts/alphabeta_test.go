@@ -104,6 +104,42 @@ func abTactics[S env.State[S]](t *testing.T, g env.Game[S], tactics []tactic, pa
 	}
 }
 
+// TestAlphaBetaPVHorizon: a line that stops at the horizon ends there; a forced result's goes
+// on through the win its last turn's shortcut saw. After a1;b2;c3;a2 X must block c2: ab:1
+// sees no end (value 0), and its line is its one move, not continued into O's win past the
+// horizon (it was, the value still 0). After a1;b1;c1;b2;a3;a2 O threatens b3 and c2: ab:2
+// proves the loss, and its line is X's move and O's win.
+func TestAlphaBetaPVHorizon(t *testing.T) {
+	g := testgames.TicTacToe
+	for _, tc := range []struct {
+		moves string
+		depth int
+		value float64
+		pv    int // the line's length
+	}{
+		{"a1;b2;c3;a2", 1, 0, 1},
+		{"a1;b1;c1;b2;a3;a2", 2, -1, 2},
+	} {
+		st, _, err := env.Replay(g, tc.moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := uint64(1); seed <= 5; seed++ {
+			res, err := mustAB(t, g, tc.depth, seed).Search(context.Background(), st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			end := st
+			for _, a := range res.PV {
+				end = end.Play(a)
+			}
+			if res.Value*float64(1-2*int(st.ToMove())) != tc.value || len(res.PV) != tc.pv || (tc.value != 0) != (end.ToMove() == env.Terminal) {
+				t.Errorf("%s, ab:%d, seed %d: value %v, line of %d ending at %v; want %v, %d", tc.moves, tc.depth, seed, res.Value, len(res.PV), end.ToMove(), tc.value, tc.pv)
+			}
+		}
+	}
+}
+
 // TestAlphaBetaSeeds: the same seed chooses alike; other seeds break the ties of the start
 // position (every Gygès placement is as good to a search that sees no end) differently.
 func TestAlphaBetaSeeds(t *testing.T) {
