@@ -58,6 +58,51 @@ func TestRootProofAfterReuse(t *testing.T) {
 	}
 }
 
+// TestRootProofsAfterACut: root proofs cut short by a search's time are run again by the next
+// search of the same root that has no time to keep to (a genmove after a stopped or timed
+// search of the position); they were skipped for good, the root counted as scanned. A search
+// by time does not run them again (each slice of the engine's go infinite would spend its
+// time on them).
+func TestRootProofsAfterACut(t *testing.T) {
+	g := newTree([]tnode{
+		0: dec(0, 1),
+		1: dec(0, 2, 3),
+		2: dec(1, 4),
+		3: dec(1, 7, 8),
+		4: dec(0, 5),
+		5: dec(1, 6),
+		6: end(env.Win1),
+		7: end(env.Draw),
+		8: end(env.Win0),
+	})
+	lost := func(s *Search[tpos]) bool {
+		for _, c := range s.Children(nil) {
+			if c.Action == 0 {
+				return c.Proven && c.Q == -1
+			}
+		}
+		return false
+	}
+	s := mustSearch(t, g, Uniform[tpos]{}, DefaultParams(), 1)
+	s.Reset(tpos{1})
+	for i, tc := range []struct {
+		budget Budget
+		lost   bool
+	}{
+		{Budget{Time: time.Nanosecond}, false}, // its time is up before the proofs
+		{Budget{Time: time.Nanosecond}, false}, // a search by time: not again
+		{Budget{Simulations: 1}, true},         // no time to keep to: again
+	} {
+		s.SetRoot(tpos{1})
+		if err := s.Run(context.Background(), tc.budget); err != nil {
+			t.Fatal(err)
+		}
+		if lost(s) != tc.lost {
+			t.Errorf("search %d (%+v): move 0 proven lost %v, want %v", i, tc.budget, lost(s), tc.lost)
+		}
+	}
+}
+
 // TestProveLimit: Prove's work is bounded by its limit of positions (RootProofNodes
 // shared among the root's moves); its limit is looked at only when the count of positions
 // happens to be a multiple of 1024 on entering value, which the positions valued at the

@@ -307,7 +307,11 @@ func (s *Search[S]) Start(sims int) error {
 	}
 	s.budget, s.started, s.done = max(sims, 0), 0, 0
 	s.prepared = false
-	if root := &s.t.nodes[0]; s.p.Solver && root.expanded() && !root.scanned {
+	// The root is scanned once; its proofs again if a search's end cut them short and this
+	// one has no time to keep to (a genmove after a stopped or timed search of the position).
+	// A search by time runs them once only: each slice of a stream (the engine's go infinite)
+	// would otherwise spend its time on proofs cut short again.
+	if root := &s.t.nodes[0]; s.p.Solver && root.expanded() && (!root.scanned || s.t.proofsCut && s.deadline.IsZero()) {
 		s.scan(0)
 	}
 	return nil

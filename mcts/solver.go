@@ -138,7 +138,7 @@ func (s *Search[S]) scan(i int32) {
 		}
 	}
 	if i == 0 && s.p.RootProof > 0 {
-		s.proveRoot()
+		s.t.proofsCut = !s.proveRoot()
 	}
 	// A root proven as a leaf (its decider could win at once) is proven again from its
 	// children, which now show the win and its length.
@@ -149,8 +149,8 @@ func (s *Search[S]) scan(i int32) {
 // proveRoot runs the root proofs (Params.RootProof): an alpha-beta from each of the root's
 // moves not proven yet, within the rest of RootProof turns, sharing RootProofNodes positions.
 // A win found ends the proofs, and so does the end of the search's context (Run's) or of its
-// time.
-func (s *Search[S]) proveRoot() {
+// time; it tells whether they ran to their end (a win found, or every move tried).
+func (s *Search[S]) proveRoot() bool {
 	root := s.t.nodes[0]
 	p := root.toMove
 	// The moves not proven yet share the budget: each is given the rest divided among those
@@ -162,19 +162,20 @@ func (s *Search[S]) proveRoot() {
 		}
 	}
 	budget := int64(s.p.RootProofNodes)
+	ctx := s.ctx
+	if ctx == nil {
+		ctx = context.Background() // driven by Start, Collect and Apply
+	}
+	stopped := func() bool { return ctx.Err() != nil || !s.deadline.IsZero() && time.Now().After(s.deadline) }
 	for c := root.first; c < root.first+root.count; c++ {
 		if s.t.nodes[c].solved {
 			if s.t.nodes[c].wonFor(sign(p)) {
-				return
+				return true
 			}
 			continue
 		}
-		ctx := s.ctx
-		if ctx == nil {
-			ctx = context.Background() // driven by Start, Collect and Apply
-		}
-		if ctx.Err() != nil || !s.deadline.IsZero() && time.Now().After(s.deadline) {
-			return // the search is stopped, or its time is up
+		if stopped() {
+			return false // the search is stopped, or its time is up
 		}
 		v, ok := s.prover.prove(ctx, s.t.states[s.t.nodes[c].state], p, s.p.RootProof-1, max(budget/left, 1), s.deadline)
 		budget -= s.prover.nodes
@@ -185,9 +186,10 @@ func (s *Search[S]) proveRoot() {
 		s.t.nodes[c].solve(v, 2*s.p.RootProof)
 		s.t.nodes[c].byProof = true
 		if s.t.nodes[c].wonFor(sign(p)) {
-			return
+			return true
 		}
 	}
+	return !stopped() // the last proof may have been given up at the end
 }
 
 // Proven tells whether the root's value is proven, and gives it from the root decider's
