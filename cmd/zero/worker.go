@@ -59,10 +59,12 @@ func workerCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.W
 		defer c.Close()
 		// A trainer that is starting has its server up before the run is on it.
 		run, config, err := c.Run(ctx)
-		for waited := false; errors.Is(err, dist.ErrNoRun); run, config, err = c.Run(ctx) {
-			if !waited {
+		for tries := 0; errors.Is(err, dist.ErrNoRun); run, config, err = c.Run(ctx) {
+			switch tries++; {
+			case tries == 1:
 				logf("waiting for the trainer to set the run up on %s", *connect)
-				waited = true
+			case tries%30 == 0: // a wait that lasts says so, and why
+				logf("still waiting for the trainer to set the run up on %s (%v, %d tries)", *connect, err, tries)
 			}
 			select {
 			case <-ctx.Done():
