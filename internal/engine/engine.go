@@ -434,23 +434,9 @@ func knownCommand(name string) (reply, error) {
 func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.serveCtx, s.ctx = ctx, ctx
 	defer func() { s.serveCtx, s.ctx = context.Background(), context.Background() }()
-	lines := make(chan inputLine)
 	done := make(chan struct{})
 	defer close(done)
-	go func() {
-		r := bufio.NewReaderSize(in, 64*1024)
-		for {
-			text, err := lineread.Read(r)
-			select {
-			case lines <- inputLine{text, err}:
-			case <-done:
-				return
-			}
-			if err != nil && !errors.Is(err, lineread.ErrLong) {
-				return
-			}
-		}
-	}()
+	lines := lineread.Lines(in, done)
 	w := bufio.NewWriter(out)
 	// A go infinite under way writes to w until stopped; nothing else writes meanwhile.
 	var streaming func()
@@ -477,7 +463,7 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 			case l = <-lines:
 			}
 		}
-		if t := strings.TrimSpace(l.text); t != "" && t[0] != '#' || l.err != nil {
+		if t := strings.TrimSpace(l.Text); t != "" && t[0] != '#' || l.Err != nil {
 			stop() // any command, or the end of the input, ends a go infinite
 		} else if streaming != nil {
 			continue // a blank line or comment neither stops it nor writes beside it
@@ -486,14 +472,14 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 		quit := false
 		var gs *goStream
 		switch {
-		case errors.Is(l.err, lineread.ErrLong):
+		case errors.Is(l.Err, lineread.ErrLong):
 			text = fmt.Sprintf("? line too long (the limit is %d bytes)\n\n", lineread.Max)
-		case l.err != nil && !errors.Is(l.err, io.EOF):
+		case l.Err != nil && !errors.Is(l.Err, io.EOF):
 			// A read error: what came of the line before it may be cut short, and is not run.
-			return fmt.Errorf("reading the input: %w", l.err)
-		case l.err != nil && l.text == "":
+			return fmt.Errorf("reading the input: %w", l.Err)
+		case l.Err != nil && l.Text == "":
 			return nil // the end of the input
-		case searches(l.text):
+		case searches(l.Text):
 			// A stop that comes meanwhile ends the search, which answers with what it has;
 			// the stop, and any other line, is then run in turn. Only the stop that is the
 			// next command after the search ends it: one sent after other commands is
@@ -510,7 +496,7 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 			}
 			done := make(chan answer, 1)
 			go func() {
-				text, quit, _ := s.handle(l.text, true)
+				text, quit, _ := s.handle(l.Text, true)
 				done <- answer{text, quit}
 			}()
 			in := lines
@@ -523,7 +509,7 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 					if stopIsNext(queue) {
 						cancel()
 					}
-					if next.err != nil && !errors.Is(next.err, lineread.ErrLong) {
+					if next.Err != nil && !errors.Is(next.Err, lineread.ErrLong) {
 						in = nil // the input ended: nothing more to read
 					}
 				}
@@ -531,7 +517,7 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 			cancel()
 			s.ctx = ctx
 		default:
-			text, quit, gs = s.handle(l.text, true)
+			text, quit, gs = s.handle(l.Text, true)
 		}
 		w.WriteString(text)
 		if err := w.Flush(); err != nil {
@@ -546,18 +532,14 @@ func (s *Session) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 			}()
 			streaming = func() { cancel(); <-done }
 		}
-		if quit || (l.err != nil && !errors.Is(l.err, lineread.ErrLong)) {
+		if quit || (l.Err != nil && !errors.Is(l.Err, lineread.ErrLong)) {
 			return nil // quit, or the input ended with this line
 		}
 	}
 }
 
-// inputLine is a line as read: its text without its end, and the error that came with it
-// (lineread.ErrLong for a line refused, io.EOF or another for the input's end).
-type inputLine struct {
-	text string
-	err  error
-}
+// inputLine is a line as read (lineread.Lines).
+type inputLine = lineread.Line
 
 // parseLine splits a command line into its id, command name and argument; blank tells a
 // line with no command (empty, or a comment).
@@ -583,11 +565,11 @@ func searches(line string) bool {
 // is a stop.
 func stopIsNext(lines []inputLine) bool {
 	for _, l := range lines {
-		long := errors.Is(l.err, lineread.ErrLong) // a refused line is answered, as a command
-		if blank, _, _, _ := parseLine(l.text); blank && !long {
+		long := errors.Is(l.Err, lineread.ErrLong) // a refused line is answered, as a command
+		if blank, _, _, _ := parseLine(l.Text); blank && !long {
 			continue
 		}
-		return !long && isStop(l.text)
+		return !long && isStop(l.Text)
 	}
 	return false
 }

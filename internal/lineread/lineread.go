@@ -6,6 +6,7 @@ package lineread
 import (
 	"bufio"
 	"errors"
+	"io"
 	"strings"
 )
 
@@ -46,4 +47,35 @@ func Read(r *bufio.Reader) (string, error) {
 		}
 		return strings.TrimRight(string(buf), "\r\n"), err
 	}
+}
+
+// Line is a line as Lines reads it: its text without its end, and the error that came with it
+// (ErrLong for a line refused, io.EOF or another for the input's end).
+type Line struct {
+	Text string
+	Err  error
+}
+
+// Lines reads in line by line (Read) on a goroutine of its own, so that its reader can wait on
+// other things too (an interrupt, a search's end), until done closes. A line too long comes
+// with ErrLong and the reading goes on; the channel closes after the line that comes with the
+// input's end (io.EOF) or a read error.
+func Lines(in io.Reader, done <-chan struct{}) <-chan Line {
+	ch := make(chan Line)
+	go func() {
+		defer close(ch)
+		r := bufio.NewReaderSize(in, 64*1024)
+		for {
+			text, err := Read(r)
+			select {
+			case ch <- Line{text, err}:
+			case <-done:
+				return
+			}
+			if err != nil && !errors.Is(err, ErrLong) {
+				return
+			}
+		}
+	}()
+	return ch
 }

@@ -9,7 +9,6 @@
 package term
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -118,7 +117,7 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 		return err
 	}
 	s := &session{cfg: cfg, m: m, board: ui.BoardFor(cfg.Game), out: out}
-	in2 := s.lines(ctx, in)
+	in2 := lineread.Lines(in, ctx.Done()) // on its own goroutine: an interrupt is seen while the session waits for input
 	names := m.Game.Info().PlayerNames
 	fmt.Fprintf(out, "%s: you play %s against %s. Type a move, ? for the legal moves, help for the commands.\n",
 		m.Game.Info().Name, names[m.HumanSide()], m.Agent().Spec())
@@ -130,37 +129,7 @@ func Play(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	return s.loop(ctx, in2)
 }
 
-// lines reads in line by line on its own goroutine, so that an interrupt is seen while the
-// session waits for input. A line too long comes with lineread.ErrLong (and the reading goes
-// on); the channel closes after the line that comes with the input's end (io.EOF) or a read
-// error.
-func (s *session) lines(ctx context.Context, in io.Reader) <-chan inputLine {
-	ch := make(chan inputLine)
-	go func() {
-		defer close(ch)
-		r := bufio.NewReaderSize(in, 64*1024)
-		for {
-			text, err := lineread.Read(r)
-			select {
-			case ch <- inputLine{text, err}:
-			case <-ctx.Done():
-				return
-			}
-			if err != nil && !errors.Is(err, lineread.ErrLong) {
-				return
-			}
-		}
-	}()
-	return ch
-}
-
-// inputLine is a line as read, and the error that came with it.
-type inputLine struct {
-	text string
-	err  error
-}
-
-func (s *session) loop(ctx context.Context, in <-chan inputLine) error {
+func (s *session) loop(ctx context.Context, in <-chan lineread.Line) error {
 	show := true
 	for {
 		if s.m.AgentToMove() {
@@ -178,7 +147,7 @@ func (s *session) loop(ctx context.Context, in <-chan inputLine) error {
 			show = false
 		}
 		s.prompt()
-		var line inputLine
+		var line lineread.Line
 		var ok bool
 		select {
 		case <-ctx.Done():
@@ -186,17 +155,17 @@ func (s *session) loop(ctx context.Context, in <-chan inputLine) error {
 		case line, ok = <-in:
 		}
 		switch {
-		case !ok || errors.Is(line.err, io.EOF) && strings.TrimSpace(line.text) == "":
+		case !ok || errors.Is(line.Err, io.EOF) && strings.TrimSpace(line.Text) == "":
 			fmt.Fprintln(s.out)
 			return nil
-		case errors.Is(line.err, lineread.ErrLong):
+		case errors.Is(line.Err, lineread.ErrLong):
 			fmt.Fprintf(s.out, "? line too long (the limit is %d bytes): nothing was done\n", lineread.Max)
 			continue
-		case line.err != nil && !errors.Is(line.err, io.EOF):
+		case line.Err != nil && !errors.Is(line.Err, io.EOF):
 			fmt.Fprintln(s.out)
-			return fmt.Errorf("reading the input: %w", line.err)
+			return fmt.Errorf("reading the input: %w", line.Err)
 		}
-		changed, err := s.do(ctx, strings.TrimSpace(line.text))
+		changed, err := s.do(ctx, strings.TrimSpace(line.Text))
 		switch {
 		case errors.Is(err, errQuit):
 			return nil
