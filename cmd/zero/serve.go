@@ -9,6 +9,8 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/zerogames/zero/internal/ui/dash"
@@ -45,6 +47,9 @@ func serveCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if board != nil {
 			handler = board.Wrap(handler)
 		}
+		if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
+			handler = loopbackHosts(handler)
+		}
 		srv := &http.Server{
 			Handler:           handler,
 			ReadHeaderTimeout: 10 * time.Second,
@@ -71,4 +76,40 @@ func serveCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			return err
 		}
 	}
+}
+
+// loopbackHosts refuses a request whose Host header is not a loopback name (localhost, a name
+// under .localhost, or a loopback address) with 421 Misdirected Request. A server listening on
+// loopback is reached under such a name; any other name means a browser was sent here by a
+// page's DNS record pointing at 127.0.0.1 (DNS rebinding), and the page, being then of the same
+// origin as the server, could read its answers and drive its games. A request with no Host (HTTP/1.0)
+// comes from no browser and is served.
+func loopbackHosts(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopbackHost(r.Host) {
+			http.Error(w, fmt.Sprintf("host %q: this server, listening on loopback, answers only to localhost, 127.0.0.1 or [::1]", r.Host), http.StatusMisdirectedRequest)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// loopbackHost says whether host (a Host header: name or address, with or without a port) names
+// this machine's loopback.
+func loopbackHost(host string) bool {
+	if host == "" {
+		return true
+	}
+	name := host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		name = h
+	} else if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+		name = host[1 : len(host)-1]
+	}
+	name = strings.TrimSuffix(strings.ToLower(name), ".")
+	if name == "localhost" || strings.HasSuffix(name, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(name)
+	return err == nil && ip.Unmap().IsLoopback()
 }
