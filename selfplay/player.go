@@ -57,8 +57,11 @@ type Analysis struct {
 	// Moves are the moves considered, in the game's notation, the chosen one first.
 	Moves []MoveStat
 	// Value is the expected result for the player to decide, in [-1, 1] (0 where the player
-	// has no opinion, as random).
+	// has no opinion: NoValue).
 	Value float64
+	// NoValue tells that the player has no opinion of the position (random, a chance
+	// decision): its Value, 0, means nothing.
+	NoValue bool
 	// Work is the simulations (alpha-beta: the nodes) spent.
 	Work int
 	// PV is the principal variation: the chosen move, then the continuation the search
@@ -439,7 +442,7 @@ func (r *Random[S]) Analyze(ctx context.Context, s S, _ Limits, _ func(int, int)
 		return Analysis{}, err
 	}
 	move := env.ActionString(s, a)
-	return Analysis{Moves: []MoveStat{{Move: move, Share: 1, WinProb: -1}}, PV: []string{move}}, nil
+	return Analysis{Moves: []MoveStat{{Move: move, Share: 1, WinProb: -1}}, PV: []string{move}, NoValue: true}, nil
 }
 
 // Searcher plays the choice of a tree search, keeping the tree from move to move.

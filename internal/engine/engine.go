@@ -347,7 +347,11 @@ func (g *goStream) stream(serve, ctx context.Context, w *bufio.Writer) {
 	work, infos := 0, 0
 	var failed error
 	info := func(an selfplay.Analysis) {
-		fmt.Fprintf(w, "info visits %d value %.3f win %.3f pv %s\n", work, an.Value, (an.Value+1)/2, strings.Join(an.PV, ";"))
+		value, win := "-", "-"
+		if !an.NoValue {
+			value, win = strconv.FormatFloat(an.Value, 'f', 3, 64), strconv.FormatFloat((an.Value+1)/2, 'f', 3, 64)
+		}
+		fmt.Fprintf(w, "info visits %d value %s win %s pv %s\n", work, value, win, strings.Join(an.PV, ";"))
 		w.Flush()
 		infos++
 	}

@@ -264,7 +264,9 @@ func TestGoInfinite(t *testing.T) {
 		// Stopped before its first depth (the next line is waiting as it starts), alpha-beta
 		// still answers: one info line and its moves (it answered no move at all).
 		{"alpha-beta stopped at once", "player ab:2\ngo infinite\ntomove\n", regexp.MustCompile(`^=\n\n=\ninfo visits [0-9]+ .*\n(place .* share=.*\n)+\n= white\n\n$`)},
-		{"a random player answers once", "player random\ngo infinite 10\n", regexp.MustCompile(`^=\n\n=\ninfo visits 0 value 0.000 win 0.500 pv place [a-k][0-9]+\nplace .* share=1.000 win=-\n\n$`)},
+		{"a random player answers once", "player random\ngo infinite 10\n", regexp.MustCompile(`^=\n\n=\ninfo visits 0 value - win - pv place [a-k][0-9]+\nplace .* share=1.000 win=-\n\n$`)},
+		{"a chance decision answers once, with no opinion", "game imbriqua\nposition a1;b1;h8;g8;a8;b8;h1;g1;c3\nplayer uct:50\ngo infinite 10\n",
+			regexp.MustCompile(`^=\n\n=\n\n=\n\n=\ninfo visits 0 value - win - pv card [0-9]+\ncard [0-9]+ share=0\.[0-9]{3} win=-\n\n$`)},
 		{"stop without a search", "stop\n", regexp.MustCompile(`^=\n\n$`)},
 		{"a bad interval", "go infinite 5\ngo infinite x\n", regexp.MustCompile(`^\? go infinite "5": want the milliseconds between info lines, a whole number from 10 to 3600000\n\n\? go infinite "x": .*\n\n$`)},
 		{"the game is over", "game yinsh-blitz\nposition " + winInOne + ";move d4-f4;row e2-e6;ring a2\ngo infinite\n",

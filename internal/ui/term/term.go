@@ -417,7 +417,7 @@ func (s *session) hint(ctx context.Context, _ string) (bool, error) {
 		return false, err
 	}
 	fmt.Fprintf(s.out, "%s's view after %d simulations", s.m.Agent().Spec(), an.Work)
-	if an.Value != 0 || len(an.Moves) == 0 || an.Moves[0].WinProb >= 0 {
+	if !an.NoValue {
 		fmt.Fprintf(s.out, " (value %+.2f for %s)", an.Value, s.m.Pos.ToMove())
 	}
 	fmt.Fprintln(s.out, ":")
