@@ -239,17 +239,28 @@ func cmdGenmove(s *Session, _ string) (reply, error) {
 	return one(an.Best()), nil
 }
 
+// wholeNumber reads decimal digits only, as player specs are read: no sign (strconv.Atoi takes
+// "+5"), no space.
+func wholeNumber(text string) (int, bool) {
+	if text == "" || strings.TrimLeft(text, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(text)
+	return n, err == nil
+}
+
 func cmdGo(s *Session, arg string) (reply, error) {
 	kind, num, _ := strings.Cut(arg, " ")
 	if kind == "infinite" {
 		return s.goInfinite(strings.TrimSpace(num))
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(num))
+	n, ok := wholeNumber(strings.TrimSpace(num))
 	var an selfplay.Analysis
+	var err error
 	switch {
 	case kind != "visits" && kind != "time":
 		return fail("go %q: want go visits N or go time MS (or go infinite [MS])", arg)
-	case err != nil || n < 1 || n > 1_000_000_000:
+	case !ok || n < 1 || n > 1_000_000_000:
 		return fail("go %s %q: want a whole number from 1 to 1000000000", kind, strings.TrimSpace(num))
 	case kind == "visits":
 		an, err = s.analyze(selfplay.Limits{Simulations: n, Untimed: true})
@@ -313,8 +324,8 @@ func (*goStream) Error() string {
 func (s *Session) goInfinite(num string) (reply, error) {
 	interval := DefaultInterval
 	if num != "" {
-		n, err := strconv.Atoi(num)
-		if err != nil || n < 10 || n > 3_600_000 {
+		n, ok := wholeNumber(num)
+		if !ok || n < 10 || n > 3_600_000 {
 			return fail("go infinite %q: want the milliseconds between info lines, a whole number from 10 to 3600000", num)
 		}
 		interval = time.Duration(n) * time.Millisecond

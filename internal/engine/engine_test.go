@@ -51,6 +51,10 @@ func TestTranscripts(t *testing.T) {
 			"=\n\n=\n\n= place f6;place e5\n\n? move 2: place k7: the point is taken\n\n= place f6;place e5\n\n"},
 		{"arguments where none are taken are refused", "legal now\nnew yinsh\nmoves\n",
 			"? legal takes no argument (got \"now\")\n\n? new takes no argument (got \"yinsh\")\n\n=\n\n"},
+		{"go's numbers are digits only, as a player spec's", "go visits +5\ngo visits 0\ngo time -3\ngo visits 1e3\ngo visits 1000000001\ngo infinite +500\n",
+			"? go visits \"+5\": want a whole number from 1 to 1000000000\n\n? go visits \"0\": want a whole number from 1 to 1000000000\n\n? go time \"-3\": want a whole number from 1 to 1000000000\n\n" +
+				"? go visits \"1e3\": want a whole number from 1 to 1000000000\n\n? go visits \"1000000001\": want a whole number from 1 to 1000000000\n\n" +
+				"? go infinite \"+500\": want the milliseconds between info lines, a whole number from 10 to 3600000\n\n"},
 		{"tabs separate like spaces", "play\tplace f6\n5\tmoves\n", "=\n\n=5 place f6\n\n"},
 		{"a run of spaces and tabs separates as one", "play  place \t f6\n5 \t moves\n", "=\n\n=5 place f6\n\n"},
 		{"an id alone", "7\n", "?7 no command after the id 7\n\n"},
