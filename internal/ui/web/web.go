@@ -356,56 +356,69 @@ const (
 // registry takes it: its simulations at most MaxWork, an alpha-beta search deeper than
 // maxWebABDepth only with a time cap, and a checkpoint only a shipped model or a file inside
 // the models folder, named by its file name, or with RunCheckpoint a kept checkpoint of a
-// training run, named runs/RUN/FILE.
-func (s *Server) checkSpec(spec string) (string, error) {
+// training run, named runs/RUN/FILE. The spec shown (the game's players, analyses, the record)
+// names a checkpoint as the request did, not by the server's path to it.
+func (s *Server) checkSpec(spec string) (string, string, error) {
+	spec, shown, err := s.checkedSpec(spec)
+	if shown == "" {
+		shown = spec
+	}
+	return spec, shown, err
+}
+
+func (s *Server) checkedSpec(spec string) (string, string, error) {
 	if len(spec) > 200 {
-		return "", badRequest("opponent: spec too long")
+		return "", "", badRequest("opponent: spec too long")
 	}
 	sp, err := selfplay.ParseSpec(spec)
 	if err != nil {
-		return "", badRequest("opponent: %v", err)
+		return "", "", badRequest("opponent: %v", err)
 	}
 	switch sp.Kind {
 	case "ab":
 		// Alpha-beta is bounded by its depth, which grows its time exponentially: deep
 		// searches only with a cap on their time.
 		if sp.Depth > maxWebABDepth && (sp.Time == 0 || sp.Time > maxWebABTime) {
-			return "", badRequest("opponent %q: alpha-beta deeper than %d turns needs a time a move of at most %v (ab:%d:5s)", spec, maxWebABDepth, maxWebABTime, sp.Depth)
+			return "", "", badRequest("opponent %q: alpha-beta deeper than %d turns needs a time a move of at most %v (ab:%d:5s)", spec, maxWebABDepth, maxWebABTime, sp.Depth)
 		}
 		if sp.Time == 0 || sp.Time > maxWebABTime {
-			return fmt.Sprintf("ab:%d:%v", sp.Depth, maxWebABTime), nil
+			return fmt.Sprintf("ab:%d:%v", sp.Depth, maxWebABTime), "", nil
 		}
 	case "uct", "ucb1", "mcts":
 		if sp.Time > maxWebABTime {
-			return "", badRequest("opponent %q: the time a move must be at most %v", spec, maxWebABTime)
+			return "", "", badRequest("opponent %q: the time a move must be at most %v", spec, maxWebABTime)
 		}
 		if sp.Simulations > s.opts.MaxWork {
-			return "", badRequest("opponent %q: the budget must be a number from 1 to %d", spec, s.opts.MaxWork)
+			return "", "", badRequest("opponent %q: the budget must be a number from 1 to %d", spec, s.opts.MaxWork)
 		}
 	}
 	if sp.Kind != "mcts" {
-		return spec, nil
+		return spec, "", nil
 	}
 	if sp.Settings != "" {
 		// A search parameter could hold a game's server for long (max_nodes, root_proof_nodes).
-		return "", badRequest("opponent %q: the browser takes no search settings (%s): the game's own are used", spec, sp.Settings)
+		return "", "", badRequest("opponent %q: the browser takes no search settings (%s): the game's own are used", spec, sp.Settings)
 	}
 	if run, ok := strings.CutPrefix(sp.Checkpoint, "runs/"); ok && s.opts.RunCheckpoint != nil {
 		path := s.opts.RunCheckpoint(run)
 		if path == "" {
-			return "", badRequest("opponent %q: no checkpoint %s among the runs' kept checkpoints", spec, run)
+			return "", "", badRequest("opponent %q: no checkpoint %s among the runs' kept checkpoints", spec, run)
 		}
-		return fmt.Sprintf("mcts:%s:%s", sp.Budget(), path), nil
+		return fmt.Sprintf("mcts:%s:%s", sp.Budget(), path), fmt.Sprintf("mcts:%s:runs/%s", sp.Budget(), run), nil
 	}
 	name := strings.TrimPrefix(filepath.ToSlash(sp.Checkpoint), models.Dir+"/")
 	if !filepath.IsLocal(name) || strings.ContainsAny(name, `/\`) {
-		return "", badRequest("opponent %q: a checkpoint must be a shipped model or a file of the models folder, named by its file name", spec)
+		return "", "", badRequest("opponent %q: a checkpoint must be a shipped model or a file of the models folder, named by its file name", spec)
 	}
 	path := s.modelPath(name)
 	if path == "" {
-		return "", badRequest("opponent %q: no checkpoint %s among the models", spec, name)
+		return "", "", badRequest("opponent %q: no checkpoint %s among the models", spec, name)
 	}
-	return fmt.Sprintf("mcts:%s:%s", sp.Budget(), path), nil
+	shown := name
+	if path == models.Path(name) {
+		shown = models.Dir + "/" + name
+	}
+	return fmt.Sprintf("mcts:%s:%s", sp.Budget(), path), fmt.Sprintf("mcts:%s:%s", sp.Budget(), shown), nil
 }
 
 func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
@@ -427,7 +440,7 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 	if byDefault {
 		req.Opponent = s.defaultSpec(req.Game)
 	}
-	spec, err := s.checkSpec(req.Opponent)
+	spec, shown, err := s.checkSpec(req.Opponent)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -453,6 +466,9 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.fail(w, r, badRequest("side: %v", err))
 		return
+	}
+	if agent.Spec() == spec {
+		m.Players[1-m.HumanSide()] = shown // not the server's path to the checkpoint
 	}
 	sess := &session{id: newID(), client: clientOf(r), m: m}
 	s.add(sess)
@@ -767,7 +783,7 @@ type moveStat struct {
 }
 
 func analysisOf(m *ui.Match, side string, an selfplay.Analysis) *analysis {
-	out := &analysis{Agent: m.Agent().Spec(), For: side, Value: an.Value, Work: an.Work, Moves: []moveStat{}}
+	out := &analysis{Agent: m.Players[1-m.HumanSide()], For: side, Value: an.Value, Work: an.Work, Moves: []moveStat{}}
 	for _, ms := range an.Moves {
 		out.Moves = append(out.Moves, moveStat{ms.Move, ms.Share, ms.WinProb})
 	}

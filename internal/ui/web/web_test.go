@@ -492,28 +492,31 @@ func TestInputIsChecked(t *testing.T) {
 	// path for the registry, which loads it.
 	s := New(Options{ModelsDir: models})
 	for _, spec := range []string{"ab:8:2s", "ab:2:10s", "uct:2s"} {
-		if got, err := s.checkSpec(spec); err != nil || got != spec {
+		if got, _, err := s.checkSpec(spec); err != nil || got != spec {
 			t.Errorf("checkSpec(%q) = %q, %v", spec, got, err)
 		}
 	}
 	// Every alpha-beta search of a browser's game is capped in time.
-	if got, err := s.checkSpec("ab:4"); err != nil || got != "ab:4:10s" {
+	if got, _, err := s.checkSpec("ab:4"); err != nil || got != "ab:4:10s" {
 		t.Errorf(`checkSpec("ab:4") = %q, %v; want "ab:4:10s"`, got, err)
 	}
-	for _, tt := range []struct{ spec, want string }{
-		{"mcts:10:yinsh.ckpt", "mcts:10:" + filepath.Join(models, "yinsh.ckpt")},
-		{"mcts:10:models/yinsh.ckpt", "mcts:10:" + filepath.Join(models, "yinsh.ckpt")},
+	// The spec shown to the client names the checkpoint as the request did, never by the
+	// server's path.
+	for _, tt := range []struct{ spec, want, shown string }{
+		{"mcts:10:yinsh.ckpt", "mcts:10:" + filepath.Join(models, "yinsh.ckpt"), "mcts:10:yinsh.ckpt"},
+		{"mcts:10:models/yinsh.ckpt", "mcts:10:" + filepath.Join(models, "yinsh.ckpt"), "mcts:10:yinsh.ckpt"},
 		// A shipped model, by file name: the binary's copy, wherever the server runs.
-		{"mcts:10:gyges.zck", "mcts:10:models/gyges.zck"},
-		{"mcts:10:models/gyges.zck", "mcts:10:models/gyges.zck"},
-		{"mcts:1.5s:gyges.zck", "mcts:1.5s:models/gyges.zck"},
+		{"mcts:10:gyges.zck", "mcts:10:models/gyges.zck", "mcts:10:models/gyges.zck"},
+		{"mcts:10:models/gyges.zck", "mcts:10:models/gyges.zck", "mcts:10:models/gyges.zck"},
+		{"mcts:1.5s:gyges.zck", "mcts:1.5s:models/gyges.zck", "mcts:1.5s:models/gyges.zck"},
+		{"ab:4", "ab:4:10s", "ab:4:10s"},
 	} {
-		if got, err := s.checkSpec(tt.spec); err != nil || got != tt.want {
-			t.Errorf("checkSpec(%q) = %q, %v; want %q", tt.spec, got, err, tt.want)
+		if got, shown, err := s.checkSpec(tt.spec); err != nil || got != tt.want || shown != tt.shown {
+			t.Errorf("checkSpec(%q) = %q, %q, %v; want %q, %q", tt.spec, got, shown, err, tt.want, tt.shown)
 		}
 	}
 	// A training run's checkpoint, runs/RUN/FILE, only through RunCheckpoint (the dashboard's).
-	if _, err := s.checkSpec("mcts:10:runs/blitz/step-00000100.zck"); err == nil {
+	if _, _, err := s.checkSpec("mcts:10:runs/blitz/step-00000100.zck"); err == nil {
 		t.Errorf("a run's checkpoint accepted without RunCheckpoint")
 	}
 	s = New(Options{RunCheckpoint: func(name string) string {
@@ -522,10 +525,10 @@ func TestInputIsChecked(t *testing.T) {
 		}
 		return ""
 	}})
-	if got, err := s.checkSpec("mcts:10:runs/blitz/step-00000100.zck"); err != nil || got != "mcts:10:/runs/blitz/checkpoints/step-00000100.zck" {
-		t.Errorf("a run's checkpoint: %q, %v", got, err)
+	if got, shown, err := s.checkSpec("mcts:10:runs/blitz/step-00000100.zck"); err != nil || got != "mcts:10:/runs/blitz/checkpoints/step-00000100.zck" || shown != "mcts:10:runs/blitz/step-00000100.zck" {
+		t.Errorf("a run's checkpoint: %q, %q, %v", got, shown, err)
 	}
-	if _, err := s.checkSpec("mcts:10:runs/blitz/../../etc/passwd"); err == nil || !strings.Contains(err.Error(), "no checkpoint blitz/../../etc/passwd among the runs' kept checkpoints") {
+	if _, _, err := s.checkSpec("mcts:10:runs/blitz/../../etc/passwd"); err == nil || !strings.Contains(err.Error(), "no checkpoint blitz/../../etc/passwd among the runs' kept checkpoints") {
 		t.Errorf("a path past a run's checkpoints: %v", err)
 	}
 	// A body without its content type is refused; the media type is compared as a media type
@@ -575,6 +578,30 @@ func TestGamesAndPage(t *testing.T) {
 		!slices.Contains(specs, "mcts:{N}:yinsh.link") || slices.Contains(specs, "mcts:{N}:yinsh-blitz.ckpt") || slices.Contains(specs, "mcts:{N}:yinsh.bad") {
 		t.Errorf("yinsh's opponents %q", specs)
 	}
+	// A game against the folder's checkpoint names it as the request did: no answer holds the
+	// server's path to it.
+	var raw json.RawMessage
+	if code := call(t, srv, "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:2:yinsh.ckpt","side":"black"}`, &raw); code != 200 {
+		t.Fatalf("new game against yinsh.ckpt: %d %s", code, raw)
+	}
+	var st state
+	json.Unmarshal(raw, &st)
+	answers := []string{string(raw)}
+	for _, q := range []struct{ method, path, body string }{
+		{"POST", "/api/analyze", `{"id":"` + st.ID + `"}`},
+		{"POST", "/api/agent", `{"id":"` + st.ID + `"}`},
+		{"GET", "/api/record?id=" + st.ID, ""},
+	} {
+		if code := call(t, srv, q.method, q.path, q.body, &raw); code != 200 {
+			t.Fatalf("%s %s: %d %s", q.method, q.path, code, raw)
+		}
+		answers = append(answers, string(raw))
+	}
+	for _, a := range answers {
+		if strings.Contains(a, models) || !strings.Contains(a, `"mcts:2:yinsh.ckpt"`) {
+			t.Errorf("an answer names the opponent by the server's path (%s), or not as asked (mcts:2:yinsh.ckpt): %s", models, a)
+		}
+	}
 	for _, path := range []string{"/", "/app.js", "/gyges.js", "/imbriqua.js", "/style.css"} {
 		resp, err := srv.Client().Get(srv.URL + path)
 		if err != nil {
@@ -608,7 +635,7 @@ func TestDefaultOpponent(t *testing.T) {
 	tests := []struct {
 		dir, game, listed, plays string
 	}{
-		{models, "yinsh-blitz", model("yinsh-blitz.zck"), model(filepath.Join(models, "yinsh-blitz.zck"))},
+		{models, "yinsh-blitz", model("yinsh-blitz.zck"), model("yinsh-blitz.zck")}, // the folder's file, named as listed, not by its path
 		{models, "yinsh", model("yinsh.zck"), model("models/yinsh.zck")},
 		{models, "gyges", ui.DefaultOpponent, ui.DefaultOpponent}, // the page sends what is listed
 		{"", "yinsh-blitz", model("yinsh-blitz.zck"), model("models/yinsh-blitz.zck")},
