@@ -105,9 +105,15 @@ type Buffer struct {
 	file    shardFile
 	buf     []byte
 	ids     map[string]struct{} // the IDs of games
-	broken  error               // set when a failed write could not be undone, or a sync failed (syncErr)
-	syncErr error               // set when a sync failed: final (see Sync)
-	cut     []Cut               // what Open cut off
+	retired *idSet              // the IDs of the games the window has passed (RetiredFile)
+	// toRetire are the lines of RetiredFile not yet appended: written, and synced, before a
+	// shard is removed. A failed append stops the appends (and so the removals) for the
+	// session: what it left is at most a torn last line, which Open cuts off.
+	toRetire     []byte
+	retireFailed bool
+	broken       error // set when a failed write could not be undone, or a sync failed (syncErr)
+	syncErr      error // set when a sync failed: final (see Sync)
+	cut          []Cut // what Open cut off
 }
 
 // Cut is a torn record that Open cut off the end of the newest shard: a game that the process
@@ -171,6 +177,11 @@ func Open(dir, game string, w Window, synced int64) (*Buffer, error) {
 	if err != nil {
 		return nil, err
 	}
+	retired, rewrite, err := readRetired(dir)
+	if err != nil {
+		return nil, err
+	}
+	b.retired = retired
 	var fix *repair
 	for i, n := range shards {
 		games, version, repairs, err := b.readShard(n, i == len(shards)-1)
@@ -209,6 +220,13 @@ func Open(dir, game string, w Window, synced int64) (*Buffer, error) {
 		}
 		if err := atomicfile.SyncDir(dir); err != nil {
 			return nil, fmt.Errorf("replay: %w", err)
+		}
+	}
+	if rewrite {
+		// Folded into ranges, a torn last line gone (the next append must not follow it).
+		b.toRetire = b.toRetire[:0]
+		if err := writeRetired(dir, b.retired); err != nil {
+			b.retireFailed = true
 		}
 	}
 	b.trimLocked()
@@ -546,13 +564,27 @@ func (b *Buffer) trimLocked() {
 	if drop == 0 {
 		return
 	}
-	for _, n := range b.shardOf[:drop] {
-		if n != b.shardOf[drop] && n != b.shard {
-			os.Remove(b.shardPath(n)) // best effort: an old shard left behind is only disk
+	for _, g := range b.games[:drop] {
+		if g.ID != "" {
+			delete(b.ids, g.ID)
+			if !b.retired.has(g.ID) {
+				b.retired.add(g.ID)
+				b.toRetire = appendID(b.toRetire, g.ID)
+			}
 		}
 	}
-	for _, g := range b.games[:drop] {
-		delete(b.ids, g.ID)
+	var gone []int
+	for _, n := range b.shardOf[:drop] {
+		if n != b.shardOf[drop] && n != b.shard && (len(gone) == 0 || gone[len(gone)-1] != n) {
+			gone = append(gone, n)
+		}
+	}
+	// The shards' ids are durably retired before the shards go: else a crash would forget them.
+	// An old shard left behind is only disk (Open reads it, and its games are trimmed again).
+	if len(gone) > 0 && b.retireLocked() {
+		for _, n := range gone {
+			os.Remove(b.shardPath(n))
+		}
 	}
 	b.games = slices.Delete(b.games, 0, drop)
 	b.shardOf = slices.Delete(b.shardOf, 0, drop)
@@ -582,13 +614,30 @@ func (b *Buffer) GamesSince(total int64) int {
 	return n
 }
 
-// Has tells whether the buffer holds a game of this ID (in the window: a game the window has
-// passed is forgotten).
+// Has tells whether the buffer has had a game of this ID: in the window, or one the window
+// has passed (RetiredFile).
 func (b *Buffer) Has(id string) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	_, ok := b.ids[id]
-	return ok
+	return ok || b.retired.has(id)
+}
+
+// retireLocked appends the ids waiting to RetiredFile, synced, and tells whether they are
+// there (none waiting: true).
+func (b *Buffer) retireLocked() bool {
+	if b.retireFailed {
+		return false
+	}
+	if len(b.toRetire) == 0 {
+		return true
+	}
+	if err := appendRetired(b.dir, b.toRetire); err != nil {
+		b.retireFailed = true
+		return false
+	}
+	b.toRetire = b.toRetire[:0]
+	return true
 }
 
 // Each calls f with each game in the window, oldest first (f must not keep or change them).

@@ -608,8 +608,8 @@ func TestOlderShards(t *testing.T) {
 }
 
 // TestGameIDs: a game's ID survives its record and a reopen, the buffer knows the IDs of the
-// games in its window and forgets those the window passes; a message's payload decodes only
-// whole.
+// games in its window and, through RetiredFile, those the window passed, after their shards
+// are removed and across reopens; a message's payload decodes only whole.
 func TestGameIDs(t *testing.T) {
 	dir := t.TempDir()
 	b, err := Open(dir, "yinsh-blitz", Window{Min: 40, Max: 40, Exponent: 1, Growth: 0}, 0)
@@ -625,16 +625,51 @@ func TestGameIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !b.Has(ids[11]) || b.Has(ids[0]) || b.Has("host-1/5f3a/99") {
-		t.Errorf("Has: newest %v, oldest (past the window) %v, never added %v", b.Has(ids[11]), b.Has(ids[0]), b.Has("host-1/5f3a/99"))
+	if !b.Has(ids[11]) || !b.Has(ids[0]) || b.Has("host-1/5f3a/99") || b.Has("host-1/5f3b/0") {
+		t.Errorf("Has: newest %v, oldest (past the window) %v, never added %v %v", b.Has(ids[11]), b.Has(ids[0]), b.Has("host-1/5f3a/99"), b.Has("host-1/5f3b/0"))
 	}
+	if b.retired.has(ids[11]) || !b.retired.has(ids[0]) {
+		t.Errorf("retired: the newest %v (in the window), the oldest %v", b.retired.has(ids[11]), b.retired.has(ids[0]))
+	}
+	b.Close()
 	b2, err := Open(dir, "yinsh-blitz", Window{Min: 40, Max: 40, Exponent: 1, Growth: 0}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b2.Close()
 	if !b2.Has(ids[11]) || b2.games[len(b2.games)-1].ID != ids[11] {
 		t.Errorf("after a reopen the newest game is %q, want %q", b2.games[len(b2.games)-1].ID, ids[11])
+	}
+	// A second session's games (in a shard of their own) push the first session's out of the
+	// window: its shard is removed, its ids are remembered in RetiredFile.
+	odd := []string{"odd id", "host-2/5f3a/007", "7"}
+	for seed := range uint64(12) {
+		g := randomGame(seed + 100)
+		g.ID = fmt.Sprintf("host-1/77aa/%d", seed)
+		if seed < uint64(len(odd)) {
+			g.ID = odd[seed]
+		}
+		if err := b2.Add(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b2.Close()
+	if _, err := os.Stat(filepath.Join(dir, "000001.zrp")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the first session's shard, past the window: %v", err)
+	}
+	b3, err := Open(dir, "yinsh-blitz", Window{Min: 40, Max: 40, Exponent: 1, Growth: 0}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b3.Close()
+	for _, id := range append(slices.Clone(ids), append(odd, "host-1/77aa/5", "host-1/77aa/11")...) {
+		if !b3.Has(id) {
+			t.Errorf("after its shard's removal and a reopen, game %q is unknown", id)
+		}
+	}
+	for _, id := range []string{"host-1/5f3a/12", "host-1/77aa/12", "host-2/5f3a/7", "odd", "host-1/5f3a/", "", "07"} {
+		if b3.Has(id) {
+			t.Errorf("game %q, never added, is known", id)
+		}
 	}
 	g := randomGame(3)
 	g.ID = ids[3]

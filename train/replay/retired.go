@@ -1,0 +1,235 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/zerogames/zero/internal/atomicfile"
+)
+
+// RetiredFile, in a replay folder, lists the ids of the games the window has passed. A game
+// delivered twice (a worker re-sending its outbox after a long outage, or killed between a
+// publication and its removal) is known as a duplicate as long as the run lasts, not only
+// while its first copy is in the window: Has answers from it too.
+//
+// Each line is `R PREFIX LO HI` (the ids PREFIX/LO to PREFIX/HI: a worker's session numbers its
+// games, so a run's ids fold into a range a session) or `I ID` (an id not ending in /N), PREFIX
+// and ID as JSON strings. Lines are appended, and the file is synced, before a shard holding
+// their games is removed; Open folds it into ranges again. A shard still on the disk is read
+// whole by Open, so the ids of its games are known whether or not the file lists them yet.
+const RetiredFile = "retired-ids"
+
+// idRange is the ids prefix/lo to prefix/hi.
+type idRange struct{ lo, hi uint64 }
+
+// idSet is a set of game ids, those of the form PREFIX/N as disjoint, non-adjacent ranges of N
+// by prefix, sorted.
+type idSet struct {
+	runs  map[string][]idRange
+	other map[string]struct{}
+}
+
+func newIDSet() *idSet {
+	return &idSet{runs: map[string][]idRange{}, other: map[string]struct{}{}}
+}
+
+// splitID splits PREFIX/N; ok is false for an id of another form (N not a decimal number
+// written as strconv writes it: 007 is an id of its own, not 7).
+func splitID(id string) (prefix string, n uint64, ok bool) {
+	i := strings.LastIndexByte(id, '/')
+	if i < 0 {
+		return "", 0, false
+	}
+	n, err := strconv.ParseUint(id[i+1:], 10, 64)
+	if err != nil || strconv.FormatUint(n, 10) != id[i+1:] {
+		return "", 0, false
+	}
+	return id[:i], n, true
+}
+
+func (s *idSet) has(id string) bool {
+	prefix, n, ok := splitID(id)
+	if !ok {
+		_, found := s.other[id]
+		return found
+	}
+	rs := s.runs[prefix]
+	i, _ := slices.BinarySearchFunc(rs, n, func(r idRange, n uint64) int {
+		switch {
+		case r.hi < n:
+			return -1
+		case r.lo > n:
+			return 1
+		}
+		return 0
+	})
+	return i < len(rs) && rs[i].lo <= n && n <= rs[i].hi
+}
+
+func (s *idSet) add(id string) {
+	prefix, n, ok := splitID(id)
+	if !ok {
+		s.other[id] = struct{}{}
+		return
+	}
+	s.addRange(prefix, idRange{n, n})
+}
+
+// addRange adds prefix/r.lo to prefix/r.hi, merging what overlaps or touches.
+func (s *idSet) addRange(prefix string, r idRange) {
+	rs := s.runs[prefix]
+	// rs[i:j] are the ranges that overlap r or touch it: from the first that ends at r.lo-1 or
+	// after, up to the first that starts after r.hi+1.
+	i := sort.Search(len(rs), func(k int) bool { return r.lo == 0 || rs[k].hi >= r.lo-1 })
+	j := i
+	for j < len(rs) && (r.hi == math.MaxUint64 || rs[j].lo <= r.hi+1) {
+		r.lo, r.hi = min(r.lo, rs[j].lo), max(r.hi, rs[j].hi)
+		j++
+	}
+	s.runs[prefix] = slices.Replace(rs, i, j, r)
+}
+
+// lines is the number of lines the set is written in.
+func (s *idSet) lines() int {
+	n := len(s.other)
+	for _, rs := range s.runs {
+		n += len(rs)
+	}
+	return n
+}
+
+// appendRange appends the line of prefix/r.lo to prefix/r.hi to dst.
+func appendRange(dst []byte, prefix string, r idRange) []byte {
+	q, _ := json.Marshal(prefix)
+	return fmt.Appendf(dst, "R %s %d %d\n", q, r.lo, r.hi)
+}
+
+// appendID appends the line of one id to dst.
+func appendID(dst []byte, id string) []byte {
+	if prefix, n, ok := splitID(id); ok {
+		return appendRange(dst, prefix, idRange{n, n})
+	}
+	q, _ := json.Marshal(id)
+	return fmt.Appendf(dst, "I %s\n", q)
+}
+
+// encode writes the whole set, sorted (the same set, the same bytes).
+func (s *idSet) encode() []byte {
+	var out []byte
+	for _, prefix := range slices.Sorted(mapKeys(s.runs)) {
+		for _, r := range s.runs[prefix] {
+			out = appendRange(out, prefix, r)
+		}
+	}
+	for _, id := range slices.Sorted(mapKeys(s.other)) {
+		out = appendID(out, id)
+	}
+	return out
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// readRetired reads the retired ids in dir into a set, and tells whether the file should be
+// written again: it holds more lines than the set folds into, or a last line a crash cut short
+// (an append is synced before the shards its ids come from are removed: a torn line's games
+// are still on the disk). Any other damage is an error naming the line.
+func readRetired(dir string) (set *idSet, rewrite bool, err error) {
+	set = newIDSet()
+	path := filepath.Join(dir, RetiredFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return set, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	whole := data
+	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+		whole, rewrite = data[:i+1], true // a torn last line
+	}
+	lines := 0
+	sc := bufio.NewScanner(bytes.NewReader(whole))
+	sc.Buffer(nil, len(whole)+1)
+	for sc.Scan() {
+		lines++
+		if err := set.parseLine(sc.Text()); err != nil {
+			return nil, false, fmt.Errorf("%s: line %d: %w", path, lines, err)
+		}
+	}
+	return set, rewrite || lines > set.lines(), nil
+}
+
+// parseLine adds the ids of one line.
+func (s *idSet) parseLine(line string) error {
+	kind, rest, _ := strings.Cut(line, " ")
+	switch kind {
+	case "I":
+		var id string
+		if err := json.Unmarshal([]byte(rest), &id); err != nil || id == "" {
+			return fmt.Errorf("%q: want I and an id as a JSON string", line)
+		}
+		s.add(id)
+		return nil
+	case "R":
+		// The prefix, a JSON string, ends at the last quote before the numbers.
+		i := strings.LastIndexByte(rest, '"')
+		var prefix string
+		var lo, hi uint64
+		if i < 0 || json.Unmarshal([]byte(rest[:i+1]), &prefix) != nil {
+			return fmt.Errorf("%q: want R, a prefix as a JSON string and two numbers", line)
+		}
+		// As written, and only so: the numbers in decimal, the first at most the second.
+		if n, err := fmt.Sscanf(rest[i+1:], " %d %d", &lo, &hi); n != 2 || err != nil || lo > hi ||
+			string(appendRange(nil, prefix, idRange{lo, hi})) != line+"\n" {
+			return fmt.Errorf("%q: want R, a prefix as a JSON string and two numbers, the first at most the second", line)
+		}
+		s.addRange(prefix, idRange{lo, hi})
+		return nil
+	}
+	return fmt.Errorf("%q: want a line R PREFIX LO HI or I ID", line)
+}
+
+// writeRetired replaces the file with the set, folded.
+func writeRetired(dir string, s *idSet) error {
+	return atomicfile.WriteBytes(filepath.Join(dir, RetiredFile), s.encode())
+}
+
+// appendRetired appends lines to the file and syncs it (and the folder, when it makes the
+// file).
+func appendRetired(dir string, lines []byte) error {
+	path := filepath.Join(dir, RetiredFile)
+	_, statErr := os.Lstat(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(lines)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && statErr != nil {
+		err = atomicfile.SyncDir(dir)
+	}
+	return err
+}
