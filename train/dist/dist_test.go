@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -666,4 +667,90 @@ func TestWorkerReadsNoTrainerReplies(t *testing.T) {
 	if m, err := inboxes.NextMsg(300 * time.Millisecond); err == nil {
 		t.Errorf("a worker read the trainer's %s: %.120q", m.Subject, m.Data)
 	}
+}
+
+// TestOversizedGame: a game whose record the stream would never take (over MaxGameBytes) is
+// dropped at AddGame, logged, and blocks nothing: the games after it reach the server, from a
+// publisher with an outbox (which sends in order) and from one without (the trainer's own).
+func TestOversizedGame(t *testing.T) {
+	s, c := start(t, ServerConfig{Dir: t.TempDir()})
+	defer s.Shutdown()
+	defer c.Close()
+	big := randomGame(1)
+	for i := range 5 { // 5 × 60,000 policy entries of 4 bytes
+		t := &big.Targets[i]
+		for len(t.Policy) < 60_000 {
+			t.Policy = append(t.Policy, t.Policy[0])
+		}
+	}
+	if data, err := replay.AppendGame(nil, big); err != nil || len(data) <= MaxGameBytes {
+		t.Fatalf("the oversized game's record: %d bytes, %v", len(data), err)
+	}
+	seen := map[string]int{}
+	for i, withOutbox := range []bool{true, false} {
+		var ob *Outbox
+		if withOutbox {
+			var err error
+			if ob, err = OpenOutbox(t.TempDir(), info().Name, info().Rules, 10); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var logged strings.Builder
+		var mu sync.Mutex
+		p, err := c.NewPublisher(PublisherConfig{Game: info().Name, Rules: info().Rules, Worker: fmt.Sprintf("w%d", i), Host: "test", Outbox: ob, Timeout: 2 * time.Second,
+			Logf: func(format string, a ...any) {
+				mu.Lock()
+				fmt.Fprintf(&logged, format+"\n", a...)
+				mu.Unlock()
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.AddGame(context.Background(), big); err != nil {
+			t.Errorf("outbox %v: AddGame of the oversized game: %v", withOutbox, err)
+		}
+		if err := p.AddGame(context.Background(), randomGame(2)); err != nil {
+			t.Fatal(err)
+		}
+		sent(t, p)
+		take(t, c, 1, seen, true)
+		p.Close()
+		mu.Lock()
+		if !strings.Contains(logged.String(), "is lost: its record is") {
+			t.Errorf("outbox %v: the oversized game's loss is not logged: %q", withOutbox, logged.String())
+		}
+		mu.Unlock()
+		if ob != nil && ob.Len() != 0 {
+			t.Errorf("the outbox holds %d games", ob.Len())
+		}
+	}
+	if len(seen) != 2 {
+		t.Errorf("games taken %v, want the second game of each publisher", seen)
+	}
+	// An outbox holding one (written by a build before AddGame refused them) sets it aside
+	// and sends the games after it.
+	ob, err := OpenOutbox(t.TempDir(), info().Name, info().Rules, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big.ID = "w9/old/1"
+	data, _ := replay.AppendGame(nil, big)
+	small := randomGame(3)
+	small.ID = "w9/old/2"
+	data2, _ := replay.AppendGame(nil, small)
+	if err := ob.Put(context.Background(), big.ID, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := ob.Put(context.Background(), small.ID, data2); err != nil {
+		t.Fatal(err)
+	}
+	p := publisher(t, c, ob)
+	take(t, c, 1, seen, true)
+	if seen[small.ID] != 1 || ob.Len() != 0 {
+		t.Errorf("from the outbox: games taken %v, %d left in it", seen, ob.Len())
+	}
+	if damaged, _ := filepath.Glob(filepath.Join(ob.Dir(), "*.damaged")); len(damaged) != 1 {
+		t.Errorf("the oversized record set aside: %q", damaged)
+	}
+	p.Close()
 }

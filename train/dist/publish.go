@@ -167,12 +167,22 @@ func (p *Publisher) AddGame(ctx context.Context, g *replay.Game) error {
 	if err != nil {
 		return err
 	}
+	if len(data) > maxRecordBytes {
+		// The server would never take it: sent, it would be retried for ever (or block the
+		// outbox, which sends in order). Lost as a game in progress is, and said.
+		p.cfg.Logf("game %s is lost: its record is %d bytes, over the %d a game's message may carry", g.ID, len(data), maxRecordBytes)
+		return nil
+	}
 	if err := p.enqueue(ctx, pending{g.ID, data}); err != nil {
 		return err
 	}
 	p.pace(ctx)
 	return nil
 }
+
+// maxRecordBytes bounds a game's record: its message, headers (protocol, game, rules, worker,
+// host, latency: a few hundred bytes) with it, must fit the stream's MaxGameBytes.
+const maxRecordBytes = MaxGameBytes - 8<<10
 
 // ErrClosed is the error of a game given to a closed publisher.
 var ErrClosed = errors.New("the publisher is closed")
@@ -410,6 +420,13 @@ func (p *Publisher) drainOnce(ctx context.Context) (int, error) {
 			continue
 		}
 		if err := p.publish(ctx, id, data); err != nil {
+			if errors.Is(err, nats.ErrMaxPayload) {
+				// Never taken (a record of a build before AddGame refused such): it would block
+				// the games after it.
+				p.cfg.Logf("outbox: game %s: %v: set aside", id, err)
+				o.setAside(name)
+				continue
+			}
 			if isFull(err) {
 				p.Full.Add(1)
 			}
