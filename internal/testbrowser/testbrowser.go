@@ -15,9 +15,15 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// slack multiplies a browser test's timeout (Start).
+const slack = 3
+
 // Start starts headless Chromium (Debian's chromium package) for a test, or skips the test where
-// there is none. It returns the browser's context, ended after timeout or with the test, and the
-// folder for screenshots: $ZERO_ARTIFACTS if set (CI keeps it), else a temporary folder.
+// there is none. It returns the browser's context, ended after timeout·slack or with the test,
+// and the folder for screenshots: $ZERO_ARTIFACTS if set (CI keeps it), else a temporary folder.
+// The timeout is a guard against a hung browser, the test's time on an idle machine with room
+// to spare, not a speed target: slack multiplies it, since `go test ./...` runs the packages
+// side by side on CI's two cores (one test, at 100 s, ran out at 103 s on a loaded machine).
 func Start(t *testing.T, timeout time.Duration) (context.Context, string) {
 	t.Helper()
 	path := ""
@@ -51,7 +57,7 @@ func Start(t *testing.T, timeout time.Duration) (context.Context, string) {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1360, 900),
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout*slack)
 	t.Cleanup(cancel)
 	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	t.Cleanup(cancelAlloc)
