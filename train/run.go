@@ -199,6 +199,8 @@ type run[S env.State[S]] struct {
 	state  State
 	ladder Ladder
 	aside  map[string]string // the damaged checkpoints' files → the suffix they are set aside with
+	// retireLogged tells that the buffer's RetireErr has been logged.
+	retireLogged bool
 
 	tr *transport // the session's server, connection, consumer and publisher
 
@@ -324,9 +326,16 @@ func (r *run[S]) open() error {
 	for _, c := range r.buffer.Cuts() {
 		r.logf("replay: %v", c)
 	}
+	if c := r.buffer.RetiredCut(); c != "" {
+		r.logf("replay: %s", c)
+	}
+	if err := r.buffer.RetireErr(); err != nil {
+		r.logf("replay: writing the retired game ids: %v (the shards the window passes stay on the disk this session)", err)
+		r.retireLogged = true
+	}
 	// The temporary files of writes a killed process left (the folder is this process's: its
 	// lock is held); best effort.
-	removed, err := atomicfile.RemoveTemps(r.dir, filepath.Join(r.dir, checkDir), filepath.Join(r.dir, historyDir))
+	removed, err := atomicfile.RemoveTemps(r.dir, filepath.Join(r.dir, checkDir), filepath.Join(r.dir, historyDir), filepath.Join(r.dir, ReplayDir))
 	if len(removed) > 0 {
 		r.logf("%s: removed %s a killed process left: %s", r.dir, nouns(len(removed), "temporary file"), strings.Join(removed, ", "))
 	}
@@ -879,6 +888,10 @@ func (r *run[S]) checkpoint(t *nettrain.Trainer, pcg *rand.PCG) error {
 	if err := r.buffer.Sync(); err != nil {
 		r.mu.Unlock()
 		return err
+	}
+	if err := r.buffer.RetireErr(); err != nil && !r.retireLogged {
+		r.logf("replay: writing the retired game ids: %v (the shards the window passes stay on the disk this session)", err)
+		r.retireLogged = true
 	}
 	r.state.Step, r.state.Checkpoint, r.state.Elapsed, r.state.RNG = step, entry.File, entry.Elapsed, rng
 	r.state.Games, r.state.Samples = r.gamesStart+r.games, r.buffer.Total()

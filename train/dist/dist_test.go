@@ -676,16 +676,7 @@ func TestOversizedGame(t *testing.T) {
 	s, c := start(t, ServerConfig{Dir: t.TempDir()})
 	defer s.Shutdown()
 	defer c.Close()
-	big := randomGame(1)
-	for i := range 5 { // 5 × 60,000 policy entries of 4 bytes
-		t := &big.Targets[i]
-		for len(t.Policy) < 60_000 {
-			t.Policy = append(t.Policy, t.Policy[0])
-		}
-	}
-	if data, err := replay.AppendGame(nil, big); err != nil || len(data) <= MaxGameBytes {
-		t.Fatalf("the oversized game's record: %d bytes, %v", len(data), err)
-	}
+	big := bigGame(t, 1, MaxGameBytes+100<<10) // over what the server takes at all
 	seen := map[string]int{}
 	for i, withOutbox := range []bool{true, false} {
 		var ob *Outbox
@@ -738,6 +729,16 @@ func TestOversizedGame(t *testing.T) {
 	small := randomGame(3)
 	small.ID = "w9/old/2"
 	data2, _ := replay.AppendGame(nil, small)
+	// Just over the stream's limit, under the server's (which the client checks).
+	over := bigGame(t, 4, MaxGameBytes+1<<10)
+	over.ID = "w9/old/0"
+	data0, _ := replay.AppendGame(nil, over)
+	if len(data0) >= MaxGameBytes+64<<10-1<<10 {
+		t.Fatalf("the record just over the stream's limit is %d bytes", len(data0))
+	}
+	if err := ob.Put(context.Background(), over.ID, data0); err != nil {
+		t.Fatal(err)
+	}
 	if err := ob.Put(context.Background(), big.ID, data); err != nil {
 		t.Fatal(err)
 	}
@@ -749,8 +750,30 @@ func TestOversizedGame(t *testing.T) {
 	if seen[small.ID] != 1 || ob.Len() != 0 {
 		t.Errorf("from the outbox: games taken %v, %d left in it", seen, ob.Len())
 	}
-	if damaged, _ := filepath.Glob(filepath.Join(ob.Dir(), "*.damaged")); len(damaged) != 1 {
-		t.Errorf("the oversized record set aside: %q", damaged)
+	if damaged, _ := filepath.Glob(filepath.Join(ob.Dir(), "*.damaged")); len(damaged) != 2 {
+		t.Errorf("the oversized records set aside: %q", damaged)
 	}
 	p.Close()
+}
+
+// bigGame is a random game whose record is over n bytes (by at most a few): its targets'
+// policies padded.
+func bigGame(t *testing.T, seed uint64, n int) *replay.Game {
+	t.Helper()
+	g := randomGame(seed)
+	size := func() int {
+		data, err := replay.AppendGame(nil, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(data)
+	}
+	for i := 0; size() <= n; i++ {
+		tg := &g.Targets[i]
+		room := min(65_000-len(tg.Policy), (n-size())/4+1) // 4 bytes an entry
+		for range room {
+			tg.Policy = append(tg.Policy, tg.Policy[0])
+		}
+	}
+	return g
 }

@@ -116,7 +116,9 @@ func (c *Conn) NewPublisher(cfg PublisherConfig) (*Publisher, error) {
 		if err != nil {
 			return nil, err
 		}
-		cfg.Session = t[:8]
+		// 64 bits: the run refuses a game whose id it has had as long as it lasts (replay's
+		// retired ids), so two sessions of a worker must not draw the same.
+		cfg.Session = t[:16]
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Second
@@ -420,7 +422,7 @@ func (p *Publisher) drainOnce(ctx context.Context) (int, error) {
 			continue
 		}
 		if err := p.publish(ctx, id, data); err != nil {
-			if errors.Is(err, nats.ErrMaxPayload) {
+			if errors.Is(err, nats.ErrMaxPayload) || errors.Is(err, jetstream.ErrStreamMessageExceedsMaximum) {
 				// Never taken (a record of a build before AddGame refused such): it would block
 				// the games after it.
 				p.cfg.Logf("outbox: game %s: %v: set aside", id, err)

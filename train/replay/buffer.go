@@ -106,14 +106,15 @@ type Buffer struct {
 	buf     []byte
 	ids     map[string]struct{} // the IDs of games
 	retired *idSet              // the IDs of the games the window has passed (RetiredFile)
-	// toRetire are the lines of RetiredFile not yet appended: written, and synced, before a
-	// shard is removed. A failed append stops the appends (and so the removals) for the
-	// session: what it left is at most a torn last line, which Open cuts off.
-	toRetire     []byte
-	retireFailed bool
-	broken       error // set when a failed write could not be undone, or a sync failed (syncErr)
-	syncErr      error // set when a sync failed: final (see Sync)
-	cut          []Cut // what Open cut off
+	// toRetire are the retired ids not yet appended to RetiredFile: written, and synced, before
+	// a shard is removed. A failed append stops the appends (and so the removals) for the
+	// session: what it left is the file's tail, which Open cuts off.
+	toRetire   *idSet
+	retireErr  error  // the failed append's
+	retiredCut string // what Open left out of RetiredFile ("" if nothing)
+	broken     error  // set when a failed write could not be undone, or a sync failed (syncErr)
+	syncErr    error  // set when a sync failed: final (see Sync)
+	cut        []Cut  // what Open cut off
 }
 
 // Cut is a torn record that Open cut off the end of the newest shard: a game that the process
@@ -177,11 +178,11 @@ func Open(dir, game string, w Window, synced int64) (*Buffer, error) {
 	if err != nil {
 		return nil, err
 	}
-	retired, rewrite, err := readRetired(dir)
+	retired, rewrite, cut, err := readRetired(dir)
 	if err != nil {
 		return nil, err
 	}
-	b.retired = retired
+	b.retired, b.toRetire, b.retiredCut = retired, newIDSet(), cut
 	var fix *repair
 	for i, n := range shards {
 		games, version, repairs, err := b.readShard(n, i == len(shards)-1)
@@ -223,10 +224,10 @@ func Open(dir, game string, w Window, synced int64) (*Buffer, error) {
 		}
 	}
 	if rewrite {
-		// Folded into ranges, a torn last line gone (the next append must not follow it).
-		b.toRetire = b.toRetire[:0]
+		// Folded into ranges, a tail that does not read gone (the next append must not follow
+		// it).
 		if err := writeRetired(dir, b.retired); err != nil {
-			b.retireFailed = true
+			b.retireErr = fmt.Errorf("%s: %w", filepath.Join(dir, RetiredFile), err)
 		}
 	}
 	b.trimLocked()
@@ -569,7 +570,9 @@ func (b *Buffer) trimLocked() {
 			delete(b.ids, g.ID)
 			if !b.retired.has(g.ID) {
 				b.retired.add(g.ID)
-				b.toRetire = appendID(b.toRetire, g.ID)
+				if b.retireErr == nil {
+					b.toRetire.add(g.ID)
+				}
 			}
 		}
 	}
@@ -623,21 +626,34 @@ func (b *Buffer) Has(id string) bool {
 	return ok || b.retired.has(id)
 }
 
-// retireLocked appends the ids waiting to RetiredFile, synced, and tells whether they are
-// there (none waiting: true).
+// retireLocked appends the ids waiting to RetiredFile, folded and synced, and tells whether
+// they are there (none waiting: true).
 func (b *Buffer) retireLocked() bool {
-	if b.retireFailed {
+	if b.retireErr != nil {
 		return false
 	}
-	if len(b.toRetire) == 0 {
+	if b.toRetire.empty() {
 		return true
 	}
-	if err := appendRetired(b.dir, b.toRetire); err != nil {
-		b.retireFailed = true
+	if err := appendRetired(b.dir, b.toRetire.encode()); err != nil {
+		b.retireErr = fmt.Errorf("%s: %w", filepath.Join(b.dir, RetiredFile), err)
+		b.toRetire = newIDSet()
 		return false
 	}
-	b.toRetire = b.toRetire[:0]
+	b.toRetire = newIDSet()
 	return true
+}
+
+// RetiredCut says what Open left out of RetiredFile: a tail that did not read ("" if nothing).
+func (b *Buffer) RetiredCut() string { return b.retiredCut }
+
+// RetireErr is the failure that stopped the appends to RetiredFile, and with them the removal
+// of the shards the window has passed (they stay on the disk, and the next Open reads them),
+// or nil.
+func (b *Buffer) RetireErr() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.retireErr
 }
 
 // Each calls f with each game in the window, oldest first (f must not keep or change them).

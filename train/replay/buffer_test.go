@@ -656,6 +656,10 @@ func TestGameIDs(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "000001.zrp")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the first session's shard, past the window: %v", err)
 	}
+	// Appended before the shard's removal, the ids of its 12 games folded into one line.
+	if data, err := os.ReadFile(filepath.Join(dir, RetiredFile)); err != nil || string(data) != "R \"host-1/5f3a\" 0 11\n" {
+		t.Errorf("%s: %q, %v", RetiredFile, data, err)
+	}
 	b3, err := Open(dir, "yinsh-blitz", Window{Min: 40, Max: 40, Exponent: 1, Growth: 0}, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,7 @@
 package replay
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -23,10 +21,13 @@ import (
 // while its first copy is in the window: Has answers from it too.
 //
 // Each line is `R PREFIX LO HI` (the ids PREFIX/LO to PREFIX/HI: a worker's session numbers its
-// games, so a run's ids fold into a range a session) or `I ID` (an id not ending in /N), PREFIX
-// and ID as JSON strings. Lines are appended, and the file is synced, before a shard holding
-// their games is removed; Open folds it into ranges again. A shard still on the disk is read
-// whole by Open, so the ids of its games are known whether or not the file lists them yet.
+// games, so its ids fold into ranges) or `I ID` (an id not ending in /N), PREFIX and ID quoted
+// as Go quotes them (strconv.Quote: every byte kept, valid UTF-8 or not). The ids a trim drops
+// are appended, folded into ranges, and the file synced, before a shard holding their games is
+// removed; Open folds the whole file again. A shard still on the disk is read whole by Open, so
+// the ids of its games are known whether or not the file lists them yet: what an append not
+// synced left (the file's tail, since no append follows one that did not sync) is cut off from
+// the first line that does not read.
 const RetiredFile = "retired-ids"
 
 // idRange is the ids prefix/lo to prefix/hi.
@@ -110,8 +111,7 @@ func (s *idSet) lines() int {
 
 // appendRange appends the line of prefix/r.lo to prefix/r.hi to dst.
 func appendRange(dst []byte, prefix string, r idRange) []byte {
-	q, _ := json.Marshal(prefix)
-	return fmt.Appendf(dst, "R %s %d %d\n", q, r.lo, r.hi)
+	return fmt.Appendf(dst, "R %s %d %d\n", strconv.Quote(prefix), r.lo, r.hi)
 }
 
 // appendID appends the line of one id to dst.
@@ -119,9 +119,10 @@ func appendID(dst []byte, id string) []byte {
 	if prefix, n, ok := splitID(id); ok {
 		return appendRange(dst, prefix, idRange{n, n})
 	}
-	q, _ := json.Marshal(id)
-	return fmt.Appendf(dst, "I %s\n", q)
+	return fmt.Appendf(dst, "I %s\n", strconv.Quote(id))
 }
+
+func (s *idSet) empty() bool { return len(s.runs) == 0 && len(s.other) == 0 }
 
 // encode writes the whole set, sorted (the same set, the same bytes).
 func (s *idSet) encode() []byte {
@@ -148,33 +149,36 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 }
 
 // readRetired reads the retired ids in dir into a set, and tells whether the file should be
-// written again: it holds more lines than the set folds into, or a last line a crash cut short
-// (an append is synced before the shards its ids come from are removed: a torn line's games
-// are still on the disk). Any other damage is an error naming the line.
-func readRetired(dir string) (set *idSet, rewrite bool, err error) {
+// written again: it holds more lines than the set folds into, or a tail that does not read. An
+// append is synced before the shards its ids come from are removed, and none follows one that
+// failed, so what a crash can have left unread is the tail of the last append, whose games
+// are still on the disk: the file is read up to the first line that does not read, and cut
+// says what was left (with its line, "" if nothing).
+func readRetired(dir string) (set *idSet, rewrite bool, cut string, err error) {
 	set = newIDSet()
 	path := filepath.Join(dir, RetiredFile)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return set, false, nil
+		return set, false, "", nil
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, false, "", err
 	}
-	whole := data
-	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
-		whole, rewrite = data[:i+1], true // a torn last line
-	}
-	lines := 0
-	sc := bufio.NewScanner(bytes.NewReader(whole))
-	sc.Buffer(nil, len(whole)+1)
-	for sc.Scan() {
-		lines++
-		if err := set.parseLine(sc.Text()); err != nil {
-			return nil, false, fmt.Errorf("%s: line %d: %w", path, lines, err)
+	lines, off := 0, 0
+	for off < len(data) {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			cut = fmt.Sprintf("%s: line %d: cut short (%d bytes without a newline): left out, with nothing after it", path, lines+1, len(data)-off)
+			break
 		}
+		if err := set.parseLine(string(data[off : off+end])); err != nil {
+			cut = fmt.Sprintf("%s: line %d: %v: left out, with the %d bytes after it (a crash during an append that was not synced; those ids' games are still in their shards)", path, lines+1, err, len(data)-off-end-1)
+			break
+		}
+		lines++
+		off += end + 1
 	}
-	return set, rewrite || lines > set.lines(), nil
+	return set, cut != "" || lines > set.lines(), cut, nil
 }
 
 // parseLine adds the ids of one line.
@@ -182,24 +186,25 @@ func (s *idSet) parseLine(line string) error {
 	kind, rest, _ := strings.Cut(line, " ")
 	switch kind {
 	case "I":
-		var id string
-		if err := json.Unmarshal([]byte(rest), &id); err != nil || id == "" {
-			return fmt.Errorf("%q: want I and an id as a JSON string", line)
+		id, err := strconv.Unquote(rest)
+		if err != nil || id == "" || string(appendID(nil, id)) != line+"\n" {
+			return fmt.Errorf("%q: want I and an id, quoted", line)
 		}
 		s.add(id)
 		return nil
 	case "R":
-		// The prefix, a JSON string, ends at the last quote before the numbers.
-		i := strings.LastIndexByte(rest, '"')
+		q, err := strconv.QuotedPrefix(rest)
 		var prefix string
+		if err == nil {
+			prefix, err = strconv.Unquote(q)
+		}
 		var lo, hi uint64
-		if i < 0 || json.Unmarshal([]byte(rest[:i+1]), &prefix) != nil {
-			return fmt.Errorf("%q: want R, a prefix as a JSON string and two numbers", line)
+		if err == nil {
+			_, err = fmt.Sscanf(rest[len(q):], " %d %d", &lo, &hi)
 		}
 		// As written, and only so: the numbers in decimal, the first at most the second.
-		if n, err := fmt.Sscanf(rest[i+1:], " %d %d", &lo, &hi); n != 2 || err != nil || lo > hi ||
-			string(appendRange(nil, prefix, idRange{lo, hi})) != line+"\n" {
-			return fmt.Errorf("%q: want R, a prefix as a JSON string and two numbers, the first at most the second", line)
+		if err != nil || lo > hi || string(appendRange(nil, prefix, idRange{lo, hi})) != line+"\n" {
+			return fmt.Errorf("%q: want R, a prefix (quoted) and two numbers, the first at most the second", line)
 		}
 		s.addRange(prefix, idRange{lo, hi})
 		return nil
