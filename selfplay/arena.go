@@ -72,6 +72,12 @@ type ArenaResult struct {
 	Thinking []Thinking `json:"thinking"`
 	// Records are the games, in the order of the pairs and their games.
 	Records []Record `json:"-"`
+	// Interrupted tells that the arena was stopped (its context ended) before every game was
+	// played: the result is of the games finished, Records.
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Unrated says why an interrupted arena has no Ratings (a player had no game linking it to
+	// the anchor yet).
+	Unrated string `json:"unrated,omitempty"`
 }
 
 // game is one game of the round robin.
@@ -82,7 +88,9 @@ type arenaGame struct {
 }
 
 // Arena plays a round robin between cfg.Players on game g: cfg.Games games per pair, sides
-// alternating, on cfg.Workers goroutines, and rates the players.
+// alternating, on cfg.Workers goroutines, and rates the players. Stopped by ctx, it rates the
+// games finished and returns their result (Interrupted) with ctx's error, or only the error
+// if none finished.
 //
 // Games 2i and 2i+1 of a pair share their chance seed, so with the sides swapped they draw the
 // same chance outcomes (Imbriqua's deck orders) as long as the same chance decisions come up.
@@ -140,13 +148,15 @@ func Arena[S env.State[S]](ctx context.Context, g env.Game[S], cfg ArenaConfig) 
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	parent := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	jobs := make(chan int)
 	var (
-		mu   sync.Mutex
-		done int
-		wg   sync.WaitGroup
+		mu       sync.Mutex
+		done     int
+		finished = make([]bool, len(games))
+		wg       sync.WaitGroup
 	)
 	for range min(workers, len(games)) {
 		wg.Add(1)
@@ -186,6 +196,7 @@ func Arena[S env.State[S]](ctx context.Context, g env.Game[S], cfg ArenaConfig) 
 				}
 				records[job] = rec
 				mu.Lock()
+				finished[job] = true
 				done++
 				if cfg.Progress != nil {
 					cfg.Progress(done, len(games), &records[job])
@@ -204,17 +215,35 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
-	if err := context.Cause(ctx); err != nil {
-		return nil, err
+	// Stopped from outside (not by a failure), the games finished are rated: an arena of hours
+	// stopped by Ctrl-C keeps what it played.
+	stopped := context.Cause(ctx)
+	if stopped != nil && (parent.Err() == nil || stopped != context.Cause(parent) || done == 0) {
+		return nil, stopped
+	}
+	if stopped != nil {
+		var kept []arenaGame
+		var keptRecords []Record
+		for i, ok := range finished {
+			if ok {
+				kept, keptRecords = append(kept, games[i]), append(keptRecords, records[i])
+			}
+		}
+		games, records = kept, keptRecords
 	}
 
 	res := &ArenaResult{Game: g.Info().Name, Players: slices.Clone(cfg.Players), Games: cfg.Games, Seed: cfg.Seed,
-		Opening: cfg.Opening, Records: records}
+		Opening: cfg.Opening, Records: records, Interrupted: stopped != nil}
 	if len(engines) > 0 {
 		res.Engines = engines
 	}
 	outcomes := make([]Outcome, 0, len(games))
 	res.Pairs = make([]PairResult, pair)
+	for a, k := 0, 0; a < len(specs); a++ { // named even if none of their games finished
+		for b := a + 1; b < len(specs); b, k = b+1, k+1 {
+			res.Pairs[k].A, res.Pairs[k].B = specs[a].Text, specs[b].Text
+		}
+	}
 	res.Thinking = make([]Thinking, len(specs))
 	for i, ga := range games {
 		pr := &res.Pairs[ga.pair]
@@ -249,9 +278,13 @@ feed:
 		}
 	}
 	if res.Ratings, err = Rate(cfg.Players, outcomes, anchor, prior); err != nil {
-		return nil, err
+		if stopped == nil {
+			return nil, err
+		}
+		// Stopped before the games linked every player: the games and pairs still stand.
+		res.Ratings, res.Unrated = Ratings{}, err.Error()
 	}
-	return res, nil
+	return res, stopped
 }
 
 func checkArena(cfg ArenaConfig) ([]Spec, error) {
@@ -296,6 +329,13 @@ func mix(seed uint64, a, b, c uint64) uint64 {
 func (r *ArenaResult) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	rt := &r.Ratings
+	if r.Interrupted {
+		fmt.Fprintf(w, "%s: interrupted: %d games of %d played\n", r.Game, len(r.Records), r.Games*len(r.Pairs))
+	}
+	if r.Unrated != "" {
+		fmt.Fprintf(w, "no ratings: %s\n\n", r.Unrated)
+		return r.writePairs(w, tw)
+	}
 	fmt.Fprintf(w, "%s: %d games, %d per pair; Elo by maximum likelihood, 95%% intervals, %s = 0\n",
 		r.Game, rt.Games, r.Games, rt.Anchor)
 	order := make([]int, len(rt.Players))
@@ -312,6 +352,11 @@ func (r *ArenaResult) WriteTable(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "first side's advantage: %+.0f ±%.0f Elo\n\n", noNegativeZero(rt.Advantage), rt.AdvantageCI95)
+	return r.writePairs(w, tw)
+}
+
+// writePairs prints the results of each pair, then what each player spent on its moves.
+func (r *ArenaResult) writePairs(w io.Writer, tw *tabwriter.Writer) error {
 	fmt.Fprintln(tw, "pair (a vs b)\ta wins\tdraws\tb wins\twins with side 0 (a, b)")
 	for _, p := range r.Pairs {
 		fmt.Fprintf(tw, "%s vs %s\t%d\t%d\t%d\t%d, %d\n", p.A, p.B, p.WinsA, p.Draws, p.WinsB, p.WinsAFirst, p.WinsBFirst)

@@ -193,3 +193,50 @@ func TestArenaErrors(t *testing.T) {
 		t.Error("a cancelled arena returned no error")
 	}
 }
+
+// TestArenaInterrupted: an arena stopped from outside rates and returns the games it finished
+// (Interrupted, with the context's error), or, before they link every player to the anchor
+// (the long games, uct:30 against uct:300, come first), returns them unrated and says why.
+func TestArenaInterrupted(t *testing.T) {
+	g := testgames.TicTacToe
+	for _, stopAfter := range []int{1, 25} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cfg := ArenaConfig{Players: []string{"random", "uct:30", "uct:300"}, Games: 10, Seed: 7, Workers: 2}
+		cfg.Progress = func(done, total int, r *Record) {
+			if done == stopAfter {
+				cancel()
+			}
+		}
+		res, err := Arena(ctx, g, cfg)
+		cancel()
+		if err != context.Canceled || res == nil || !res.Interrupted {
+			t.Fatalf("stopped after %d games: %v, %+v", stopAfter, err, res)
+		}
+		n := len(res.Records)
+		rated := n
+		if stopAfter == 1 {
+			rated = 0
+			if !strings.Contains(res.Unrated, "played no game linked to the anchor random") {
+				t.Errorf("stopped after 1 game: unrated %q", res.Unrated)
+			}
+		}
+		if n < stopAfter || n >= 30 || res.Ratings.Games != rated {
+			t.Errorf("stopped after %d games: %d records, %d rated, want %d", stopAfter, n, res.Ratings.Games, rated)
+		}
+		played := 0
+		for _, p := range res.Pairs {
+			played += p.WinsA + p.Draws + p.WinsB
+			if p.A == "" || p.B == "" {
+				t.Errorf("a pair unnamed: %+v", p)
+			}
+		}
+		if played != n {
+			t.Errorf("the pairs count %d games, the records %d", played, n)
+		}
+		var table strings.Builder
+		res.WriteTable(&table)
+		if !strings.Contains(table.String(), "interrupted: ") || !strings.Contains(table.String(), "uct:30 vs uct:300") || strings.Contains(table.String(), "no ratings") != (rated == 0) {
+			t.Errorf("the table does not say it was interrupted:\n%s", table.String())
+		}
+	}
+}

@@ -42,7 +42,9 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			if list, err = defaultPlayers(*modelsDir, g.Info().Name); err != nil {
 				return err
 			}
-			*opening = max(*opening, 4)
+			if !flagGiven(fs, "opening") {
+				*opening = 4
+			}
 		} else {
 			list = strings.Split(*players, ",")
 			for i := range list {
@@ -52,10 +54,16 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if *n < 1 {
 			return fmt.Errorf("--games %d: want at least 1", *n)
 		}
+		if *opening < 0 {
+			return fmt.Errorf("--opening %d: want 0 or more random decisions", *opening)
+		}
 		dir := *out
 		fresh := dir == ""
 		if fresh {
 			dir = filepath.Join("runs", "arena", g.Info().Name+"-"+time.Now().Format("20060102-150405"))
+		} else if err := os.MkdirAll(dir, 0o755); err != nil {
+			// Before the games: not after hours of them.
+			return fmt.Errorf("--out: %w", err)
 		}
 		pairs := len(list) * (len(list) - 1) / 2
 		progress := selfplay.NewProgress(stdout, pairs**n, "arena "+g.Info().Name)
@@ -64,9 +72,10 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			Players: list, Games: *n, Seed: *seed, Workers: *workers, Anchor: *anchor, Opening: *opening,
 			Progress: progress.Game,
 		})
-		if err != nil {
+		if res == nil {
 			return err
 		}
+		stopped := err // Ctrl-C: the games played are rated and written, then the command fails
 		if err := res.WriteTable(stdout); err != nil {
 			return err
 		}
@@ -86,7 +95,7 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		}
 		fmt.Fprintf(stdout, "\n%d games in %s; ratings and games written to %s\n", len(res.Records),
 			time.Since(start).Round(time.Second), dir)
-		return nil
+		return stopped
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,7 +22,7 @@ func TestSearchCommands(t *testing.T) {
 			[]string{"game 2/2", "yinsh-blitz: 2 games, 2 per pair", "random = 0", "uct:20", "random vs uct:20", "written to " + filepath.Join(dir, "a")}, ""},
 		{"a random opening", []string{"arena", "--players", "random,uct:5", "--games", "2", "--opening", "4", "--out", filepath.Join(dir, "b")},
 			[]string{"yinsh: 2 games"}, ""}, // the default game
-		{"a negative opening", []string{"arena", "--players", "random,uct:5", "--opening", "-1", "--out", filepath.Join(dir, "c")}, nil, "opening = -1"},
+		{"a negative opening", []string{"arena", "--players", "random,uct:5", "--opening", "-1", "--out", filepath.Join(dir, "c")}, nil, "--opening -1: want 0 or more"},
 		{"one player", []string{"arena", "--players", "random"}, nil, "at least two players"},
 		{"a bad player", []string{"arena", "--players", "random,uct:lots"}, nil, `player "uct:lots"`},
 		{"no games", []string{"arena", "--players", "random,uct:5", "--games", "0"}, nil, "--games 0"},
@@ -71,5 +72,29 @@ func TestFreshDir(t *testing.T) {
 	}
 	if _, err := freshDir(filepath.Join(base, "x", "\x00")); err == nil {
 		t.Error("a folder that cannot be made gave no error")
+	}
+}
+
+// flagGiven tells a flag set on the command line from one left at its default, whatever the
+// value (the arena's default players take --opening 4 only when it is not given).
+func TestFlagGiven(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{"--opening", "0"}, true},
+		{[]string{"--opening", "1"}, true},
+		{[]string{"--games", "1"}, false},
+	} {
+		fs := flag.NewFlagSet("zero arena", flag.ContinueOnError)
+		fs.Int("opening", 0, "")
+		fs.Int("games", 40, "")
+		if err := fs.Parse(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		if got := flagGiven(fs, "opening"); got != tt.want {
+			t.Errorf("%q: flagGiven(opening) = %v, want %v", tt.args, got, tt.want)
+		}
 	}
 }

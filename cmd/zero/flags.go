@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"strconv"
 	"strings"
 	"time"
@@ -100,4 +101,11 @@ func (s *stringsFlag) Set(v string) error {
 	}
 	*s = append(*s, v)
 	return nil
+}
+
+// flagGiven tells whether the flag name was set on the command line (its default aside).
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }

@@ -49,6 +49,8 @@ func TestModelsAnywhere(t *testing.T) {
 		{"serve, --runs a file", []string{"serve", "--runs", file, "--addr", "127.0.0.1:0"}, "", nil, "--runs " + file + ": not a folder"},
 		{"arena, --models a file", []string{"arena", "--models", file}, "", nil, "--models " + file + ": not a folder"},
 		{"a model not shipped", []string{"arena", "--players", "mcts:8:models/chess.zck,random"}, "", nil, "models/chess.zck"},
+		// Refused before any game is played (the command's stdout then has none).
+		{"arena, --out a file", []string{"arena", "--game", "gyges", "--players", "random,ab:1", "--games", "2", "--out", file}, "", nil, "--out: mkdir " + file + ": not a directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
