@@ -115,7 +115,7 @@ func (s *ingestStats) record(secs float64, waiting uint64) map[string]float64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v := map[string]float64{
-		"games_per_s": float64(s.games) / secs, "samples_per_s": float64(s.samples) / secs,
+		"games": float64(s.games), "games_per_s": float64(s.games) / secs, "samples_per_s": float64(s.samples) / secs,
 		"bytes_per_s": float64(s.bytes) / secs, "refused": float64(s.refused), "duplicates": float64(s.duplicates),
 		"refused_total": float64(s.refusedTotal.Load()), "waiting": float64(waiting),
 		"workers": float64(len(s.byWorker)), "hosts": float64(len(s.byHost)),

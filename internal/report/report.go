@@ -553,16 +553,19 @@ func ingestSummary(w io.Writer, records []metrics.Record) {
 	workers, hosts := map[string]bool{}, map[string]bool{}
 	var p50 []float64
 	var last time.Time
+	lastElapsed := 0.0
 	for _, r := range records {
 		if r.Kind != "ingest" {
 			continue
 		}
-		secs := 0.0
-		if !last.IsZero() {
-			secs = r.Time.Sub(last).Seconds()
+		if n, ok := r.Values["games"]; ok {
+			games += n // the period's count
+		} else if !last.IsZero() && r.Elapsed > lastElapsed {
+			// A record of a build before the count: its rate over the run's own clock since the
+			// record before (a wall-clock gap would count the time between sessions too).
+			games += r.Values["games_per_s"] * (r.Elapsed - lastElapsed)
 		}
-		last = r.Time
-		games += r.Values["games_per_s"] * secs
+		last, lastElapsed = r.Time, r.Elapsed
 		refused += r.Values["refused"]
 		dups += r.Values["duplicates"]
 		if v, ok := r.Values["publish_ms_p50"]; ok {

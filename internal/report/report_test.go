@@ -355,3 +355,33 @@ func TestBandOf(t *testing.T) {
 		t.Errorf("two points: %T %v, want the polygon low then high backwards", band, err)
 	}
 }
+
+// The games taken count the periods' own counts, or for records without one their rates over
+// the run's working time: a day between two sessions is not intake.
+func TestIngestSummaryAcrossSessions(t *testing.T) {
+	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	rec := func(minutes, elapsed float64, values map[string]float64) metrics.Record {
+		return metrics.Record{Kind: "ingest", Time: at.Add(time.Duration(minutes * float64(time.Minute))), Elapsed: elapsed, Values: values}
+	}
+	tests := []struct {
+		name    string
+		records []metrics.Record
+		want    string
+	}{
+		{"rates only, a day between sessions", []metrics.Record{
+			rec(0, 60, map[string]float64{"games_per_s": 1}), rec(1, 120, map[string]float64{"games_per_s": 1}), rec(2, 180, map[string]float64{"games_per_s": 1}),
+			rec(24*60+3, 240, map[string]float64{"games_per_s": 1}),
+		}, "about 180 games taken"},
+		{"the periods' counts", []metrics.Record{
+			rec(0, 60, map[string]float64{"games": 50, "games_per_s": 0.8}), rec(1, 120, map[string]float64{"games": 70, "games_per_s": 1.2}),
+			rec(24*60+3, 180, map[string]float64{"games": 60, "games_per_s": 1}),
+		}, "about 180 games taken"},
+	}
+	for _, tt := range tests {
+		var out strings.Builder
+		ingestSummary(&out, tt.records)
+		if !strings.Contains(out.String(), tt.want) {
+			t.Errorf("%s: %q, want %q", tt.name, out.String(), tt.want)
+		}
+	}
+}
