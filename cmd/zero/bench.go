@@ -54,7 +54,7 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("bench net", "[flags]", "measure the inference engine (positions/s by batch size and workers) against the machine's GEMM peak, and optionally a training step")
 	game := fs.String("game", defaultGame, "the game to measure the benchmark net (6 blocks × 64 channels) on: "+joinNames())
 	shape := fs.String("shape", "", "measure a synthetic game instead: PLANESxHEIGHTxWIDTH:ACTIONS (dense policy head), e.g. 7x6x6:300")
-	config := fs.String("config", "", "take the net from this configuration file instead (a preset's: configs/GAME.yaml)")
+	config := fs.String("config", "", "take the net, and the game, from this configuration file instead (a preset's: configs/GAME.yaml)")
 	batches := fs.String("batch", "1,2,4,8,16,32,64,128,256", "batch sizes, comma-separated")
 	workers := fs.String("workers", "1,2", "numbers of workers (goroutines, one engine each), comma-separated")
 	per := fs.Duration("time", time.Second, "time to measure each line")
@@ -84,6 +84,19 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var spec *net.Spec
 	cfg := net.BenchConfig()
 	opt := net.DefaultOptimizer()
+	var file *train.Config
+	if *config != "" {
+		f, err := train.LoadConfig(*config)
+		if err != nil {
+			return err
+		}
+		file = &f
+		// The configuration's net is its game's: measured on that game's input and actions.
+		if *shape == "" && flagGiven(fs, "game") && *game != file.Game {
+			return fmt.Errorf("--game %s: the configuration %s is of %s", *game, *config, file.Game)
+		}
+		*game = file.Game
+	}
 	switch {
 	case *shape != "":
 		if spec, err = syntheticSpec(*shape); err != nil {
@@ -99,12 +112,8 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	if *config != "" {
-		f, err := train.LoadConfig(*config)
-		if err != nil {
-			return err
-		}
-		cfg, opt = f.Net, f.Optimizer
+	if file != nil {
+		cfg, opt = file.Net, file.Optimizer
 	}
 	w, err := net.NewWeights(spec, cfg, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {

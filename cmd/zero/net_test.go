@@ -74,6 +74,8 @@ func TestNetCommands(t *testing.T) {
 		{"net unknown action", []string{"net", "frob"}, nil, `unknown action "frob"`},
 		{"bench net", []string{"bench", "net", "--batch", "2", "--workers", "1", "--time", "1ms"}, []string{"net yinsh", "GEMM GFLOP/s", "     2        1"}, ""},
 		{"bench net, synthetic", []string{"bench", "net", "--shape", "7x6x6:300", "--batch", "4", "--workers", "2", "--time", "1ms", "--train", "2"}, []string{"observation 7×6×6, 300 actions", "     4        2", "training (gorgonia, adam), batch 2"}, ""},
+		{"bench net, a configuration's net on its game", []string{"bench", "net", "--config", "../../configs/imbriqua.yaml", "--batch", "1", "--workers", "1", "--time", "1ms"}, []string{"net imbriqua: observation 62×8×8"}, ""},
+		{"bench net, a configuration of another game", []string{"bench", "net", "--game", "gyges", "--config", "../../configs/imbriqua.yaml"}, nil, "--game gyges: the configuration ../../configs/imbriqua.yaml is of imbriqua"},
 		{"bench net, bad shape", []string{"bench", "net", "--shape", "6x6"}, nil, `--shape "6x6"`},
 		{"bench net, bad batch", []string{"bench", "net", "--batch", "0"}, nil, `--batch: "0"`},
 		{"bench, unknown", []string{"bench", "frob"}, nil, `unknown benchmark "frob"`},
