@@ -274,7 +274,7 @@ func (w *remote[S]) work(ctx context.Context) error {
 // download that meets a replacement, or a server slowed by a busy machine, times out.
 func (w *remote[S]) fetch(ctx context.Context, first bool) (*net.Model, error) {
 	path := filepath.Join(w.opt.Dir, workerWeights)
-	waited, failed := false, 0
+	waited, failed, waits := false, 0, 0
 	for {
 		_, err := w.weights.GetWeights(ctx, path)
 		if err == nil {
@@ -298,8 +298,9 @@ func (w *remote[S]) fetch(ctx context.Context, first bool) (*net.Model, error) {
 				return nil, err
 			}
 			w.logf("the network: %v (trying again)", err)
-		} else if !waited {
-			w.logf("waiting for the trainer's network (%v)", err)
+		} else if waits++; !waited || waits%30 == 0 {
+			// Again every 30 tries: a wait that lasts says so, and why.
+			w.logf("waiting for the trainer's network (%v; connected %v, try %d)", err, w.weights.Connected(), waits)
 			waited = true
 		}
 		select {

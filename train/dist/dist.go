@@ -24,6 +24,7 @@ package dist
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -417,6 +418,13 @@ var ErrNoWeights = errors.New("no network published yet")
 // GetWeights writes the newest network to the file at path (a checkpoint: load it with
 // net.Load) and returns its step; the object store's checksum is checked. ErrNoWeights if
 // there is none.
+//
+// The download is read part by part (the object's chunks, from an ordered consumer), each
+// waited for at most weightsIdle, and stops at once when ctx ends. jetstream's own GetFile
+// bounds a whole download by one deadline, and a download whose object the trainer replaces
+// meanwhile (a network a second at most) never gets its last chunks, which the replacement
+// purged: it waited out the deadline, a worker ignoring its stop (Ctrl-C) and its next network
+// for as long (a minute at least, so that a large network fits a slow link).
 func (c *Conn) GetWeights(ctx context.Context, path string) (int64, error) {
 	obs, err := c.js.ObjectStore(ctx, WeightsBucket)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
@@ -432,13 +440,8 @@ func (c *Conn) GetWeights(ctx context.Context, path string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	// jetstream bounds a call whose context has no deadline by 5 s, the whole download included:
-	// too short for a network on a slow link. It gets a minute, and a second per 64 KiB beyond
-	// (a 256 MiB network: 68 minutes).
-	dctx, cancel := context.WithTimeout(ctx, max(time.Minute, time.Duration(info.Size>>16)*time.Second))
-	defer cancel()
 	tmp := path + ".download"
-	if err := obs.GetFile(dctx, weightsObject, tmp); err != nil {
+	if err := c.download(ctx, info, tmp); err != nil {
 		os.Remove(tmp)
 		return 0, fmt.Errorf("fetching the network: %w", err)
 	}
@@ -448,6 +451,67 @@ func (c *Conn) GetWeights(ctx context.Context, path string) (int64, error) {
 	var step int64
 	fmt.Sscan(info.Metadata["step"], &step)
 	return step, nil
+}
+
+// weightsIdle bounds the wait for each part of a network being downloaded (a variable for
+// the tests).
+var weightsIdle = 10 * time.Second
+
+// download writes the object of info to the file at path, checking its size and digest.
+func (c *Conn) download(ctx context.Context, info *jetstream.ObjectInfo, path string) error {
+	stream, err := c.js.Stream(ctx, "OBJ_"+WeightsBucket)
+	if err != nil {
+		return err
+	}
+	cons, err := stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
+		FilterSubjects:    []string{fmt.Sprintf("$O.%s.C.%s", WeightsBucket, info.NUID)},
+		InactiveThreshold: 2 * weightsIdle, // the server's to delete if this process dies
+	})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// Best effort: InactiveThreshold deletes it otherwise.
+		if ci := cons.CachedInfo(); ci != nil {
+			dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			stream.DeleteConsumer(dctx, ci.Name)
+			cancel()
+		}
+	}()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := sha256.New()
+	got := uint64(0)
+	for got < info.Size {
+		idle := time.Now().Add(weightsIdle)
+		next, cancel := context.WithDeadline(ctx, idle)
+		msg, err := cons.Next(jetstream.FetchContext(next))
+		cancel()
+		if err != nil {
+			if dl, ok := ctx.Deadline(); ctx.Err() != nil || ok && dl.Before(idle) {
+				// ctx's end, not the part's wait (the fetch ends a little before its deadline).
+				<-ctx.Done()
+				return ctx.Err()
+			}
+			return fmt.Errorf("no part of it for %v after %d of %d bytes (replaced meanwhile?): %w", weightsIdle, got, info.Size, err)
+		}
+		data := msg.Data()
+		if _, err := f.Write(data); err != nil {
+			return err
+		}
+		h.Write(data)
+		got += uint64(len(data))
+	}
+	if got != info.Size {
+		return fmt.Errorf("%d bytes, the object's info says %d", got, info.Size)
+	}
+	if d := jetstream.GetObjectDigestValue(h); d != info.Digest {
+		return fmt.Errorf("its digest is %s, the object's info says %s", d, info.Digest)
+	}
+	return f.Close()
 }
 
 // WatchWeights calls changed (on its own goroutine) each time a new network is published,

@@ -1,6 +1,7 @@
 package dist
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -8,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -776,4 +778,62 @@ func bigGame(t *testing.T, seed uint64, n int) *replay.Game {
 		}
 	}
 	return g
+}
+
+// TestDownloadStalls: a download whose object's chunks never come (replaced meanwhile: the
+// replacement purged them) gives up after weightsIdle without a part, and at once when its
+// context ends; a whole one is checked against the object's size and digest.
+func TestDownloadStalls(t *testing.T) {
+	s, c := start(t, ServerConfig{Dir: t.TempDir()})
+	defer s.Shutdown()
+	defer c.Close()
+	ctx := context.Background()
+	ck := filepath.Join(t.TempDir(), "ck")
+	data := make([]byte, 300_000) // three chunks of jetstream's 128 KiB
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	os.WriteFile(ck, data, 0o644)
+	if err := c.PutWeights(ctx, ck, 9); err != nil {
+		t.Fatal(err)
+	}
+	got := filepath.Join(t.TempDir(), "got")
+	if step, err := c.GetWeights(ctx, got); err != nil || step != 9 {
+		t.Fatalf("GetWeights: step %d, %v", step, err)
+	}
+	if back, _ := os.ReadFile(got); !bytes.Equal(back, data) {
+		t.Fatal("the network downloaded is not the one published")
+	}
+	obs, err := c.js.ObjectStore(ctx, WeightsBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := obs.GetInfo(ctx, weightsObject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := *info
+	gone.NUID = "purged" // chunks that are not there
+	old := weightsIdle
+	weightsIdle = 300 * time.Millisecond
+	defer func() { weightsIdle = old }()
+	begin := time.Now()
+	if err := c.download(ctx, &gone, got); err == nil || !strings.Contains(err.Error(), "no part of it for 300ms after 0 of 300000 bytes") {
+		t.Errorf("a download of chunks that never come: %v", err)
+	}
+	if d := time.Since(begin); d > 5*time.Second {
+		t.Errorf("it gave up after %v", d)
+	}
+	weightsIdle = time.Minute
+	stop, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	begin = time.Now()
+	if err := c.download(stop, &gone, got); !errors.Is(err, context.DeadlineExceeded) || time.Since(begin) > 5*time.Second {
+		t.Errorf("a download stopped after 200ms: %v after %v", err, time.Since(begin))
+	}
+	bad := *info
+	bad.Digest = "SHA-256=" + strings.Repeat("A", 43) + "="
+	if err := c.download(ctx, &bad, got); err == nil || !strings.Contains(err.Error(), "digest") {
+		t.Errorf("a download whose digest differs: %v", err)
+	}
 }
