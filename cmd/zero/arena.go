@@ -54,6 +54,9 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if *n < 1 {
 			return fmt.Errorf("--games %d: want at least 1", *n)
 		}
+		if *workers < 0 {
+			return fmt.Errorf("--workers %d: want 0 (one per core) or more", *workers)
+		}
 		if *opening < 0 {
 			return fmt.Errorf("--opening %d: want 0 or more random decisions", *opening)
 		}

@@ -24,6 +24,7 @@ func TestSearchCommands(t *testing.T) {
 			[]string{"yinsh: 2 games"}, ""}, // the default game
 		{"a negative opening", []string{"arena", "--players", "random,uct:5", "--opening", "-1", "--out", filepath.Join(dir, "c")}, nil, "--opening -1: want 0 or more"},
 		{"one player", []string{"arena", "--players", "random"}, nil, "at least two players"},
+		{"negative workers", []string{"arena", "--players", "random,uct:5", "--workers", "-3"}, nil, "--workers -3: want 0 (one per core) or more"},
 		{"a bad player", []string{"arena", "--players", "random,uct:lots"}, nil, `player "uct:lots"`},
 		{"no games", []string{"arena", "--players", "random,uct:5", "--games", "0"}, nil, "--games 0"},
 		{"an unknown game", []string{"arena", "--game", "go", "--players", "random,uct:5"}, nil, `--game: unknown game "go"`},

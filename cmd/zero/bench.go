@@ -210,7 +210,8 @@ func intList(flagName, s string) ([]int, error) {
 // syntheticSpec reads PLANESxHEIGHTxWIDTH:ACTIONS.
 func syntheticSpec(s string) (*net.Spec, error) {
 	var p, h, w, a int
-	if n, err := fmt.Sscanf(s, "%dx%dx%d:%d", &p, &h, &w, &a); err != nil || n != 4 || p < 1 || h < 1 || w < 1 || a < 1 {
+	if n, err := fmt.Sscanf(s, "%dx%dx%d:%d", &p, &h, &w, &a); err != nil || n != 4 || p < 1 || h < 1 || w < 1 || a < 1 ||
+		fmt.Sprintf("%dx%dx%d:%d", p, h, w, a) != s { // as written, nothing after it
 		return nil, fmt.Errorf("--shape %q: want PLANESxHEIGHTxWIDTH:ACTIONS, e.g. 7x6x6:300", s)
 	}
 	info := &env.Info{Name: "synthetic-" + s, NumActions: a, Observation: env.Shape{Planes: p, Height: h, Width: w}}

@@ -77,6 +77,7 @@ func TestNetCommands(t *testing.T) {
 		{"bench net, a configuration's net on its game", []string{"bench", "net", "--config", "../../configs/imbriqua.yaml", "--batch", "1", "--workers", "1", "--time", "1ms"}, []string{"net imbriqua: observation 62×8×8"}, ""},
 		{"bench net, a configuration of another game", []string{"bench", "net", "--game", "gyges", "--config", "../../configs/imbriqua.yaml"}, nil, "--game gyges: the configuration ../../configs/imbriqua.yaml is of imbriqua"},
 		{"bench net, bad shape", []string{"bench", "net", "--shape", "6x6"}, nil, `--shape "6x6"`},
+		{"bench net, a shape with text after it", []string{"bench", "net", "--shape", "7x6x6:300abc"}, nil, `--shape "7x6x6:300abc"`},
 		{"bench net, bad batch", []string{"bench", "net", "--batch", "0"}, nil, `--batch: "0"`},
 		{"bench, unknown", []string{"bench", "frob"}, nil, `unknown benchmark "frob"`},
 	}
