@@ -457,8 +457,27 @@ func (c *Conn) GetWeights(ctx context.Context, path string) (int64, error) {
 // the tests).
 var weightsIdle = 10 * time.Second
 
-// download writes the object of info to the file at path, checking its size and digest.
+// download writes the object of info to the file at path, checking its size and digest. It
+// returns as soon as ctx ends; the reading goroutine then stops by itself (its iterator
+// stopped, its consumer's re-creations bounded), writing only to its own file, which the
+// caller removes.
 func (c *Conn) download(ctx context.Context, info *jetstream.ObjectInfo, path string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- c.readChunks(ctx, info, path) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// readChunks is download's reading: the chunks from an ordered consumer, one iterator for the
+// whole object (an ordered consumer's Fetch or Next makes a consumer each call), each waited
+// for at most weightsIdle.
+func (c *Conn) readChunks(ctx context.Context, info *jetstream.ObjectInfo, path string) error {
 	stream, err := c.js.Stream(ctx, "OBJ_"+WeightsBucket)
 	if err != nil {
 		return err
@@ -466,10 +485,17 @@ func (c *Conn) download(ctx context.Context, info *jetstream.ObjectInfo, path st
 	cons, err := stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
 		FilterSubjects:    []string{fmt.Sprintf("$O.%s.C.%s", WeightsBucket, info.NUID)},
 		InactiveThreshold: 2 * weightsIdle, // the server's to delete if this process dies
+		MaxResetAttempts:  3,               // not for ever (its default) while the server is away
 	})
 	if err != nil {
 		return err
 	}
+	it, err := cons.Messages(jetstream.PullMaxMessages(16)) // 2 MiB of 128 KiB chunks ahead
+	if err != nil {
+		return err
+	}
+	defer it.Stop()
+	defer context.AfterFunc(ctx, it.Stop)() // stops a wait, and the consumer's re-creations
 	defer func() {
 		// Best effort: InactiveThreshold deletes it otherwise.
 		if ci := cons.CachedInfo(); ci != nil {
@@ -486,17 +512,12 @@ func (c *Conn) download(ctx context.Context, info *jetstream.ObjectInfo, path st
 	h := sha256.New()
 	got := uint64(0)
 	for got < info.Size {
-		idle := time.Now().Add(weightsIdle)
-		next, cancel := context.WithDeadline(ctx, idle)
-		msg, err := cons.Next(jetstream.FetchContext(next))
-		cancel()
+		msg, err := it.Next(jetstream.NextMaxWait(weightsIdle))
 		if err != nil {
-			if dl, ok := ctx.Deadline(); ctx.Err() != nil || ok && dl.Before(idle) {
-				// ctx's end, not the part's wait (the fetch ends a little before its deadline).
-				<-ctx.Done()
+			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return fmt.Errorf("no part of it for %v after %d of %d bytes (replaced meanwhile?): %w", weightsIdle, got, info.Size, err)
+			return fmt.Errorf("waiting for its next part after %d of %d bytes (no part for %v: replaced meanwhile?): %w", got, info.Size, weightsIdle, err)
 		}
 		data := msg.Data()
 		if _, err := f.Write(data); err != nil {

@@ -818,7 +818,7 @@ func TestDownloadStalls(t *testing.T) {
 	weightsIdle = 300 * time.Millisecond
 	defer func() { weightsIdle = old }()
 	begin := time.Now()
-	if err := c.download(ctx, &gone, got); err == nil || !strings.Contains(err.Error(), "no part of it for 300ms after 0 of 300000 bytes") {
+	if err := c.download(ctx, &gone, got); err == nil || !strings.Contains(err.Error(), "after 0 of 300000 bytes (no part for 300ms") {
 		t.Errorf("a download of chunks that never come: %v", err)
 	}
 	if d := time.Since(begin); d > 5*time.Second {
@@ -830,6 +830,19 @@ func TestDownloadStalls(t *testing.T) {
 	begin = time.Now()
 	if err := c.download(stop, &gone, got); !errors.Is(err, context.DeadlineExceeded) || time.Since(begin) > 5*time.Second {
 		t.Errorf("a download stopped after 200ms: %v after %v", err, time.Since(begin))
+	}
+	// A connection closed under it (the server gone): the context still stops it at once (an
+	// ordered consumer's Next re-creates its consumer, with its own timeouts, for ever).
+	gone2, err := s.Connect("closed", t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone2.Close()
+	stop2, cancel2 := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel2()
+	begin = time.Now()
+	if err := gone2.download(stop2, info, got); err == nil || time.Since(begin) > 5*time.Second {
+		t.Errorf("a download on a closed connection stopped after 200ms: %v after %v", err, time.Since(begin))
 	}
 	bad := *info
 	bad.Digest = "SHA-256=" + strings.Repeat("A", 43) + "="
