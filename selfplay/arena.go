@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -218,8 +219,11 @@ feed:
 	// Stopped from outside (not by a failure), the games finished are rated: an arena of hours
 	// stopped by Ctrl-C keeps what it played.
 	stopped := context.Cause(ctx)
-	if stopped != nil && (parent.Err() == nil || stopped != context.Cause(parent) || done == 0) {
+	if stopped != nil && (parent.Err() == nil || !errors.Is(stopped, context.Cause(parent)) || done == 0) {
 		return nil, stopped
+	}
+	if done == len(games) {
+		stopped = nil // stopped once every game was played: nothing was cut short
 	}
 	if stopped != nil {
 		var kept []arenaGame

@@ -79,6 +79,9 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			return err
 		}
 		stopped := err // Ctrl-C: the games played are rated and written, then the command fails
+		if stopped != nil {
+			fmt.Fprintln(stdout) // off the progress bar's line
+		}
 		if err := res.WriteTable(stdout); err != nil {
 			return err
 		}
