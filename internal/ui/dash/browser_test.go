@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -180,7 +179,8 @@ func TestBrowserDashboard(t *testing.T) {
 	p.wait(`location.pathname === "/" && typeof page !== "undefined" && page.st !== null && document.body.dataset.busy === "false"`)
 	var players map[string]string
 	p.eval(`page.st.players`, &players)
-	want := "mcts:400:" + filepath.Join(dir, "checkpoints", "step-00000300.zck")
+	// Named as the page asked for it (runs/RUN/FILE), not by the server's path to the file.
+	want := "mcts:400:runs/blitz/step-00000300.zck"
 	if players["white"] != "human" || players["black"] != want {
 		t.Errorf("the game's players: %v, want black %s", players, want)
 	}
