@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -127,25 +128,15 @@ func (s *idSet) empty() bool { return len(s.runs) == 0 && len(s.other) == 0 }
 // encode writes the whole set, sorted (the same set, the same bytes).
 func (s *idSet) encode() []byte {
 	var out []byte
-	for _, prefix := range slices.Sorted(mapKeys(s.runs)) {
+	for _, prefix := range slices.Sorted(maps.Keys(s.runs)) {
 		for _, r := range s.runs[prefix] {
 			out = appendRange(out, prefix, r)
 		}
 	}
-	for _, id := range slices.Sorted(mapKeys(s.other)) {
+	for _, id := range slices.Sorted(maps.Keys(s.other)) {
 		out = appendID(out, id)
 	}
 	return out
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // readRetired reads the retired ids in dir into a set, and tells whether the file should be
