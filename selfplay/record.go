@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/atomicfile"
 )
 
 // Record is a game as zero keeps it: who played which side, every decision in the game's
@@ -147,9 +147,10 @@ func (r Record) MarshalFile() []byte {
 	return append(b, '\n')
 }
 
-// SaveFile writes the record to a file in the game-file layout.
+// SaveFile writes the record to a file in the game-file layout, atomically: a game saved over
+// an older one leaves the older whole if the write fails.
 func (r Record) SaveFile(path string) error {
-	return os.WriteFile(path, r.MarshalFile(), 0o644)
+	return atomicfile.WriteBytes(path, r.MarshalFile())
 }
 
 // MarshalLine is the record in the game-line layout, on one line ending with a newline.

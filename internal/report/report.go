@@ -10,6 +10,7 @@
 package report
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image/color"
@@ -30,6 +31,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/zerogames/zero/internal/atomicfile"
 	"github.com/zerogames/zero/train/metrics"
 )
 
@@ -217,20 +219,17 @@ func Write(outDir string, runs ...Run) ([]string, error) {
 		files = append(files, pg.path)
 	}
 	summary := filepath.Join(outDir, "summary.txt")
-	f, err := os.Create(summary)
-	if err != nil {
-		return files, err
-	}
+	var buf bytes.Buffer
 	for i, run := range runs {
 		if len(runs) > 1 {
 			if i > 0 {
-				fmt.Fprintln(f)
+				fmt.Fprintln(&buf)
 			}
-			fmt.Fprintf(f, "%s (%s)\n", run.Name, run.Dir)
+			fmt.Fprintf(&buf, "%s (%s)\n", run.Name, run.Dir)
 		}
-		Summary(f, run.Records)
+		Summary(&buf, run.Records)
 	}
-	if err := f.Close(); err != nil {
+	if err := atomicfile.WriteBytes(summary, buf.Bytes()); err != nil {
 		return files, err
 	}
 	return append(files, summary), nil
@@ -465,12 +464,12 @@ func save(p *plot.Plot, legend plot.Legend, path string) error {
 	legendArea.Max.Y -= p.Title.TextStyle.Height(p.Title.Text) + 2*pad
 	legend.Top = true
 	legend.Draw(legendArea)
-	f, err := os.Create(path)
-	if err != nil {
+	// Atomically: a chart a browser or a viewer is showing is replaced whole, never seen half
+	// drawn, and a failed write leaves the chart before it.
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
 		return err
-	}
-	_, err = vgimg.PngCanvas{Canvas: img}.WriteTo(f)
-	return errors.Join(err, f.Close())
+	})
 }
 
 // Summary writes the run in a few lines: its length, the losses at the end, the best rated
