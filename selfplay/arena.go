@@ -64,7 +64,8 @@ type ArenaResult struct {
 	Seed    uint64       `json:"seed"`
 	Opening int          `json:"opening,omitempty"`
 	Pairs   []PairResult `json:"pairs"`
-	Ratings Ratings      `json:"ratings"`
+	// Ratings is nil, and left out of ratings.json, when Unrated says why.
+	Ratings *Ratings `json:"ratings,omitempty"`
 	// Engines says what each player's network ran on (net.Engine.Describe), by spec; players
 	// without a network are not in it.
 	Engines map[string]string `json:"engines,omitempty"`
@@ -281,12 +282,15 @@ feed:
 			}
 		}
 	}
-	if res.Ratings, err = Rate(cfg.Players, outcomes, anchor, prior); err != nil {
-		if stopped == nil {
-			return nil, err
-		}
+	ratings, err := Rate(cfg.Players, outcomes, anchor, prior)
+	switch {
+	case err == nil:
+		res.Ratings = &ratings
+	case stopped == nil:
+		return nil, err
+	default:
 		// Stopped before the games linked every player: the games and pairs still stand.
-		res.Ratings, res.Unrated = Ratings{}, err.Error()
+		res.Unrated = err.Error()
 	}
 	return res, stopped
 }
@@ -332,11 +336,11 @@ func mix(seed uint64, a, b, c uint64) uint64 {
 // WriteTable prints the ratings and the results of each pair.
 func (r *ArenaResult) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	rt := &r.Ratings
+	rt := r.Ratings
 	if r.Interrupted {
 		fmt.Fprintf(w, "%s: interrupted: %d games of %d played\n", r.Game, len(r.Records), r.Games*len(r.Pairs))
 	}
-	if r.Unrated != "" {
+	if rt == nil {
 		fmt.Fprintf(w, "no ratings: %s\n\n", r.Unrated)
 		return r.writePairs(w, tw)
 	}

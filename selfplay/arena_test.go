@@ -220,8 +220,26 @@ func TestArenaInterrupted(t *testing.T) {
 				t.Errorf("stopped after 1 game: unrated %q", res.Unrated)
 			}
 		}
-		if n < stopAfter || n >= 30 || res.Ratings.Games != rated {
-			t.Errorf("stopped after %d games: %d records, %d rated, want %d", stopAfter, n, res.Ratings.Games, rated)
+		got := 0
+		if res.Ratings != nil {
+			got = res.Ratings.Games
+		}
+		if n < stopAfter || n >= 30 || got != rated || (res.Ratings == nil) != (rated == 0) {
+			t.Errorf("stopped after %d games: %d records, %d rated (ratings %v), want %d", stopAfter, n, got, res.Ratings != nil, rated)
+		}
+		// ratings.json of an unrated arena has no ratings at all, not a table of no one.
+		dir := t.TempDir()
+		if err := res.WriteFiles(dir); err != nil {
+			t.Fatal(err)
+		}
+		var file map[string]any
+		if data, err := os.ReadFile(filepath.Join(dir, "ratings.json")); err != nil {
+			t.Fatal(err)
+		} else if err := json.Unmarshal(data, &file); err != nil {
+			t.Fatal(err)
+		}
+		if _, has := file["ratings"]; has != (rated > 0) {
+			t.Errorf("stopped after %d games: ratings.json has ratings %v, want %v: %v", stopAfter, has, rated > 0, file["ratings"])
 		}
 		played := 0
 		for _, p := range res.Pairs {
