@@ -21,8 +21,8 @@ const strengthModelsVar = "ZERO_STRENGTH_MODELS"
 
 // A strength match: strengthGames games, sides alternating, a random opening of 4 decisions
 // shared by the two games that swap sides, seed 1; the model must win at least strengthWins.
-// (Arenas of 100 games at 400 simulations, models/README.md, give every shipped model 100%
-// against uct:1000 and ab:2.)
+// (Arenas of 100 games at 400 simulations, models/README.md, give every shipped model 85% or
+// more against uct:10000 and 99% or more against ab:2.)
 const (
 	strengthGames = 4
 	strengthWins  = 3
