@@ -97,6 +97,9 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		*game = file.Game
 	}
+	if *shape != "" && flagGiven(fs, "game") {
+		return fmt.Errorf("--game %s with --shape %s: the shape is measured instead of a game; give one of the two", *game, *shape)
+	}
 	switch {
 	case *shape != "":
 		if spec, err = syntheticSpec(*shape); err != nil {
@@ -239,6 +242,12 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := durations(durationFlag{"warmup", *warm, "no warm-up"}, durationFlag{"time", *per, ""}); err != nil {
 		return err
 	}
+	switch {
+	case *rounds < 1:
+		return fmt.Errorf("--rounds %d: want a number of rounds ≥ 1", *rounds)
+	case flagGiven(fs, "rounds") && *via != "both":
+		return fmt.Errorf("--rounds %d: only with --transport both (one transport is measured once)", *rounds)
+	}
 	var ways []bool // via NATS
 	switch *via {
 	case "nats":
@@ -246,7 +255,7 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 	case "direct":
 		ways = []bool{false}
 	case "both":
-		for range max(*rounds, 1) {
+		for range *rounds {
 			ways = append(ways, false, true)
 		}
 	default:

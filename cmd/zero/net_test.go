@@ -78,6 +78,7 @@ func TestNetCommands(t *testing.T) {
 		{"bench net, a configuration of another game", []string{"bench", "net", "--game", "gyges", "--config", "../../configs/imbriqua.yaml"}, nil, "--game gyges: the configuration ../../configs/imbriqua.yaml is of imbriqua"},
 		{"bench net, bad shape", []string{"bench", "net", "--shape", "6x6"}, nil, `--shape "6x6"`},
 		{"bench net, a shape with text after it", []string{"bench", "net", "--shape", "7x6x6:300abc"}, nil, `--shape "7x6x6:300abc"`},
+		{"bench net, a shape and a game", []string{"bench", "net", "--shape", "7x6x6:300", "--game", "gyges"}, nil, "--game gyges with --shape 7x6x6:300"},
 		{"bench net, bad batch", []string{"bench", "net", "--batch", "0"}, nil, `--batch: "0"`},
 		{"bench, unknown", []string{"bench", "frob"}, nil, `unknown benchmark "frob"`},
 	}

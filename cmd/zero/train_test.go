@@ -53,6 +53,8 @@ func TestTrainCommand(t *testing.T) {
 		{"nothing to train", []string{"train"}, nil, "give --game GAME, --config FILE, or --run DIR"},
 		{"bench selfplay", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms"}, []string{"yinsh-blitz: net 1 block × 8 channels", "simulations/s", "overhead"}, ""},
 		{"bench selfplay both ways", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms", "--transport", "both"}, []string{"\ndirect, ", "\nnats, ", "nats against direct over 1 rounds"}, ""},
+		{"bench selfplay, rounds of one transport", []string{"bench", "selfplay", "--rounds", "3"}, nil, "--rounds 3: only with --transport both"},
+		{"bench selfplay, no rounds", []string{"bench", "selfplay", "--transport", "both", "--rounds", "0"}, nil, "--rounds 0: want a number of rounds ≥ 1"},
 		{"bench ingest", []string{"bench", "ingest", "--game", "yinsh-blitz", "--workers", "3", "--games", "30", "--time", "20s"}, []string{"yinsh-blitz, 3 workers on loopback, store synced at every write", "0 refused", "publication latency: median"}, ""},
 	}
 	for _, tt := range tests {
