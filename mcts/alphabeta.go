@@ -132,7 +132,7 @@ func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
 	ab.line = ab.line[:0]
 	deadline := time.Time{}
 	if ab.timeCap > 0 {
-		deadline = time.Now().Add(ab.timeCap)
+		deadline = now().Add(ab.timeCap)
 	}
 	for d := 1; d <= ab.depth; d++ {
 		if d == 2 {
@@ -263,7 +263,7 @@ func (ab *AlphaBeta[S]) value(s S, owner env.Player, left int, lo, hi float64, p
 	}
 	if ab.nodes >= ab.nextCheck {
 		ab.nextCheck = ab.nodes + 1024
-		if ab.ctx.Err() != nil || !ab.deadline.IsZero() && time.Now().After(ab.deadline) {
+		if ab.ctx.Err() != nil || !ab.deadline.IsZero() && now().After(ab.deadline) {
 			return 0, errStopped
 		}
 	}

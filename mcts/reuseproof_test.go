@@ -58,11 +58,10 @@ func TestRootProofAfterReuse(t *testing.T) {
 	}
 }
 
-// TestRootProofsAfterACut: root proofs cut short by a search's time are run again by the next
-// search of the same root that has no time to keep to (a genmove after a stopped or timed
-// search of the position); they were skipped for good, the root counted as scanned. A search
-// by time does not run them again (each slice of the engine's go infinite would spend its
-// time on them).
+// TestRootProofsAfterACut: root proofs cut short by a search's time are resumed by the next
+// search of the same root (a genmove after a stopped or timed search of the position); they
+// were skipped for good, the root counted as scanned. A search whose time is up before the
+// first proof proves nothing.
 func TestRootProofsAfterACut(t *testing.T) {
 	g := newTree([]tnode{
 		0: dec(0, 1),
@@ -90,8 +89,8 @@ func TestRootProofsAfterACut(t *testing.T) {
 		lost   bool
 	}{
 		{Budget{Time: time.Nanosecond}, false}, // its time is up before the proofs
-		{Budget{Time: time.Nanosecond}, false}, // a search by time: not again
-		{Budget{Simulations: 1}, true},         // no time to keep to: again
+		{Budget{Time: time.Nanosecond}, false}, // and again
+		{Budget{Simulations: 1}, true},         // no time to keep to: resumed
 	} {
 		s.SetRoot(tpos{1})
 		if err := s.Run(context.Background(), tc.budget); err != nil {
@@ -200,5 +199,55 @@ func TestRootProofsKeepTheClock(t *testing.T) {
 	}
 	if el := time.Since(start); el > 5*time.Second {
 		t.Errorf("a search stopped after 100 ms took %v: its root proofs did not keep to its context", el)
+	}
+}
+
+// TestRootProofsAcrossSlices: root proofs longer than a search's time go on from one search of
+// the root to the next (the slices of the engine's go infinite), each resuming where the last
+// was cut; they were run in the first slice only, so a move late in the root's order was never
+// proven. The root has 12 moves: 11 draws (each proof fails after a few positions) and, last, a
+// loss in 3 turns (player 1's one move, then each of player 0's 20 moves lets player 1 win at
+// once), which one simulation a search cannot prove in 22 searches. The clock is the test's:
+// each look at it moves it 1 ms on, and each search has 4 ms, so a search makes a proof or two.
+func TestRootProofsAcrossSlices(t *testing.T) {
+	const draws, replies = 11, 20
+	tab := []tnode{0: {who: 0}}
+	for range draws {
+		tab[0].kids = append(tab[0].kids, int32(len(tab)))
+		tab = append(tab, dec(1, int32(len(tab)+1)), end(env.Draw))
+	}
+	tab[0].kids = append(tab[0].kids, int32(len(tab)))
+	tab = append(tab, dec(1, int32(len(tab)+1)), tnode{who: 0}) // player 1's one move, then player 0's
+	b := len(tab) - 1
+	for range replies {
+		tab[b].kids = append(tab[b].kids, int32(len(tab)))
+		tab = append(tab, dec(1, int32(len(tab)+1)), end(env.Win1))
+	}
+	g := newTree(tab)
+	clock := time.Unix(0, 0)
+	now = func() time.Time { clock = clock.Add(time.Millisecond); return clock }
+	t.Cleanup(func() { now = time.Now })
+	lost := func(s *Search[tpos]) bool {
+		for _, c := range s.Children(nil) {
+			if c.Action == draws {
+				return c.Proven && c.Q == -1
+			}
+		}
+		return false
+	}
+	p := DefaultParams()
+	p.ScanDepth = 1
+	s := mustSearch(t, g, Uniform[tpos]{}, p, 1)
+	searches := 0
+	for ; searches < 2*draws && !lost(s); searches++ {
+		if err := s.Run(context.Background(), Budget{Time: 4 * time.Millisecond, Simulations: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if searches == 0 && lost(s) {
+			t.Fatalf("the first search proved the last move: the test shows nothing")
+		}
+	}
+	if !lost(s) {
+		t.Errorf("after %d searches of 4 ms, the last move is not proven lost: %+v", searches, s.Children(nil))
 	}
 }

@@ -13,6 +13,9 @@ import (
 	"github.com/zerogames/zero/env"
 )
 
+// now is the clock of searches by time and of the root proofs (time.Now; a test's clock).
+var now = time.Now
+
 // Search is a Monte Carlo tree search of one game, from a root position that moves on as the
 // game is played (Advance keeps the subtree of the action played). It is not safe for
 // concurrent use: run one Search per game, and let searches share a network through an
@@ -251,7 +254,7 @@ func (s *Search[S]) Run(ctx context.Context, b Budget) error {
 	sims := b.Simulations
 	var deadline time.Time
 	if b.Time > 0 {
-		deadline = time.Now().Add(b.Time)
+		deadline = now().Add(b.Time)
 		if sims <= 0 {
 			sims = math.MaxInt
 		}
@@ -280,7 +283,7 @@ func (s *Search[S]) Run(ctx context.Context, b Budget) error {
 				return err
 			}
 		}
-		if b.Time > 0 && s.t.nodes[0].expanded() && time.Now().After(deadline) {
+		if b.Time > 0 && s.t.nodes[0].expanded() && now().After(deadline) {
 			break
 		}
 	}
@@ -307,12 +310,17 @@ func (s *Search[S]) Start(sims int) error {
 	}
 	s.budget, s.started, s.done = max(sims, 0), 0, 0
 	s.prepared = false
-	// The root is scanned once; its proofs again if a search's end cut them short and this
-	// one has no time to keep to (a genmove after a stopped or timed search of the position).
-	// A search by time runs them once only: each slice of a stream (the engine's go infinite)
-	// would otherwise spend its time on proofs cut short again.
-	if root := &s.t.nodes[0]; s.p.Solver && root.expanded() && (!root.scanned || s.t.proofsCut && s.deadline.IsZero()) {
-		s.scan(0)
+	// The root is scanned once. Its proofs, if a search's end cut them short, are resumed
+	// where they were cut by the next search of the position (a genmove after a stopped or
+	// timed search, each slice of the engine's go infinite): slices shorter than the proofs
+	// still see them through.
+	if root := &s.t.nodes[0]; s.p.Solver && root.expanded() {
+		switch {
+		case !root.scanned:
+			s.scan(0)
+		case s.t.proofsCut:
+			s.resumeProofs()
+		}
 	}
 	return nil
 }

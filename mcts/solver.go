@@ -3,7 +3,6 @@ package mcts
 import (
 	"context"
 	"math"
-	"time"
 
 	"github.com/zerogames/zero/env"
 )
@@ -138,7 +137,7 @@ func (s *Search[S]) scan(i int32) {
 		}
 	}
 	if i == 0 && s.p.RootProof > 0 {
-		s.t.proofsCut = !s.proveRoot()
+		s.t.proofsCut = !s.proveRoot(false)
 	}
 	// A root proven as a leaf (its decider could win at once) is proven again from its
 	// children, which now show the win and its length.
@@ -146,28 +145,49 @@ func (s *Search[S]) scan(i int32) {
 	s.trySolve(i)
 }
 
+// resumeProofs goes on with the root's proofs where a search's end cut them short
+// (tree.proofsCut), and proves the root again from its children if they now show its value.
+func (s *Search[S]) resumeProofs() {
+	s.t.proofsCut = !s.proveRoot(true)
+	if !s.t.nodes[0].solved {
+		s.trySolve(0)
+	}
+}
+
 // proveRoot runs the root proofs (Params.RootProof): an alpha-beta from each of the root's
 // moves not proven yet, within the rest of RootProof turns, sharing RootProofNodes positions.
 // A win found ends the proofs, and so does the end of the search's context (Run's) or of its
-// time; it tells whether they ran to their end (a win found, or every move tried).
-func (s *Search[S]) proveRoot() bool {
+// time; it tells whether they ran to their end (a win found, or every move tried), and if not
+// keeps where they stopped in the tree. Resumed (resume), they go on from there with the
+// positions left: the proofs of a stream's slices (the engine's go infinite) advance from one
+// slice to the next, and a proof longer than a slice, cut again at each, takes from the budget
+// what it spent each time, until its share is small enough to end (proven or given up) within
+// one, so the later moves are tried too.
+func (s *Search[S]) proveRoot(resume bool) bool {
 	root := s.t.nodes[0]
 	p := root.toMove
+	from, budget := root.first, int64(s.p.RootProofNodes)
+	if resume {
+		from, budget = root.first+s.t.proofNext, s.t.proofBudget
+	}
 	// The moves not proven yet share the budget: each is given the rest divided among those
 	// left, so what an easy proof leaves goes to the harder ones after it.
 	left := int64(0)
-	for c := root.first; c < root.first+root.count; c++ {
+	for c := from; c < root.first+root.count; c++ {
 		if !s.t.nodes[c].solved {
 			left++
 		}
 	}
-	budget := int64(s.p.RootProofNodes)
 	ctx := s.ctx
 	if ctx == nil {
 		ctx = context.Background() // driven by Start, Collect and Apply
 	}
-	stopped := func() bool { return ctx.Err() != nil || !s.deadline.IsZero() && time.Now().After(s.deadline) }
-	for c := root.first; c < root.first+root.count; c++ {
+	stopped := func() bool { return ctx.Err() != nil || !s.deadline.IsZero() && now().After(s.deadline) }
+	cut := func(c int32) bool {
+		s.t.proofNext, s.t.proofBudget = c-root.first, max(budget, 0)
+		return false
+	}
+	for c := from; c < root.first+root.count; c++ {
 		if s.t.nodes[c].solved {
 			if s.t.nodes[c].wonFor(sign(p)) {
 				return true
@@ -175,10 +195,13 @@ func (s *Search[S]) proveRoot() bool {
 			continue
 		}
 		if stopped() {
-			return false // the search is stopped, or its time is up
+			return cut(c) // the search is stopped, or its time is up
 		}
 		v, ok := s.prover.prove(ctx, s.t.states[s.t.nodes[c].state], p, s.p.RootProof-1, max(budget/left, 1), s.deadline)
 		budget -= s.prover.nodes
+		if !ok && stopped() {
+			return cut(c) // cut, not failed: tried again when resumed
+		}
 		left--
 		if !ok {
 			continue
@@ -189,7 +212,7 @@ func (s *Search[S]) proveRoot() bool {
 			return true
 		}
 	}
-	return !stopped() // the last proof may have been given up at the end
+	return true
 }
 
 // Proven tells whether the root's value is proven, and gives it from the root decider's

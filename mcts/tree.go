@@ -94,16 +94,19 @@ type tree[S env.State[S]] struct {
 	spare  []node
 	spareS []S
 	// proofsCut tells that the root's proofs (Params.RootProof) were cut short by the end of
-	// a search's time or context: a later search of the same root without a time runs them
-	// again (solver.go, Start).
-	proofsCut bool
+	// a search's time or context: the next search of the same root resumes them (solver.go,
+	// Start) at the root's child proofNext (the one cut, or the first not tried), with the
+	// positions the proofs before it left, proofBudget.
+	proofsCut   bool
+	proofNext   int32
+	proofBudget int64
 }
 
 // reset makes a tree of the one node root.
 func (t *tree[S]) reset(root S) {
 	t.nodes = append(t.nodes[:0], node{first: -1, state: 0, toMove: root.ToMove(), action: -1})
 	t.states = append(t.states[:0], root)
-	t.proofsCut = false
+	t.proofsCut, t.proofNext, t.proofBudget = false, 0, 0
 }
 
 // makeState gives node i its position, the position of its parent after its action.
@@ -134,7 +137,7 @@ func (t *tree[S]) keep(i int32) {
 	// The root's scan runs the root proofs (Params.RootProof), which a node scanned as a
 	// child did not get: it is scanned again as the root.
 	nodes[0].scanned = false
-	t.proofsCut = false
+	t.proofsCut, t.proofNext, t.proofBudget = false, 0, 0
 	if nodes[0].byProof {
 		// Proven from its parent's side; as the root it is proven again from its children.
 		nodes[0].byProof, nodes[0].solved = false, false
