@@ -240,11 +240,21 @@ func TestRootProofsAcrossSlices(t *testing.T) {
 	s := mustSearch(t, g, Uniform[tpos]{}, p, 1)
 	searches := 0
 	for ; searches < 2*draws && !lost(s); searches++ {
-		if err := s.Run(context.Background(), Budget{Time: 4 * time.Millisecond, Simulations: 1}); err != nil {
+		b := Budget{Time: 4 * time.Millisecond, Simulations: 1}
+		if searches == 0 {
+			// The first, with no bound on its simulations, expands the root and runs the proofs
+			// until its time is up: it must still make a simulation, or go infinite, which ends
+			// its slices on one that did nothing, would never resume the proofs.
+			b.Simulations = 0
+		}
+		if err := s.Run(context.Background(), b); err != nil {
 			t.Fatal(err)
 		}
 		if searches == 0 && lost(s) {
 			t.Fatalf("the first search proved the last move: the test shows nothing")
+		}
+		if s.Simulations() == 0 && !lost(s) {
+			t.Fatalf("search %d made no simulation, its proofs cut short", searches)
 		}
 	}
 	if !lost(s) {

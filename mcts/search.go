@@ -283,7 +283,10 @@ func (s *Search[S]) Run(ctx context.Context, b Budget) error {
 				return err
 			}
 		}
-		if b.Time > 0 && s.t.nodes[0].expanded() && now().After(deadline) {
+		// A search whose root proofs were cut makes a simulation before it ends, so that a
+		// stream of such searches (the engine's go infinite, which ends its slices on one that
+		// did nothing) goes on to resume them.
+		if b.Time > 0 && s.t.nodes[0].expanded() && now().After(deadline) && (s.done > 0 || !s.t.proofsCut) {
 			break
 		}
 	}
@@ -318,7 +321,7 @@ func (s *Search[S]) Start(sims int) error {
 		switch {
 		case !root.scanned:
 			s.scan(0)
-		case s.t.proofsCut:
+		case s.t.proofsCut && s.p.RootProof > 0:
 			s.resumeProofs()
 		}
 	}

@@ -148,10 +148,12 @@ func (s *Search[S]) scan(i int32) {
 // resumeProofs goes on with the root's proofs where a search's end cut them short
 // (tree.proofsCut), and proves the root again from its children if they now show its value.
 func (s *Search[S]) resumeProofs() {
-	s.t.proofsCut = !s.proveRoot(true)
-	if !s.t.nodes[0].solved {
-		s.trySolve(0)
+	if s.t.nodes[0].solved {
+		s.t.proofsCut = false // proven meanwhile by the simulations: nothing left to prove
+		return
 	}
+	s.t.proofsCut = !s.proveRoot(true)
+	s.trySolve(0)
 }
 
 // proveRoot runs the root proofs (Params.RootProof): an alpha-beta from each of the root's
