@@ -501,11 +501,7 @@ func (s *Server) add(sess *session) {
 	defer s.mu.Unlock()
 	now := time.Now()
 	sess.used = now
-	for id, o := range s.sessions {
-		if now.Sub(o.used) > s.opts.IdleTimeout {
-			delete(s.sessions, id)
-		}
-	}
+	s.expireLocked(now)
 	count := map[string]int{}
 	oldest := map[string]*session{} // each client's least recently used game
 	for _, o := range s.sessions {
@@ -547,6 +543,18 @@ func (s *Server) add(sess *session) {
 	s.sessions[sess.id] = sess
 }
 
+// expireLocked drops the games idle longer than IdleTimeout (s.mu held): at every request on a
+// game and every new game, so that an idle game's agent (its network and engine; its tree is
+// given back after each search) is let go at the next request, not kept until it is asked for
+// again.
+func (s *Server) expireLocked(now time.Time) {
+	for id, o := range s.sessions {
+		if now.Sub(o.used) > s.opts.IdleTimeout {
+			delete(s.sessions, id)
+		}
+	}
+}
+
 // sessionHandler handles a request on one session, which it holds locked.
 type sessionHandler func(w http.ResponseWriter, r *http.Request, sess *session) error
 
@@ -566,12 +574,10 @@ func (s *Server) withSession(h sessionHandler, takesMove bool) http.HandlerFunc 
 			return
 		}
 		s.mu.Lock()
+		now := time.Now()
+		s.expireLocked(now) // this game too, if idle too long
 		sess := s.sessions[req.ID]
-		if now := time.Now(); sess != nil && now.Sub(sess.used) > s.opts.IdleTimeout {
-			// Idle too long: dropped now, as add drops it when the next game starts.
-			delete(s.sessions, req.ID)
-			sess = nil
-		} else if sess != nil {
+		if sess != nil {
 			sess.used = now
 		}
 		s.mu.Unlock()

@@ -669,19 +669,28 @@ func TestDefaultOpponent(t *testing.T) {
 }
 
 // A game idle longer than IdleTimeout is gone (404) when next asked for, not only once
-// another game starts.
+// another game starts; and a request on any game drops the others idle too long (their agents
+// were kept until they were asked for again).
 func TestIdleGameExpires(t *testing.T) {
 	s := New(Options{Seed: func() uint64 { return 7 }, IdleTimeout: time.Hour})
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	st := newGame(t, srv, `{"game":"yinsh-blitz","side":"white","opponent":"random"}`)
+	other := newGame(t, srv, `{"game":"yinsh-blitz","side":"white","opponent":"random"}`)
 	if code := call(t, srv, "GET", "/api/state?id="+st.ID, "", nil); code != 200 {
 		t.Fatalf("a fresh game: %d", code)
 	}
 	s.mu.Lock()
 	s.sessions[st.ID].used = time.Now().Add(-2 * time.Hour)
+	s.sessions[other.ID].used = time.Now().Add(-2 * time.Hour)
 	s.mu.Unlock()
 	if code := call(t, srv, "GET", "/api/state?id="+st.ID, "", nil); code != 404 {
 		t.Errorf("a game idle for 2 hours with a 1-hour timeout: %d, want 404", code)
+	}
+	s.mu.Lock()
+	_, kept := s.sessions[other.ID]
+	s.mu.Unlock()
+	if kept {
+		t.Errorf("another game idle for 2 hours is still kept after a request")
 	}
 }
