@@ -31,6 +31,9 @@ import (
 // the directory synced, so a crash leaves the old file or the new one, never a mix.
 const (
 	magic = "zeronet\n"
+	// Magic is how every checkpoint file starts: a reader may refuse a file that does not
+	// before it reads it whole.
+	Magic = magic
 	// FormatVersion is the version of the checkpoint format this package writes and reads.
 	FormatVersion = 1
 	// maxHeader bounds the header size a reader believes before reading it.

@@ -50,6 +50,18 @@ type Limits struct {
 	// Untimed drops the spec's time a move when Time is 0: a timed search (uct:1s) then runs
 	// exactly Simulations (the engine's go visits N).
 	Untimed bool
+	// Cap, if positive, bounds the time whatever the spec's, Time or Untimed say: the search
+	// stops at the earlier of its own end and Cap (a server's bound on any one request; the
+	// searches keep what they found, alpha-beta its last complete depth).
+	Cap time.Duration
+}
+
+// capped is t bounded by cap where cap is positive (t = 0: no bound of its own).
+func capped(t, cap time.Duration) time.Duration {
+	if cap > 0 && (t <= 0 || t > cap) {
+		return cap
+	}
+	return t
 }
 
 // Analysis is what a player thinks of a position.
@@ -537,6 +549,7 @@ func (p *Searcher[S]) Analyze(ctx context.Context, s S, lim Limits, progress fun
 	} else if lim.Untimed {
 		b.Time = 0
 	}
+	b.Time = capped(b.Time, lim.Cap)
 	if progress != nil {
 		total := b.Simulations
 		b.Progress = func(done int) { progress(done, total) }
@@ -610,12 +623,16 @@ func (p *AlphaBetaPlayer[S]) Choose(ctx context.Context, s S, _ int) (env.Action
 func (p *AlphaBetaPlayer[S]) Played(S, env.Action) error { return nil }
 
 // Analyze searches s to the spec's depth, its time capped by lim.Time if set (else by the
-// spec's, or by nothing if lim.Untimed), and answers the best move with the search's value
+// spec's, or by nothing if lim.Untimed), and by lim.Cap, and answers the best move with the search's value
 // and principal variation; progress is told the depth completed out of the depth. An
 // alpha-beta search is bounded by its depth, not by simulations: lim.Simulations is ignored.
 func (p *AlphaBetaPlayer[S]) Analyze(ctx context.Context, s S, lim Limits, progress func(done, total int)) (Analysis, error) {
-	if lim.Time > 0 || lim.Untimed {
-		p.ab.Limit(0, lim.Time) // 0 when untimed: no cap
+	if lim.Time > 0 || lim.Untimed || lim.Cap > 0 {
+		t := p.timeCap
+		if lim.Time > 0 || lim.Untimed {
+			t = lim.Time // 0 when untimed: no cap
+		}
+		p.ab.Limit(0, capped(t, lim.Cap))
 		defer p.ab.Limit(0, p.timeCap)
 	}
 	if _, err := p.Choose(ctx, s, 0); err != nil {

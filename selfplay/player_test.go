@@ -453,6 +453,52 @@ func TestUntimedAlphaBeta(t *testing.T) {
 	}
 }
 
+// Limits.Cap bounds a search's time whatever the spec's budget (a server's bound): uct:N and
+// ab:D stop within it, and a spec's own shorter time stands.
+func TestCappedLimits(t *testing.T) {
+	st, err := gyges.Basic.ParsePosition("321123/000000/000000/000000/000000/321123 s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		spec    string
+		lim     Limits
+		bounded bool // the search stops before its own end
+	}{
+		{"uct:100000000", Limits{Cap: 20 * time.Millisecond}, true},
+		{"uct:100000000", Limits{Simulations: 50000000, Cap: 20 * time.Millisecond}, true},
+		{"uct:100000000", Limits{Untimed: true, Cap: 20 * time.Millisecond}, true},
+		{"uct:300", Limits{Cap: time.Hour}, false}, // the spec's N ends it
+		{"uct:1ms", Limits{Cap: time.Hour}, true},  // the spec's time stands
+		{"ab:8", Limits{Cap: 20 * time.Millisecond}, true},
+		{"ab:8:1h", Limits{Cap: 20 * time.Millisecond}, true},
+		{"ab:8", Limits{Untimed: true, Cap: 20 * time.Millisecond}, true},
+		{"ab:2", Limits{Cap: time.Hour}, false},
+	} {
+		sp, err := ParseSpec(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewPlayer(gyges.Basic, sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.NewGame(st, 1)
+		depth := 0
+		an, err := p.Analyze(context.Background(), st, tc.lim, func(done, _ int) { depth = done })
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := an.Work == sp.Simulations
+		if sp.Kind == "ab" {
+			whole = depth == sp.Depth
+		}
+		if whole == tc.bounded || an.Moves == nil {
+			t.Errorf("%s with %+v: %d simulations (nodes), depth %d, %d moves", tc.spec, tc.lim, an.Work, depth, len(an.Moves))
+		}
+	}
+}
+
 // imbriquaLateWin: the 40th turn of a game the model shipped on 2026-11-28 (now
 // models/recipes/imbriqua-v6.zck) lost to uct:10000 (game 88 of its
 // card's arena, seed 1): dark, to apply card 3, stood at 97% and played e8-d8, after which light

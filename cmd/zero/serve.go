@@ -50,7 +50,13 @@ func serveCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
 			handler = loopbackHosts(handler)
 		}
+		// Requests run under a context that ends with the server's: Shutdown waits for the
+		// requests in progress, and a search (up to web.Options.MaxTime a decision) would
+		// outlive its grace; cancelled, it ends at once (the client gets 503).
+		base, stop := context.WithCancel(context.Background())
+		defer stop()
 		srv := &http.Server{
+			BaseContext:       func(net.Listener) context.Context { return base },
 			Handler:           handler,
 			ReadHeaderTimeout: 10 * time.Second,
 			ReadTimeout:       30 * time.Second,
@@ -69,6 +75,7 @@ func serveCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		case <-ctx.Done():
 			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
+			srv.RegisterOnShutdown(stop) // run as Shutdown starts: the searches end
 			err := srv.Shutdown(shut)
 			if e := <-done; !errors.Is(e, http.ErrServerClosed) && err == nil {
 				err = e

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestLoopbackHosts(t *testing.T) {
@@ -42,5 +47,87 @@ func TestLoopbackHosts(t *testing.T) {
 				t.Errorf("Host %q: status %d, want %d (%s)", tc.host, w.Code, tc.want, w.Body)
 			}
 		})
+	}
+}
+
+// syncWriter is a writer safe for the server's goroutine and the test's.
+type syncWriter struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// Ctrl-C during an agent's search stops the server at once and cleanly: the search is
+// cancelled (its client answered 503), not waited on past Shutdown's grace, which ended the
+// command with "context deadline exceeded".
+func TestServeStopsDuringASearch(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stdout, stderr := &syncWriter{}, &syncWriter{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), stdout, stderr)
+	}()
+	var base string
+	for i := 0; base == ""; i++ {
+		if i > 500 {
+			t.Fatalf("the server did not start: %q %q", stdout, stderr)
+		}
+		time.Sleep(10 * time.Millisecond)
+		if _, rest, ok := strings.Cut(stdout.String(), "open http://"); ok {
+			host, _, _ := strings.Cut(rest, "/")
+			base = "http://" + host
+		}
+	}
+	post := func(path, body string) (*http.Response, error) {
+		return http.Post(base+path, "application/json", strings.NewReader(body))
+	}
+	resp, err := post("/api/new", `{"game":"yinsh","side":"black","opponent":"uct:10s"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct{ ID string }
+	json.NewDecoder(resp.Body).Decode(&st)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || st.ID == "" {
+		t.Fatalf("new game: %d", resp.StatusCode)
+	}
+	answered := make(chan int, 1)
+	go func() {
+		resp, err := post("/api/agent", `{"id":"`+st.ID+`"}`)
+		if err != nil {
+			answered <- 0
+			return
+		}
+		resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	time.Sleep(300 * time.Millisecond) // the 10 s search under way
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve stopped with %v after %v", err, time.Since(start))
+		}
+	case <-time.After(8 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	if code := <-answered; code != http.StatusServiceUnavailable && code != 0 {
+		t.Errorf("the search's client got %d", code)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("serve took %v to stop", took)
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/models"
@@ -81,8 +82,11 @@ type Match struct {
 	Players [2]string
 	// Resigned is the side (0 or 1) that resigned, or -1.
 	Resigned int
-	agent    games.Agent
-	human    int
+	// Cap, if positive, bounds the time of each of the agent's searches (selfplay.Limits.Cap),
+	// whatever its spec says: a server's bound on the work of one request.
+	Cap   time.Duration
+	agent games.Agent
+	human int
 	// chanceSeed fixes the match's chance: the k-th chance decision of the game draws with
 	// the k-th number of its stream, whatever was undone before, so undo cannot reshuffle a
 	// deck (or reroll dice) — the draws depend on the seed and the draw's rank only.
@@ -262,7 +266,7 @@ func (m *Match) AgentTurn(ctx context.Context, progress func(done, total int)) (
 	var played []string
 	var first selfplay.Analysis
 	for m.AgentToMove() {
-		an, err := m.agent.Analyze(ctx, m.Pos, selfplay.Limits{}, progress)
+		an, err := m.agent.Analyze(ctx, m.Pos, selfplay.Limits{Cap: m.Cap}, progress)
 		if err != nil {
 			return played, first, err
 		}
@@ -286,7 +290,7 @@ func (m *Match) Hint(ctx context.Context, progress func(done, total int)) (selfp
 	if m.Over() {
 		return selfplay.Analysis{}, ErrGameOver
 	}
-	return m.agent.Analyze(ctx, m.Pos, selfplay.Limits{}, progress)
+	return m.agent.Analyze(ctx, m.Pos, selfplay.Limits{Cap: m.Cap}, progress)
 }
 
 // Undo takes back decisions up to and including the person's last one, so that it is the

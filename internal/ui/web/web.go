@@ -35,6 +35,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -71,6 +72,10 @@ type Options struct {
 	IdleTimeout time.Duration
 	// MaxWork bounds an agent's search budget, the N of uct:N (default 100000).
 	MaxWork int
+	// MaxTime bounds the time of every search of a game, the agent's move or an analysis,
+	// whatever its budget (default 10 s): a timed spec may ask no more, an alpha-beta search
+	// deeper than maxWebABDepth must ask a time, and mcts:N stops there if N takes longer.
+	MaxTime time.Duration
 	// Seed gives each new game its seed (default: random).
 	Seed func() uint64
 	// Log receives one line per failed request (default: none).
@@ -107,7 +112,8 @@ type session struct {
 	id     string
 	client string // the address of the client that started it
 	m      *ui.Match
-	used   time.Time // guarded by Server.mu
+	hide   *strings.Replacer // the agent's checkpoint path → its name as the request gave it (hider)
+	used   time.Time         // guarded by Server.mu
 }
 
 // New makes a server.
@@ -123,6 +129,9 @@ func New(opts Options) *Server {
 	}
 	if opts.MaxWork <= 0 {
 		opts.MaxWork = 100000
+	}
+	if opts.MaxTime <= 0 {
+		opts.MaxTime = 10 * time.Second
 	}
 	if opts.Seed == nil {
 		opts.Seed = func() uint64 {
@@ -193,6 +202,13 @@ func badRequest(format string, a ...any) error {
 }
 
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	s.failHiding(w, r, err, nil)
+}
+
+// failHiding answers err as fail does, its text passed through hide (if not nil) for the
+// client: the server's paths to checkpoints named as the request named them (hider). The log
+// keeps the whole error.
+func (s *Server) failHiding(w http.ResponseWriter, r *http.Request, err error, hide *strings.Replacer) {
 	status := http.StatusBadRequest
 	var he *httpError
 	var mbe *http.MaxBytesError
@@ -208,7 +224,22 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if s.opts.Log != nil {
 		s.opts.Log.Printf("%s %s: %d %v", r.Method, r.URL.Path, status, err)
 	}
-	writeJSON(w, status, map[string]string{"error": err.Error()})
+	msg := err.Error()
+	if hide != nil {
+		msg = hide.Replace(msg)
+	}
+	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+// hider replaces, in an error's text for the client, the checkpoint of the agent spec with the
+// one of shown, the spec as the request named it (checkSpec): nil when they are the same.
+func hider(spec, shown string) *strings.Replacer {
+	sp, err1 := selfplay.ParseSpec(spec)
+	sh, err2 := selfplay.ParseSpec(shown)
+	if err1 != nil || err2 != nil || sp.Checkpoint == "" || sp.Checkpoint == sh.Checkpoint {
+		return nil
+	}
+	return strings.NewReplacer(sp.Checkpoint, sh.Checkpoint)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -299,8 +330,50 @@ func (s *Server) offered(name, game string) bool {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) && path == models.Path(name) && models.Shipped(name) {
 		return true // the binary's own copy
 	}
+	if sniff(path) != nil {
+		return false
+	}
 	h, _, err := znet.Inspect(path)
 	return err == nil && h.Game == game
+}
+
+// maxModelBytes bounds the models folder's files the server reads (a checkpoint is read whole):
+// the shipped models are about a megabyte, a net of 20 M parameters with its optimizer's state
+// some 250 MB.
+const maxModelBytes = 256 << 20
+
+// sniff refuses, reading only its first bytes, a models-folder file that cannot be a checkpoint
+// (not starting as one: znet.Magic) or that is larger than maxModelBytes, so that no request
+// makes the server read a large file of another kind whole. A path not on the disk (a shipped
+// model's, the binary's copy) passes.
+func sniff(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err // not the server's path
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	if err != nil {
+		return err
+	}
+	if st.Size() > maxModelBytes {
+		return fmt.Errorf("%d bytes, more than a checkpoint the server reads (%d)", st.Size(), maxModelBytes)
+	}
+	head := make([]byte, len(znet.Magic))
+	if _, err := io.ReadFull(f, head); err != nil || string(head) != znet.Magic {
+		return errors.New("not a zero network checkpoint (bad magic)")
+	}
+	return nil
 }
 
 // modelPath is the checkpoint path of the model a request names by file name: the models
@@ -344,13 +417,12 @@ func (s *Server) models(game string) []string {
 	return out
 }
 
-// An ab:D opponent of a browser's game searches at most maxWebABDepth turns, or deeper with a
-// time cap of at most maxWebABTime a move; every one is capped at maxWebABTime (ab:4 alone
-// takes over 10 s a move in Imbriqua's opening), as are timed searches.
-const (
-	maxWebABDepth = 4
-	maxWebABTime  = 10 * time.Second
-)
+// Every search of a browser's game, the agent's move or an analysis, stops within
+// Options.MaxTime (ui.Match.Cap), whatever its budget: mcts:100000 takes minutes a move. An
+// ab:D opponent searches at most maxWebABDepth turns, or deeper with a time cap of at most
+// MaxTime a move (ab:4 alone takes over 10 s a move in Imbriqua's opening); a timed search
+// asks at most MaxTime.
+const maxWebABDepth = 4
 
 // checkSpec checks an agent spec from a request (selfplay.ParseSpec) and returns it as the
 // registry takes it: its simulations at most MaxWork, an alpha-beta search deeper than
@@ -378,15 +450,15 @@ func (s *Server) checkedSpec(spec string) (string, string, error) {
 	case "ab":
 		// Alpha-beta is bounded by its depth, which grows its time exponentially: deep
 		// searches only with a cap on their time.
-		if sp.Depth > maxWebABDepth && (sp.Time == 0 || sp.Time > maxWebABTime) {
-			return "", "", badRequest("opponent %q: alpha-beta deeper than %d turns needs a time a move of at most %v (ab:%d:5s)", spec, maxWebABDepth, maxWebABTime, sp.Depth)
+		if sp.Depth > maxWebABDepth && (sp.Time == 0 || sp.Time > s.opts.MaxTime) {
+			return "", "", badRequest("opponent %q: alpha-beta deeper than %d turns needs a time a move of at most %v (ab:%d:5s)", spec, maxWebABDepth, s.opts.MaxTime, sp.Depth)
 		}
-		if sp.Time == 0 || sp.Time > maxWebABTime {
-			return fmt.Sprintf("ab:%d:%v", sp.Depth, maxWebABTime), "", nil
+		if sp.Time == 0 || sp.Time > s.opts.MaxTime {
+			return fmt.Sprintf("ab:%d:%v", sp.Depth, s.opts.MaxTime), "", nil
 		}
 	case "uct", "ucb1", "mcts":
-		if sp.Time > maxWebABTime {
-			return "", "", badRequest("opponent %q: the time a move must be at most %v", spec, maxWebABTime)
+		if sp.Time > s.opts.MaxTime {
+			return "", "", badRequest("opponent %q: the time a move must be at most %v", spec, s.opts.MaxTime)
 		}
 		if sp.Simulations > s.opts.MaxWork {
 			return "", "", badRequest("opponent %q: the budget must be a number from 1 to %d", spec, s.opts.MaxWork)
@@ -413,6 +485,9 @@ func (s *Server) checkedSpec(spec string) (string, string, error) {
 	path := s.modelPath(name)
 	if path == "" {
 		return "", "", badRequest("opponent %q: no checkpoint %s among the models", spec, name)
+	}
+	if err := sniff(path); err != nil {
+		return "", "", badRequest("opponent %q: %s: %v", spec, name, err)
 	}
 	shown := name
 	if path == models.Path(name) {
@@ -455,8 +530,9 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 		}
 		agent, err = ui.NewAgent(g, ui.DefaultOpponent, seed)
 	}
+	hide := hider(spec, shown)
 	if err != nil {
-		s.fail(w, r, badRequest("opponent: %v", err))
+		s.failHiding(w, r, badRequest("opponent: %v", err), hide)
 		return
 	}
 	if req.Side == "" {
@@ -467,10 +543,14 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, badRequest("side: %v", err))
 		return
 	}
+	m.Cap = s.opts.MaxTime
 	if agent.Spec() == spec {
 		m.Players[1-m.HumanSide()] = shown // not the server's path to the checkpoint
 	}
 	sess := &session{id: newID(), client: clientOf(r), m: m}
+	if agent.Spec() == spec {
+		sess.hide = hide
+	}
 	s.add(sess)
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
@@ -484,12 +564,23 @@ func newID() string {
 }
 
 // clientOf tells clients apart by their address (the host of the connection's: behind a
-// proxy, all its clients are one).
+// proxy, all its clients are one). An IPv6 client is its /64 network: a host is given a /64
+// and may take any address in it, a new one for every game.
 func clientOf(r *http.Request) string {
-	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	addr, err := netip.ParseAddr(host)
+	if err != nil {
 		return host
 	}
-	return r.RemoteAddr
+	if addr = addr.Unmap(); addr.Is6() {
+		if p, err := addr.WithZone("").Prefix(64); err == nil {
+			return p.String()
+		}
+	}
+	return addr.String()
 }
 
 // add keeps a new session, dropping idle ones first. A client past MaxPerClient loses its own
@@ -589,7 +680,7 @@ func (s *Server) withSession(h sessionHandler, takesMove bool) http.HandlerFunc 
 		defer sess.mu.Unlock()
 		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, req))
 		if err := h(w, r, sess); err != nil {
-			s.fail(w, r, err)
+			s.failHiding(w, r, err, sess.hide)
 		}
 	}
 }

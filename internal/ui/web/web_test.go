@@ -16,6 +16,7 @@ import (
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/games/gamestest"
 	"github.com/zerogames/zero/internal/ui"
+	znet "github.com/zerogames/zero/net"
 )
 
 func newServer(t *testing.T, opts Options) *httptest.Server {
@@ -441,7 +442,14 @@ func TestNotNow(t *testing.T) {
 
 func TestInputIsChecked(t *testing.T) {
 	models := t.TempDir()
-	os.WriteFile(filepath.Join(models, "yinsh.ckpt"), []byte("weights"), 0o644)
+	os.WriteFile(filepath.Join(models, "yinsh.ckpt"), []byte(znet.Magic+"weights"), 0o644) // a checkpoint to the server's eye
+	os.WriteFile(filepath.Join(models, "notes.txt"), []byte("not a checkpoint"), 0o644)
+	os.WriteFile(filepath.Join(models, "broken.zck"), []byte(znet.Magic+"then nothing a checkpoint holds"), 0o644)
+	if f, err := os.Create(filepath.Join(models, "huge.zck")); err == nil { // sparse: no disk
+		f.WriteString(znet.Magic)
+		f.Truncate(maxModelBytes + 1)
+		f.Close()
+	}
 	os.Mkdir(filepath.Join(models, "sub"), 0o755)
 	outside := filepath.Join(t.TempDir(), "yinsh.ckpt")
 	os.WriteFile(outside, []byte("weights"), 0o644)
@@ -466,6 +474,11 @@ func TestInputIsChecked(t *testing.T) {
 		{"checkpoint missing", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:gone.ckpt"}`, 400, "no checkpoint gone.ckpt among the models"},
 		{"a shipped model's path elsewhere", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:/tmp/models/yinsh.zck"}`, 400, "a checkpoint must be a shipped model"},
 		{"checkpoint a folder", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:sub"}`, 400, "no checkpoint sub"},
+		// A file of the folder is read whole only if it starts as a checkpoint and is not huge;
+		// an error names it as the request did, never by the server's path.
+		{"not a checkpoint", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:notes.txt"}`, 400, `opponent "mcts:10:notes.txt": notes.txt: not a zero network checkpoint (bad magic)`},
+		{"a huge file", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:huge.zck"}`, 400, "huge.zck: 268435457 bytes, more than a checkpoint the server reads"},
+		{"a damaged checkpoint", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:broken.zck"}`, 400, `opponent: player "mcts:10:broken.zck": checkpoint broken.zck: `},
 		{"search settings", "POST", "/api/new", `{"game":"yinsh","opponent":"mcts:10:max_nodes=100000000:yinsh.zck"}`, 400, "the browser takes no search settings (max_nodes=100000000)"},
 		{"alpha-beta too deep", "POST", "/api/new", `{"game":"gyges","opponent":"ab:6"}`, 400, `alpha-beta deeper than 4 turns needs a time a move of at most 10s (ab:6:5s)`},
 		{"alpha-beta deep, long", "POST", "/api/new", `{"game":"gyges","opponent":"ab:6:1m"}`, 400, `needs a time a move of at most 10s`},
@@ -486,6 +499,9 @@ func TestInputIsChecked(t *testing.T) {
 		}
 		if code := call(t, srv, tt.method, tt.path, tt.body, out); code != tt.status || !strings.Contains(e.Error, tt.wantErr) {
 			t.Errorf("%s: status %d error %q, want %d %q", tt.name, code, e.Error, tt.status, tt.wantErr)
+		}
+		if strings.Contains(e.Error, models) {
+			t.Errorf("%s: the error %q tells the server's path to its models", tt.name, e.Error)
 		}
 	}
 	// A checkpoint inside the models folder passes the server's check and is named by its
@@ -544,6 +560,43 @@ func TestInputIsChecked(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != tc.status {
 			t.Errorf("a body of %q: status %d, want %d", tc.ct, resp.StatusCode, tc.status)
+		}
+	}
+}
+
+// Every search of a game stops within Options.MaxTime, whatever its budget: mcts:100000
+// would take minutes a move, holding one of the server's few search slots.
+func TestSearchTimeCapped(t *testing.T) {
+	models := t.TempDir()
+	yinsh, _ := games.Lookup("yinsh")
+	gamestest.Checkpoint(t, yinsh, filepath.Join(models, "yinsh.zck"))
+	srv := newServer(t, Options{ModelsDir: models, MaxTime: 50 * time.Millisecond})
+	st := newGame(t, srv, `{"game":"yinsh","side":"black","opponent":"mcts:100000:yinsh.zck"}`)
+	id := `{"id":"` + st.ID + `"}`
+	if code := call(t, srv, "POST", "/api/agent", id, &st); code != 200 || st.Analysis == nil || st.Analysis.Work >= 100000 || len(st.AgentMoves) != 1 {
+		t.Fatalf("the agent's turn: %d, moves %q, analysis %+v", code, st.AgentMoves, st.Analysis)
+	}
+	var an analysis
+	if code := call(t, srv, "POST", "/api/analyze", id, &an); code != 200 || an.Work >= 100000 || len(an.Moves) == 0 {
+		t.Errorf("an analysis: %d, %+v", code, an)
+	}
+}
+
+// An IPv6 client is its /64 (a host may take any address of it); an IPv4 client its address.
+func TestClientOf(t *testing.T) {
+	for _, tc := range []struct{ remote, want string }{
+		{"192.0.2.7:40000", "192.0.2.7"},
+		{"[::ffff:192.0.2.7]:40000", "192.0.2.7"},
+		{"[2001:db8:1:2:3:4:5:6]:40000", "2001:db8:1:2::/64"},
+		{"[2001:db8:1:2:ffff::9]:1", "2001:db8:1:2::/64"},
+		{"[fe80::1%eth0]:1", "fe80::/64"},
+		{"[::1]:8080", "::/64"},
+		{"pipe", "pipe"},
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = tc.remote
+		if got := clientOf(r); got != tc.want {
+			t.Errorf("clientOf(%q) = %q, want %q", tc.remote, got, tc.want)
 		}
 	}
 }
