@@ -86,9 +86,13 @@ func Read(path string) (records []Record, skipped int, err error) {
 	return read(f)
 }
 
+// MaxLine bounds a line of a metrics file (a record is some hundreds of bytes): Read fails past
+// it, a Tail skips the line.
+const MaxLine = 16 << 20
+
 func read(r io.Reader) ([]Record, int, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	sc.Buffer(make([]byte, 64*1024), MaxLine)
 	var out []Record
 	skipped := 0
 	for sc.Scan() {
@@ -122,13 +126,19 @@ func parseLine(line []byte) (rec Record, ok, blank bool) {
 //
 // A last line without its newline is a record being written: it is left for the next call.
 // A whole line that is not a record (cut short by a crash, then ended by the next session's
-// Create) is skipped and counted, as Read does.
+// Create) is skipped and counted, as Read does; so is a line longer than MaxLine (a torn tail
+// of zeros), read past once, not gathered.
 type Tail struct {
 	path    string
 	file    os.FileInfo // the file read so far, to tell another file at path
-	off     int64       // the end of the last whole line read
+	off     int64       // the end of the last whole line read (or, in a line too long, how far it was read)
+	seen    []byte      // the bytes just before off, as read: a file made anew at the path may reuse the inode
+	long    bool        // off is inside a line longer than MaxLine, being skipped
 	skipped int
 }
+
+// seenBytes is how many bytes before its offset a Tail checks are unchanged.
+const seenBytes = 64
 
 // NewTail follows the metrics file at path, from its start.
 func NewTail(path string) *Tail { return &Tail{path: path} }
@@ -141,11 +151,15 @@ func (t *Tail) Skipped() int { return t.skipped }
 // read: a run folder made again): the records are then the new file's from its start, and
 // whatever the caller kept from the old one is void. A file that does not exist (yet) has no
 // records; it is not an error.
+//
+// The file is told from another by its identity (os.SameFile), its size, and the bytes just
+// before what was read, which must read the same again: a run folder removed and made anew
+// may get the old file's inode back, and a new file longer than what was read is no sequel.
 func (t *Tail) Next() (records []Record, reset bool, err error) {
 	f, err := os.Open(t.path)
 	if errors.Is(err, os.ErrNotExist) {
 		reset = t.file != nil
-		t.file, t.off, t.skipped = nil, 0, 0
+		t.file, t.off, t.seen, t.long, t.skipped = nil, 0, nil, false, 0
 		return nil, reset, nil
 	}
 	if err != nil {
@@ -156,22 +170,45 @@ func (t *Tail) Next() (records []Record, reset bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if t.file != nil && (!os.SameFile(t.file, st) || st.Size() < t.off) {
+	if t.file != nil && (!os.SameFile(t.file, st) || st.Size() < t.off || !t.unchanged(f)) {
 		reset = true
-		t.off, t.skipped = 0, 0
+		t.off, t.seen, t.long, t.skipped = 0, nil, false, 0
 	}
 	t.file = st
+	defer t.remember(f)
 	// Line by line through a small buffer: a first read of a long run's file holds one line
 	// at a time, not the whole file.
 	r := bufio.NewReaderSize(io.NewSectionReader(f, t.off, st.Size()-t.off), 64<<10)
 	for {
 		line, err := r.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// A line longer than the buffer: gathered whole (none is, in practice).
-			long := append([]byte(nil), line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
+		if errors.Is(err, bufio.ErrBufferFull) || t.long {
+			// A line longer than the buffer: gathered whole up to MaxLine (none is, in
+			// practice), read past beyond it.
+			var long []byte
+			n := int64(0)
+			for {
+				n += int64(len(line))
+				if !t.long && int64(len(long))+int64(len(line)) <= MaxLine {
+					long = append(long, line...)
+				} else {
+					t.long, long = true, nil
+				}
+				if !errors.Is(err, bufio.ErrBufferFull) {
+					break
+				}
 				line, err = r.ReadSlice('\n')
-				long = append(long, line...)
+			}
+			if t.long {
+				t.off += n // past what was read, the line's end still to come
+				if err == nil {
+					t.long = false // it ended here
+					t.skipped++
+					continue
+				}
+				if err == io.EOF || len(records) > 0 {
+					return records, reset, nil // an error comes again next time
+				}
+				return nil, reset, err
 			}
 			line = long
 		}
@@ -192,6 +229,25 @@ func (t *Tail) Next() (records []Record, reset bool, err error) {
 		case !blank:
 			t.skipped++
 		}
+	}
+}
+
+// unchanged tells whether f holds, just before t.off, the bytes read there before.
+func (t *Tail) unchanged(f *os.File) bool {
+	if len(t.seen) == 0 {
+		return true
+	}
+	b := make([]byte, len(t.seen))
+	_, err := f.ReadAt(b, t.off-int64(len(b)))
+	return err == nil && bytes.Equal(b, t.seen)
+}
+
+// remember keeps the bytes just before t.off, for unchanged.
+func (t *Tail) remember(f *os.File) {
+	n := min(t.off, seenBytes)
+	t.seen = slices.Grow(t.seen[:0], int(n))[:n]
+	if _, err := f.ReadAt(t.seen, t.off-n); err != nil {
+		t.seen = t.seen[:0]
 	}
 }
 

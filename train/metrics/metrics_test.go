@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -166,4 +168,61 @@ func TestTail(t *testing.T) {
 	l.Write(Record{Kind: "train", Step: 1})
 	l.Close()
 	next([]int64{1}, true)
+	// Another run's file written over it in place (the same inode, as a folder removed and made
+	// anew may get), longer than what was read: no sequel of the first, read from its start.
+	var other bytes.Buffer
+	for step := range 4 {
+		line, _ := json.Marshal(Record{Kind: "train", Step: int64(100 + step), Time: time.Unix(int64(step), 0)})
+		other.Write(append(line, '\n'))
+	}
+	if err := os.WriteFile(path, other.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	next([]int64{100, 101, 102, 103}, true)
+	next(nil, false)
+}
+
+// A line longer than MaxLine (a torn tail of zeros, a file of another kind) is read past and
+// skipped, once, not gathered: the records after it are read, and a poll while it is still
+// being written neither gathers it nor reads it again.
+func TestTailOverlongLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "metrics.jsonl")
+	l, _ := Create(path)
+	l.Write(Record{Kind: "train", Step: 1})
+	l.Close()
+	tail := NewTail(path)
+	steps := func() []int64 {
+		t.Helper()
+		recs, reset, err := tail.Next()
+		if err != nil || reset {
+			t.Fatalf("reset %v, %v", reset, err)
+		}
+		var out []int64
+		for _, r := range recs {
+			out = append(out, r.Step)
+		}
+		return out
+	}
+	if got := steps(); !reflect.DeepEqual(got, []int64{1}) {
+		t.Fatalf("steps %v", got)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.Write(make([]byte, MaxLine+1)) // no newline yet
+	if got := steps(); got != nil {
+		t.Fatalf("steps %v in a line being written", got)
+	}
+	if st, err := os.Stat(path); err != nil || tail.off != st.Size() || !tail.long {
+		t.Fatalf("offset %d, long %v: the line past MaxLine is not read past", tail.off, tail.long)
+	}
+	f.Write(make([]byte, 1000))
+	f.WriteString("\n")
+	line, _ := json.Marshal(Record{Kind: "eval", Step: 2})
+	f.Write(append(line, '\n'))
+	if got := steps(); !reflect.DeepEqual(got, []int64{2}) || tail.Skipped() != 1 {
+		t.Fatalf("steps %v, skipped %d: want [2] and the long line skipped", got, tail.Skipped())
+	}
 }

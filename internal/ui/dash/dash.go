@@ -228,9 +228,12 @@ func (d *Dashboard) Checkpoint(name string) string {
 	}
 	for _, c := range st.Checkpoints {
 		if filepath.Base(c.File) == file && filepath.IsLocal(c.File) {
-			path := filepath.Join(dir, c.File)
+			path, err := filepath.Abs(filepath.Join(dir, c.File))
+			if err != nil {
+				return ""
+			}
 			if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
-				return path
+				return path // absolute: a relative one naming a folder c_puct=9:x would read as a search setting in a spec
 			}
 		}
 	}
@@ -301,12 +304,14 @@ func (d *Dashboard) cache(name, dir string) *runCache {
 // update reads the metrics appended since the last update. c.mu is held.
 func (c *runCache) update() error {
 	recs, reset, err := c.tail.Next()
+	if reset {
+		// Even with an error: the tail follows the new file now.
+		c.seq = metrics.Sequence{}
+		c.newest = newest{}
+		c.gen++
+	}
 	if err != nil {
 		return err
-	}
-	if reset {
-		c.seq = metrics.Sequence{}
-		c.gen++
 	}
 	if len(recs) == 0 && !reset {
 		return nil
@@ -607,8 +612,8 @@ func (d *Dashboard) handleMetrics(w http.ResponseWriter, r *http.Request, name, 
 	}
 	c := d.cache(name, dir)
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if err := c.update(); err != nil {
+		c.mu.Unlock()
 		d.fail(w, r, http.StatusInternalServerError, err)
 		return
 	}
@@ -658,6 +663,9 @@ func (d *Dashboard) handleMetrics(w http.ResponseWriter, r *http.Request, name, 
 			}
 		}
 	}
+	// out holds copies: the answer is written unlocked, so a client slow to read it (or that
+	// never does) holds up no one else's request on this run, nor the list of runs.
+	c.mu.Unlock()
 	writeJSON(w, http.StatusOK, out)
 }
 

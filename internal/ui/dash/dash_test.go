@@ -379,4 +379,56 @@ func TestCheckpoint(t *testing.T) {
 			t.Errorf("Checkpoint(%q) = %q, want %q", name, got, want)
 		}
 	}
+	// The path is absolute: with --runs . a run folder named c_puct=9:x gave
+	// c_puct=9:x/checkpoints/…, which the play page's spec mcts:N:PATH read as a search
+	// setting and a checkpoint of another folder.
+	odd := writeRun(t, runs, "c_puct=9:x", 200, 0)
+	t.Chdir(runs)
+	got := New(Options{RunsDir: "."}).Checkpoint("c_puct=9:x/step-00000200.zck")
+	if want := filepath.Join(odd, "checkpoints", "step-00000200.zck"); got != want {
+		t.Fatalf("Checkpoint in a run named c_puct=9:x = %q, want %q", got, want)
+	}
+	if sp, err := selfplay.ParseSpec("mcts:10:" + got); err != nil || sp.Checkpoint != got || sp.Settings != "" {
+		t.Errorf("mcts:10:%s reads as checkpoint %q, settings %q (%v)", got, sp.Checkpoint, sp.Settings, err)
+	}
+}
+
+// blockingWriter is a client that stopped reading: its Write returns only when released.
+type blockingWriter struct {
+	h                 http.Header
+	started, released chan struct{}
+}
+
+func (b *blockingWriter) Header() http.Header { return b.h }
+func (b *blockingWriter) WriteHeader(int)     {}
+func (b *blockingWriter) Write(p []byte) (int, error) {
+	close(b.started)
+	<-b.released
+	return len(p), nil
+}
+
+// A client that stops reading a run's metrics holds up no one: the answer is written with the
+// run's lock released, so the list of runs (which takes every run's) answers meanwhile.
+func TestSlowClientBlocksNoOne(t *testing.T) {
+	runs := t.TempDir()
+	writeRun(t, runs, "blitz", 100, 0)
+	d := New(Options{RunsDir: runs})
+	bw := &blockingWriter{h: http.Header{}, started: make(chan struct{}), released: make(chan struct{})}
+	go d.ServeHTTP(bw, httptest.NewRequest("GET", "/api/run/metrics?run=blitz&from=0&gen=-1", nil))
+	<-bw.started
+	defer close(bw.released)
+	done := make(chan int, 1)
+	go func() {
+		rec := httptest.NewRecorder()
+		d.ServeHTTP(rec, httptest.NewRequest("GET", "/api/runs", nil))
+		done <- rec.Code
+	}()
+	select {
+	case code := <-done:
+		if code != http.StatusOK {
+			t.Errorf("/api/runs: %d", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Errorf("/api/runs waits on a client that does not read its metrics")
+	}
 }

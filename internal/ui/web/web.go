@@ -492,6 +492,8 @@ func (s *Server) checkedSpec(spec string) (string, string, error) {
 	shown := name
 	if path == models.Path(name) {
 		shown = models.Dir + "/" + name
+	} else if abs, err := filepath.Abs(path); err == nil {
+		path = abs // a relative --models folder named c_puct=9:x would read as a search setting
 	}
 	return fmt.Sprintf("mcts:%s:%s", sp.Budget(), path), fmt.Sprintf("mcts:%s:%s", sp.Budget(), shown), nil
 }
