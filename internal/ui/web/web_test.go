@@ -17,6 +17,7 @@ import (
 	"github.com/zerogames/zero/internal/games/gamestest"
 	"github.com/zerogames/zero/internal/ui"
 	znet "github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/selfplay"
 )
 
 func newServer(t *testing.T, opts Options) *httptest.Server {
@@ -579,6 +580,23 @@ func TestSearchTimeCapped(t *testing.T) {
 	var an analysis
 	if code := call(t, srv, "POST", "/api/analyze", id, &an); code != 200 || an.Work >= 100000 || len(an.Moves) == 0 {
 		t.Errorf("an analysis: %d, %+v", code, an)
+	}
+}
+
+// A models folder given relatively, whose name reads as a search setting (c_puct=9:x), is
+// named by its absolute path in the spec the registry parses again.
+func TestModelsFolderPathAbsolute(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.Mkdir("c_puct=9:x", 0o755)
+	os.WriteFile(filepath.Join("c_puct=9:x", "yinsh.ckpt"), []byte(znet.Magic+"weights"), 0o644)
+	got, shown, err := New(Options{ModelsDir: "c_puct=9:x"}).checkSpec("mcts:10:yinsh.ckpt")
+	if err != nil || shown != "mcts:10:yinsh.ckpt" {
+		t.Fatalf("checkSpec: %q, %q, %v", got, shown, err)
+	}
+	want := filepath.Join(dir, "c_puct=9:x", "yinsh.ckpt")
+	if sp, err := selfplay.ParseSpec(got); err != nil || sp.Checkpoint != want || sp.Settings != "" {
+		t.Errorf("%q reads as checkpoint %q, settings %q (%v); want %q", got, sp.Checkpoint, sp.Settings, err, want)
 	}
 }
 
