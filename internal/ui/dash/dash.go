@@ -316,6 +316,9 @@ func (c *runCache) update() error {
 	if len(recs) == 0 && !reset {
 		return nil
 	}
+	for i := range recs {
+		recs[i].Values = chartedValues(recs[i])
+	}
 	if c.seq.Add(recs...) > 0 {
 		c.gen++
 	}
@@ -578,6 +581,26 @@ func charted() map[string][]string {
 	return out
 }
 
+// chartOf is charted(), the value names each kind's charts draw.
+var chartOf = charted()
+
+// chartedValues is the values of rec that the dashboard uses (the ones its kind's charts draw,
+// and a selfplay record's samples_total): a run's records are kept for as long as the server
+// runs, and a record may hold thousands of values no chart draws (an ingest record's per-worker
+// rates). nil if none.
+func chartedValues(rec metrics.Record) map[string]float64 {
+	var out map[string]float64
+	for n, v := range rec.Values {
+		if wanted(chartOf[rec.Kind], n) || rec.Kind == "selfplay" && n == "samples_total" {
+			if out == nil {
+				out = map[string]float64{}
+			}
+			out[n] = v
+		}
+	}
+	return out
+}
+
 // wanted tells whether a value name is one of the names a kind's charts draw (a name ending
 // in "/" is a prefix).
 func wanted(names []string, name string) bool {
@@ -630,9 +653,8 @@ func (d *Dashboard) handleMetrics(w http.ResponseWriter, r *http.Request, name, 
 		out.Reset, from = true, 0
 	}
 	out.From = from
-	want := charted()
 	for _, rec := range recs[from:] {
-		names, ok := want[rec.Kind]
+		names, ok := chartOf[rec.Kind]
 		if !ok {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -430,5 +431,51 @@ func TestSlowClientBlocksNoOne(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Errorf("/api/runs waits on a client that does not read its metrics")
+	}
+}
+
+// A run's records are kept with the values the dashboard uses only (the charts' and a selfplay
+// record's samples_total): the rest (a train record's lr, a selfplay record's net_cores, an
+// eval record's per-opponent scores) would be held for as long as the server runs.
+func TestKeepsChartedValues(t *testing.T) {
+	runs := t.TempDir()
+	dir := writeRun(t, runs, "blitz", 20, 0)
+	l, err := metrics.Create(filepath.Join(dir, metricsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := start.Add(time.Minute)
+	writeRecord(t, l, "train", 30, at, 60, map[string]float64{"loss": 2, "lr": 0.001, "target_entropy": 1})
+	writeRecord(t, l, "selfplay", 30, at, 60, map[string]float64{"games_per_s": 2, "net_cores": 0.5, "samples_total": 1500})
+	writeRecord(t, l, "ingest", 30, at, 60, map[string]float64{"games_per_s": 2, "worker/a/games_per_s": 1, "bytes_per_s": 100})
+	writeRecord(t, l, "other", 30, at, 60, map[string]float64{"x": 1})
+	l.Close()
+	d := New(Options{RunsDir: runs})
+	if code, body, _ := get(t, d, "GET", "/api/run/metrics?run=blitz"); code != 200 {
+		t.Fatalf("%d %s", code, body)
+	}
+	want := map[string][]string{ // of the four records written above
+		"train":    {"loss"},
+		"selfplay": {"games_per_s", "samples_total"},
+		"ingest":   {"games_per_s", "worker/a/games_per_s"},
+		"other":    nil,
+	}
+	c := d.runs["blitz"]
+	recs := c.seq.Records()
+	if len(recs) != 8 {
+		t.Fatalf("%d records, want 8", len(recs))
+	}
+	for _, r := range recs[4:] {
+		var names []string
+		for n := range r.Values {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		if !slices.Equal(names, want[r.Kind]) {
+			t.Errorf("a %s record keeps %v", r.Kind, names)
+		}
+	}
+	if c.newest.samples != 1500 {
+		t.Errorf("newest samples %d, want 1500", c.newest.samples)
 	}
 }
