@@ -1,12 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -50,46 +51,28 @@ func TestLoopbackHosts(t *testing.T) {
 	}
 }
 
-// syncWriter is a writer safe for the server's goroutine and the test's.
-type syncWriter struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.Write(p)
-}
-
-func (w *syncWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.String()
-}
-
 // Ctrl-C during an agent's search stops the server at once and cleanly: the search is
 // cancelled (its client answered 503), not waited on past Shutdown's grace, which ended the
 // command with "context deadline exceeded".
 func TestServeStopsDuringASearch(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stdout, stderr := &syncWriter{}, &syncWriter{}
+	out, stdout := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), stdout, stderr)
+		err := run(ctx, []string{"serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), stdout, io.Discard)
+		stdout.CloseWithError(err)
+		done <- err
 	}()
-	var base string
-	for i := 0; base == ""; i++ {
-		if i > 500 {
-			t.Fatalf("the server did not start: %q %q", stdout, stderr)
-		}
-		time.Sleep(10 * time.Millisecond)
-		if _, rest, ok := strings.Cut(stdout.String(), "open http://"); ok {
-			host, _, _ := strings.Cut(rest, "/")
-			base = "http://" + host
-		}
+	first := bufio.NewReader(out)
+	line, err := first.ReadString('\n') // zero serve: open http://ADDR/ in a browser …
+	_, rest, ok := strings.Cut(line, "open http://")
+	if !ok {
+		t.Fatalf("the server did not start: %q, %v", line, err)
 	}
+	go io.Copy(io.Discard, first)
+	host, _, _ := strings.Cut(rest, "/")
+	base := "http://" + host
 	post := func(path, body string) (*http.Response, error) {
 		return http.Post(base+path, "application/json", strings.NewReader(body))
 	}

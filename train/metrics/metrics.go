@@ -198,19 +198,15 @@ func (t *Tail) Next() (records []Record, reset bool, err error) {
 				}
 				line, err = r.ReadSlice('\n')
 			}
+			line = long
 			if t.long {
-				t.off += n // past what was read, the line's end still to come
+				t.off += n // past what was read: nothing of it is parsed
 				if err == nil {
 					t.long = false // it ended here
 					t.skipped++
 					continue
 				}
-				if err == io.EOF || len(records) > 0 {
-					return records, reset, nil // an error comes again next time
-				}
-				return nil, reset, err
 			}
-			line = long
 		}
 		if err == io.EOF {
 			return records, reset, nil // what is left, if anything, is a line being written
@@ -237,7 +233,8 @@ func (t *Tail) unchanged(f *os.File) bool {
 	if len(t.seen) == 0 {
 		return true
 	}
-	b := make([]byte, len(t.seen))
+	var buf [seenBytes]byte
+	b := buf[:len(t.seen)]
 	_, err := f.ReadAt(b, t.off-int64(len(b)))
 	return err == nil && bytes.Equal(b, t.seen)
 }
