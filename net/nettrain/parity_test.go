@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/gyges"
+	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/net"
 )
@@ -129,4 +131,49 @@ func TestParity(t *testing.T) {
 // relErr is |a−b| relative to max(1, |b|).
 func relErr(a, b float32) float64 {
 	return math.Abs(float64(a)-float64(b)) / max(1, math.Abs(float64(b)))
+}
+
+// TestParityGameSpecs holds the inference engine to gorgonia's forward pass on the policy
+// heads of the games the architectures above do not cover: Gygès's spatial head with no
+// off-grid output (and the advanced rule's 1,336 planes), and Imbriqua's with 11.
+func TestParityGameSpecs(t *testing.T) {
+	small := net.Config{Blocks: 1, Channels: 16, PolicyChannels: 4, ValueChannels: 2, ValueHidden: 16}
+	for _, g := range []struct {
+		info *env.Info
+		game any
+	}{{gyges.Basic.Info(), gyges.Basic}, {gyges.Advanced.Info(), gyges.Advanced}, {imbriqua.Game.Info(), imbriqua.Game}} {
+		t.Run(g.info.Name, func(t *testing.T) {
+			spec, err := net.SpecOf(g.info, g.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			w, err := net.NewWeights(spec, small, rng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Randomize(rng)
+			const n = 9
+			obs := randomObs(rng, n, spec)
+			wantOut, wantValue, err := forwardEval(w, n, obs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			logits, value := make([]float32, n*spec.NumActions), make([]float32, n)
+			if err := net.NewEngine(net.NewModel(w)).Evaluate(obs, logits, value); err != nil {
+				t.Fatal(err)
+			}
+			worst := 0.0
+			for i := range n {
+				for a := range spec.NumActions {
+					worst = max(worst, relErr(logits[i*spec.NumActions+a], wantOut[i*spec.Outputs()+spec.OutputOf(env.Action(a))]))
+				}
+				worst = max(worst, relErr(value[i], wantValue[i]))
+			}
+			t.Logf("%d policy planes, %d off the grid: worst relative error %.2g", spec.PolicyPlanes, spec.OffGrid, worst)
+			if worst > 1e-4 {
+				t.Errorf("engine and gorgonia differ by %.2g (relative), more than 1e-4", worst)
+			}
+		})
+	}
 }
