@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -259,5 +260,110 @@ func TestRootProofsAcrossSlices(t *testing.T) {
 	}
 	if !lost(s) {
 		t.Errorf("after %d searches of 4 ms, the last move is not proven lost: %+v", searches, s.Children(nil))
+	}
+}
+
+// TestScanDepthAfterReuse: with ScanDepth 2 the children of the root's moves are looked at, so a
+// move after which every reply lets the mover win at once (a win in two) is proven before any
+// simulation of it. Node 1 (player 0) has move 0 to node 2, where both of player 1's replies
+// let player 0 win at once. A search started at node 1 proves it with one simulation; one that
+// reached node 1 from node 0 by tree reuse, having expanded node 2 at depth 2 (below
+// ScanDepth, unscanned), must too: node 2 is now at depth 1 and must be scanned as such.
+func TestScanDepthAfterReuse(t *testing.T) {
+	g := newTree([]tnode{
+		0: dec(1, 1, 10),
+		1: dec(0, 2, 3),
+		2: dec(1, 4, 5), // every reply lets player 0 win at once
+		3: dec(1, 9),
+		4: dec(0, 6, 7),
+		5: dec(0, 8, 11),
+		6: end(env.Win0), 7: end(env.Draw), 8: end(env.Win0),
+		9: end(env.Draw), 10: end(env.Draw), 11: end(env.Draw),
+	})
+	p := DefaultParams()
+	p.RootProof = 0 // the tree's own scans only (self-play's Gygès advanced preset)
+	fresh := mustSearch(t, g, Uniform[tpos]{}, p, 1)
+	fresh.Reset(tpos{1})
+	if err := fresh.Run(context.Background(), Budget{Simulations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := fresh.Proven(); !ok || v != 1 {
+		t.Fatalf("a search from node 1 did not prove the win in two: %v %v", v, ok)
+	}
+	reused := mustSearch(t, g, Uniform[tpos]{}, p, 1)
+	if err := reused.Run(context.Background(), Budget{Simulations: 3}); err != nil {
+		t.Fatal(err)
+	}
+	expanded := false // the setup: node 2 expanded below the old root's children, unscanned
+	for _, nd := range reused.t.nodes {
+		if nd.state >= 0 && reused.t.states[nd.state].id == 2 {
+			expanded = nd.expanded() && !nd.scanned && !nd.solved
+		}
+	}
+	if !expanded {
+		t.Fatal("setup: node 2 was not expanded unscanned by the search from node 0")
+	}
+	if err := reused.Advance(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := reused.Run(context.Background(), Budget{Simulations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := reused.Proven(); !ok || v != 1 {
+		t.Errorf("after tree reuse the win in two is not proven (%v %v): the reused move was not scanned; children %+v", v, ok, reused.Children(nil))
+	}
+}
+
+// TestReuseScansRandomTrees: games played on random trees (multi-decision turns, chance,
+// mid-turn deciders) with tree reuse, ScanDepth 2 and 3, batches and a cache: after every
+// search the tree keeps its invariants (a chance node's value reads the proofs that the scans
+// of reused nodes below it made) and no proof or exclusion is wrong.
+func TestReuseScansRandomTrees(t *testing.T) {
+	var variants []Params
+	p := DefaultParams()
+	p.InFlight, p.ScanDepth, p.RootProof = 4, 3, 2
+	variants = append(variants, p)
+	p.Gumbel, p.GumbelActions = true, 2
+	variants = append(variants, p)
+	p = DefaultParams()
+	p.InFlight, p.RootProof = 8, 0
+	variants = append(variants, p)
+	bad := 0
+	for seed := uint64(0); seed < 600 && bad < 5; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		g := newTree(randomTree(rng, 6+int(seed%5)))
+		exact := func(s tpos) float64 { return exactTree(s.id) }
+		for vi, vp := range variants {
+			s := mustSearch(t, g, NewRollout[tpos](g, seed, 1), vp, seed)
+			s.SetCache(NewCache[tpos](g, 1<<16))
+			st := g.New()
+			for st.ToMove() != env.Terminal {
+				if st.ToMove() == env.Chance {
+					a := env.Action(rng.IntN(len(treeTab[st.id].kids)))
+					if err := s.Advance(a); err != nil {
+						t.Fatal(err)
+					}
+					st = st.Play(a)
+					continue
+				}
+				s.SetRoot(st)
+				if err := s.Run(context.Background(), Budget{Simulations: 1 + rng.IntN(40)}); err != nil {
+					t.Fatal(err)
+				}
+				msg := s.reviewCheck(t, exact)
+				if err := s.checkTree(); err != nil {
+					msg = err.Error()
+				}
+				if msg != "" {
+					bad++
+					t.Errorf("seed %d variant %d at %v: %s", seed, vi, st, msg)
+				}
+				a, _ := s.Choose(0)
+				if err := s.Advance(a); err != nil {
+					t.Fatal(err)
+				}
+				st = st.Play(a)
+			}
+		}
 	}
 }

@@ -320,6 +320,9 @@ func (s *Search[S]) Start(sims int) error {
 	if root := &s.t.nodes[0]; s.p.Solver && root.expanded() {
 		switch {
 		case !root.scanned:
+			// A root brought up by tree reuse: the nodes now above ScanDepth that were
+			// expanded deeper, unscanned, are scanned as a new tree's would have been.
+			s.rescan(0, 0)
 			s.scan(0)
 		case s.t.proofsCut && s.p.RootProof > 0:
 			s.resumeProofs()

@@ -145,6 +145,33 @@ func (s *Search[S]) scan(i int32) {
 	s.trySolve(i)
 }
 
+// rescan scans the expanded nodes below node i (at depth) that are above Params.ScanDepth and
+// were not scanned: after tree reuse (Advance, SetRoot) the new root's subtree comes up from
+// below the old root, where its nodes were expanded deeper than ScanDepth and left unscanned,
+// so without this the wins and losses in two among the root's reused moves went unseen. The
+// deepest go first, so that what they prove goes up through trySolve to i's children.
+func (s *Search[S]) rescan(i int32, depth int) {
+	if depth+1 >= s.p.ScanDepth {
+		return
+	}
+	first, count := s.t.nodes[i].first, s.t.nodes[i].count
+	for c := first; c < first+count; c++ {
+		if ch := &s.t.nodes[c]; !ch.expanded() || ch.solved {
+			continue
+		}
+		s.rescan(c, depth+1)
+		if ch := &s.t.nodes[c]; ch.toMove != env.Chance && !ch.scanned {
+			s.scan(c)
+		} else {
+			s.trySolve(c)
+		}
+	}
+	if nd := &s.t.nodes[i]; nd.toMove == env.Chance {
+		// Its value reads its outcomes' proofs: worked out again, as a backup would.
+		nd.w = float64(nd.n) * s.chanceMean(nd)
+	}
+}
+
 // resumeProofs goes on with the root's proofs where a search's end cut them short
 // (tree.proofsCut), and proves the root again from its children if they now show its value.
 func (s *Search[S]) resumeProofs() {
