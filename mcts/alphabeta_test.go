@@ -359,3 +359,61 @@ func TestAlphaBetaKillers(t *testing.T) {
 	}
 	t.Logf("%d moves proven; %d positions with killers, %d without", proven, with, without)
 }
+
+// mateTrees are two hand-built trees whose best moves differ only by the distance of a forced
+// result. winTree (player 0 to move): move 0 wins in his next turn (player 1's one reply, then
+// a win), move 1 wins at once, move 2 wins in his next turn through a card (chance) and his own
+// second decision, move 3 draws. lossTree (player 0 to move, every move loses): move 0 lets
+// player 1 win at once, move 1 only in player 1's second turn, move 2 after player 0's own
+// second decision (a turn of two decisions) in player 1's first.
+func mateTrees() (winTree, lossTree []tnode) {
+	winTree = []tnode{
+		0: dec(0, 1, 2, 7, 3),
+		1: dec(1, 4),
+		2: end(env.Win0),
+		3: end(env.Draw),
+		4: dec(0, 5, 6),
+		5: end(env.Win0), 6: end(env.Draw),
+		7:  dec(1, 8),
+		8:  chance([]float64{0.5, 0.5}, 9, 9),
+		9:  dec(0, 10),
+		10: dec(0, 5, 6),
+	}
+	lossTree = []tnode{
+		0: dec(0, 1, 2, 3),
+		1: dec(1, 4, 5),
+		2: dec(1, 6),
+		3: dec(0, 10),
+		4: end(env.Win1), 5: end(env.Draw),
+		6: dec(0, 7),
+		7: dec(1, 8, 9),
+		8: end(env.Win1), 9: end(env.Draw),
+		10: dec(1, 11), 11: end(env.Win1),
+	}
+	return winTree, lossTree
+}
+
+// TestAlphaBetaMateDistance: ab:D takes the fastest win and the slowest loss, whatever its
+// seed (the root's shuffle) and its depth: iterative deepening stops at the first depth that
+// forces a result, and a loss keeps the move that survived the depth before.
+func TestAlphaBetaMateDistance(t *testing.T) {
+	win, loss := mateTrees()
+	for _, c := range []struct {
+		name  string
+		tab   []tnode
+		depth int
+		best  env.Action
+		value float64
+	}{{"win", win, 1, 1, 1}, {"win", win, 4, 1, 1}, {"loss", loss, 4, 1, -1}, {"loss", loss, 8, 1, -1}} {
+		g := newTree(c.tab)
+		for seed := uint64(0); seed < 24; seed++ {
+			res, err := mustAB(t, g, c.depth, seed).Search(context.Background(), tpos{0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Best != c.best || res.Value != c.value {
+				t.Errorf("%s, ab:%d seed %d: move %d value %v, want move %d value %v", c.name, c.depth, seed, res.Best, res.Value, c.best, c.value)
+			}
+		}
+	}
+}

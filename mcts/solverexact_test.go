@@ -196,3 +196,35 @@ func TestSolverExactOnRandomTrees(t *testing.T) {
 		t.Errorf("the random trees never exercised the solver's proofs: %v", seen)
 	}
 }
+
+// TestProvenShortestWinLongestLoss: a proven root plays the shortest win and the longest loss
+// (mateTrees), in every variant with the solver. The root proofs are left out of the loss:
+// a move proven by them is given the depth 2·RootProof, not its own (move 2 there, lost in
+// player 1's first turn, is taken for longer than move 1's loss in his second).
+func TestProvenShortestWinLongestLoss(t *testing.T) {
+	win, loss := mateTrees()
+	for _, v := range variants() {
+		if !v.p.Solver {
+			continue
+		}
+		for _, c := range []struct {
+			name string
+			tab  []tnode
+		}{{"win", win}, {"loss", loss}} {
+			if c.name == "loss" && v.p.RootProof > 0 {
+				continue
+			}
+			g := newTree(c.tab)
+			for seed := uint64(0); seed < 6; seed++ {
+				s := mustSearch(t, g, Uniform[tpos]{}, v.p, seed)
+				if err := s.Run(context.Background(), Budget{Simulations: 200}); err != nil {
+					t.Fatal(err)
+				}
+				a, _ := s.Choose(0)
+				if _, ok := s.Proven(); !ok || a != 1 {
+					t.Errorf("%s, %s seed %d: proven %v, chose %d, want 1; children %+v", c.name, v.name, seed, ok, a, s.Children(nil))
+				}
+			}
+		}
+	}
+}
