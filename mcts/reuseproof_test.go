@@ -336,20 +336,7 @@ func TestReuseScansRandomTrees(t *testing.T) {
 		for vi, vp := range variants {
 			s := mustSearch(t, g, NewRollout[tpos](g, seed, 1), vp, seed)
 			s.SetCache(NewCache[tpos](g, 1<<16))
-			st := g.New()
-			for st.ToMove() != env.Terminal {
-				if st.ToMove() == env.Chance {
-					a := env.Action(rng.IntN(len(treeTab[st.id].kids)))
-					if err := s.Advance(a); err != nil {
-						t.Fatal(err)
-					}
-					st = st.Play(a)
-					continue
-				}
-				s.SetRoot(st)
-				if err := s.Run(context.Background(), Budget{Simulations: 1 + rng.IntN(40)}); err != nil {
-					t.Fatal(err)
-				}
+			playTree(t, s, g.New(), rng, 40, func(st tpos) {
 				msg := s.reviewCheck(t, exact)
 				if err := s.checkTree(); err != nil {
 					msg = err.Error()
@@ -358,12 +345,7 @@ func TestReuseScansRandomTrees(t *testing.T) {
 					bad++
 					t.Errorf("seed %d variant %d at %v: %s", seed, vi, st, msg)
 				}
-				a, _ := s.Choose(0)
-				if err := s.Advance(a); err != nil {
-					t.Fatal(err)
-				}
-				st = st.Play(a)
-			}
+			})
 		}
 	}
 }

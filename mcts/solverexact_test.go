@@ -155,20 +155,7 @@ func TestSolverExactOnRandomTrees(t *testing.T) {
 		exact := func(s tpos) float64 { return exactTree(s.id) }
 		for vi, vp := range variants {
 			s := mustSearch(t, g, Uniform[tpos]{}, vp, seed)
-			st := g.New()
-			for st.ToMove() != env.Terminal {
-				if st.ToMove() == env.Chance {
-					a := env.Action(rng.IntN(len(treeTab[st.id].kids)))
-					if err := s.Advance(a); err != nil {
-						t.Fatal(err)
-					}
-					st = st.Play(a)
-					continue
-				}
-				s.SetRoot(st)
-				if err := s.Run(context.Background(), Budget{Simulations: 1 + rng.IntN(30)}); err != nil {
-					t.Fatal(err)
-				}
+			playTree(t, s, g.New(), rng, 30, func(st tpos) {
 				if s.t.nodes[0].solved {
 					seen["root solved"]++
 				}
@@ -183,12 +170,7 @@ func TestSolverExactOnRandomTrees(t *testing.T) {
 					}
 					fails[msg]++
 				}
-				a, _ := s.Choose(0)
-				if err := s.Advance(a); err != nil {
-					t.Fatal(err)
-				}
-				st = st.Play(a)
-			}
+			})
 		}
 	}
 	t.Log(seen)
@@ -226,5 +208,32 @@ func TestProvenShortestWinLongestLoss(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// playTree plays a game of a random tree from st with the search s, reused from move to move:
+// each chance outcome drawn by rng and given to s (Advance); at each decision a search of
+// 1 + rng.IntN(maxSims) simulations from SetRoot(st), check(st), then the move s chooses.
+func playTree(t *testing.T, s *Search[tpos], st tpos, rng *rand.Rand, maxSims int, check func(st tpos)) {
+	t.Helper()
+	for st.ToMove() != env.Terminal {
+		if st.ToMove() == env.Chance {
+			a := env.Action(rng.IntN(len(treeTab[st.id].kids)))
+			if err := s.Advance(a); err != nil {
+				t.Fatal(err)
+			}
+			st = st.Play(a)
+			continue
+		}
+		s.SetRoot(st)
+		if err := s.Run(context.Background(), Budget{Simulations: 1 + rng.IntN(maxSims)}); err != nil {
+			t.Fatal(err)
+		}
+		check(st)
+		a, _ := s.Choose(0)
+		if err := s.Advance(a); err != nil {
+			t.Fatal(err)
+		}
+		st = st.Play(a)
 	}
 }
