@@ -85,9 +85,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		usage(stderr)
 		return errUsage
 	}
-	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
-		if len(args) > 1 {
-			return run(ctx, append(slices.Clone(args[1:]), "-h"), stdin, stdout, stderr)
+	if isHelp(args[0]) {
+		// zero help help, zero -h --help: the words asking for help are one request, not a
+		// command to ask help of (run with "-h" appended re-entered this branch for ever).
+		rest := args[1:]
+		for len(rest) > 0 && isHelp(rest[0]) {
+			rest = rest[1:]
+		}
+		if len(rest) > 0 {
+			return run(ctx, append(slices.Clone(rest), "-h"), stdin, stdout, stderr)
 		}
 		usage(stdout)
 		return nil
@@ -105,6 +111,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	usage(stderr)
 	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// isHelp tells whether arg asks for help in the place of a command.
+func isHelp(arg string) bool {
+	return arg == "help" || arg == "-h" || arg == "--help" || arg == "-help"
 }
 
 func usage(w io.Writer) {
