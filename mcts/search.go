@@ -283,10 +283,12 @@ func (s *Search[S]) Run(ctx context.Context, b Budget) error {
 				return err
 			}
 		}
-		// A search whose root proofs were cut makes a simulation before it ends, so that a
-		// stream of such searches (the engine's go infinite, which ends its slices on one that
-		// did nothing) goes on to resume them.
-		if b.Time > 0 && s.t.nodes[0].expanded() && now().After(deadline) && (s.done > 0 || !s.t.proofsCut) {
+		// A search by time makes at least one simulation before it ends: a stopped search's
+		// least answer (the engine's one simulation in a nanosecond) is a searched one (a
+		// rollout's root is expanded before any simulation, and ended there it answered every
+		// move unsearched), and a stream of searches whose root proofs were cut (the engine's
+		// go infinite, which ends its slices on one that did nothing) goes on to resume them.
+		if b.Time > 0 && s.t.nodes[0].expanded() && now().After(deadline) && s.done > 0 {
 			break
 		}
 	}

@@ -557,7 +557,9 @@ func (p *Searcher[S]) Analyze(ctx context.Context, s S, lim Limits, progress fun
 	p.reclaim()
 	search := p.search
 	search.SetRoot(s)
-	if err := search.Run(ctx, b); err != nil && (ctx.Err() == nil || search.Visits() == 0) {
+	// Cancelled before its first simulation, the search has nothing to answer (a rollout's
+	// root is visited once expanded, before any simulation): the caller runs a least search.
+	if err := search.Run(ctx, b); err != nil && (ctx.Err() == nil || search.Simulations() == 0) {
 		return Analysis{}, err
 	}
 	best, err := search.Choose(0)
