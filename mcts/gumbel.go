@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"math"
+	"time"
 )
 
 // gumbelRoot is the state of a Gumbel AlphaZero root (Danihelka et al., ICLR 2022) for one
@@ -21,6 +22,7 @@ type gumbelRoot struct {
 	seq     []int32   // seq[k]: the visits an action must have had to get simulation k
 	phase   []int32   // phase[k]: the number of actions still considered at simulation k
 	scratch []float64 // scratch for Dirichlet noise
+	planned int       // a timed search: the simulation at which the halving was last planned
 }
 
 // barrier tells whether simulation k starts a new halving phase, whose choice of actions
@@ -32,17 +34,24 @@ func (gr *gumbelRoot) barrier(k int) bool {
 // sequence lays out seq and phase for m considered actions and n simulations.
 func (gr *gumbelRoot) sequence(m, n int) {
 	gr.seq, gr.phase = gr.seq[:0], gr.phase[:0]
-	if m <= 1 {
-		for k := range n {
-			gr.seq = append(gr.seq, int32(k))
+	gr.plan(m, 0, n)
+}
+
+// plan appends to seq and phase the halving of considered actions, each of which has had
+// visits visits, over n more simulations: the phases left share them equally.
+func (gr *gumbelRoot) plan(considered int, visits int32, n int) {
+	end := len(gr.seq) + n
+	if considered <= 1 {
+		for len(gr.seq) < end {
+			gr.seq = append(gr.seq, visits)
 			gr.phase = append(gr.phase, 1)
+			visits++
 		}
 		return
 	}
-	log2m := int(math.Ceil(math.Log2(float64(m))))
-	considered, visits := m, int32(0)
-	for len(gr.seq) < n {
-		rounds := max(1, n/(log2m*considered))
+	phases := int(math.Ceil(math.Log2(float64(considered))))
+	for len(gr.seq) < end {
+		rounds := max(1, n/(phases*considered))
 		for range rounds {
 			for range considered {
 				gr.seq = append(gr.seq, visits)
@@ -52,7 +61,64 @@ func (gr *gumbelRoot) sequence(m, n int) {
 		}
 		considered = max(2, considered/2)
 	}
-	gr.seq, gr.phase = gr.seq[:n], gr.phase[:n]
+	gr.seq, gr.phase = gr.seq[:end], gr.phase[:end]
+}
+
+// timedBudget is the simulations a Gumbel root plans for a search of d: those d allows at the
+// rate of this Search's last search, and before any, the least halving of GumbelActions that
+// gives each action two visits in the first phase (the plan is made again at each phase from
+// the rate of the search under way).
+func (s *Search[S]) timedBudget(d time.Duration) int {
+	m := max(s.p.GumbelActions, 1)
+	least := m
+	if m > 1 {
+		least = 2 * m * int(math.Ceil(math.Log2(float64(m))))
+	}
+	if s.rate <= 0 {
+		return least
+	}
+	return max(least, int(min(s.rate*d.Seconds(), 1<<40)))
+}
+
+// extendTimed gives a timed search whose plan is spent, with time left, one more round of its
+// last phase: its survivors' round completed, or a round more for each.
+func (s *Search[S]) extendTimed() {
+	gr := &s.gumbel
+	n := len(gr.seq)
+	if n == 0 {
+		return
+	}
+	c, v := gr.phase[n-1], gr.seq[n-1]
+	done := int32(0)
+	for k := n - 1; k >= 0 && gr.seq[k] == v && gr.phase[k] == c; k-- {
+		done++
+	}
+	if done >= c {
+		done, v = 0, v+1
+	}
+	for range c - done {
+		gr.seq = append(gr.seq, v)
+		gr.phase = append(gr.phase, c)
+	}
+	s.budget = len(gr.seq)
+}
+
+// replan plans a timed search's halving again at the start of a phase, with no leaf in
+// flight: the simulations left are those the time left allows at this search's rate so far.
+func (s *Search[S]) replan() {
+	gr := &s.gumbel
+	k := s.started
+	gr.planned = k
+	el := now().Sub(s.timedFrom)
+	if s.done <= 0 || el <= 0 {
+		return
+	}
+	left := int(min(float64(s.done)/el.Seconds()*s.deadline.Sub(now()).Seconds(), 1<<40))
+	considered, visits := int(gr.phase[k]), gr.seq[k]
+	gr.seq, gr.phase = gr.seq[:k], gr.phase[:k]
+	// At least one round of the phase that starts: what the plan promised it.
+	gr.plan(considered, visits, max(left, considered))
+	s.budget = len(gr.seq)
 }
 
 // prepare draws the Gumbel sample and lays out the sequence for the root's children.
@@ -76,6 +142,7 @@ func (s *Search[S]) prepareGumbel() {
 		gr.local[c] = 0
 	}
 	gr.sequence(min(s.p.GumbelActions, max(open, 1)), s.budget)
+	gr.planned = 0
 }
 
 func resize[T any](x []T, n int) []T {

@@ -59,6 +59,13 @@ type Search[S env.State[S]] struct {
 	prepared bool // the root's noise or Gumbel draw has been made
 	noised   bool // Dirichlet noise is in the root's priors
 	gumbel   gumbelRoot
+	// A Gumbel root searching for a time (Run with Budget.Time and no simulations): its
+	// halving is planned for the simulations the time allows, at the rate of the search so far
+	// (rate: this Search's simulations a second in its last search, 0 before one), and planned
+	// again at each phase's start from the rate of the search under way (timedFrom: its start).
+	timed     bool
+	timedFrom time.Time
+	rate      float64
 }
 
 // Budget bounds a search.
@@ -68,7 +75,10 @@ type Budget struct {
 	Simulations int
 	// Time, if positive, stops the search once it has run that long, whatever the
 	// simulations. A search stopped by time depends on the machine's speed: use it for play,
-	// never where results must be reproducible. With Simulations = 0 only Time bounds it.
+	// never where results must be reproducible. With Simulations = 0 only Time bounds it; a
+	// Gumbel root then plans its sequential halving for the simulations the time allows, at
+	// the rate of the Search's last search (a least halving before any), planned again from
+	// the search's own rate at each phase, its last phase going on while time is left.
 	Time time.Duration
 	// Progress, if set, is called with the simulations done every progressEvery simulations
 	// or so, and once at the end, from the goroutine that runs the search.
@@ -253,19 +263,38 @@ func (s *Search[S]) newRoot() {
 func (s *Search[S]) Run(ctx context.Context, b Budget) error {
 	sims := b.Simulations
 	var deadline time.Time
+	begin := now()
+	timed := false
 	if b.Time > 0 {
-		deadline = now().Add(b.Time)
-		if sims <= 0 {
+		deadline = begin.Add(b.Time)
+		if sims <= 0 || sims == math.MaxInt {
 			sims = math.MaxInt
+			if s.p.Gumbel {
+				// Sequential halving shares out a number of simulations: those the time
+				// allows at the rate measured so far, planned again at each phase.
+				timed, sims = true, s.timedBudget(b.Time)
+			}
 		}
 	}
 	s.ctx, s.deadline = ctx, deadline
-	defer func() { s.ctx, s.deadline = nil, time.Time{} }()
+	defer func() { s.ctx, s.deadline, s.timed = nil, time.Time{}, false }()
 	if err := s.Start(sims); err != nil {
 		return err
 	}
+	s.timed, s.timedFrom = timed, begin
+	defer func() {
+		if el := now().Sub(begin); s.done > 0 && el > 0 {
+			s.rate = float64(s.done) / el.Seconds()
+		}
+	}()
 	reported := 0
-	for !s.Finished() {
+	for {
+		if s.timed && s.done >= s.budget && len(s.leafNode) == 0 && now().Before(deadline) {
+			s.extendTimed() // time is left: the last phase goes on
+		}
+		if s.Finished() {
+			break
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -376,8 +405,13 @@ func (s *Search[S]) Collect() []S {
 	// (TestInstantDescentsWhileALeafWaits). With one leaf in flight nothing changes.
 	waited := 0
 	for d := 0; d < maxDescents && len(s.leafNode)+waited < s.p.InFlight && s.started < s.budget && !s.full() && !s.t.nodes[0].solved; d++ {
-		if s.p.Gumbel && s.gumbel.barrier(s.started) && s.t.nodes[0].inflight > 0 {
-			break // halving needs the values of the phase's leaves in flight
+		if s.p.Gumbel && s.gumbel.barrier(s.started) {
+			if s.t.nodes[0].inflight > 0 {
+				break // halving needs the values of the phase's leaves in flight
+			}
+			if s.timed && s.gumbel.planned != s.started {
+				s.replan()
+			}
 		}
 		n := len(s.leafNode)
 		if !s.descend() {
