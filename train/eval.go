@@ -39,9 +39,12 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 			r.mu.Unlock()
 			continue // deleted since it was queued
 		}
+		// The files the games read stay (trim) until the evaluation ends.
+		r.rating = append(r.rating[:0], e.File)
 		for j := i - 1; j >= 0 && len(opponents) < cfg.Previous; j-- {
 			c := r.state.Checkpoints[j]
 			opponents = append(opponents, opponent{c.Name(), player(c)})
+			r.rating = append(r.rating, c.File)
 		}
 		r.mu.Unlock()
 		for _, b := range cfg.Baselines {
@@ -91,7 +94,7 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 			scores[o.name] = points / float64(len(res.Records))
 		}
 		if len(names) < len(opponents) {
-			r.trim()
+			r.rated()
 			continue
 		}
 		r.mu.Lock()
@@ -140,8 +143,16 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 		}
 		r.recordAt("eval", e.Step, e.Elapsed, values)
 		r.logf("%s", line)
-		r.trim()
+		r.rated()
 	}
+}
+
+// rated ends an evaluation: the files it read are trimmed as any other.
+func (r *run[S]) rated() {
+	r.mu.Lock()
+	r.rating = r.rating[:0]
+	r.mu.Unlock()
+	r.trim()
 }
 
 func boolIndex(b bool) int {

@@ -35,7 +35,37 @@ func TestLockFolder(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the folder stays locked after its holder let go: %v", err)
 	}
+	// The lock file deleted (by hand) while the folder is held: a second holder is still
+	// refused, though the first is no longer named (it was, with a lock on the file alone).
+	if err := os.Remove(filepath.Join(dir, lockFile)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = lockFolder(dir); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "another process trains in it") {
+		t.Fatalf("second lock with the lock file deleted: %v, want ErrBusy", err)
+	}
+	if holder, training, err := Holder(dir); !training || err != nil || holder != "another process" {
+		t.Fatalf("Holder with the lock file deleted: %q, training %v, %v", holder, training, err)
+	}
 	again.unlock()
+	if _, training, err := Holder(dir); training || err != nil {
+		t.Fatalf("let go, the lock file deleted: training %v, %v", training, err)
+	}
+	// A lock file an older zero holds (it locked only the file): refused too.
+	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if held, err := tryLock(f); !held || err != nil {
+		t.Fatal(held, err)
+	}
+	f.WriteString("zero (an older one)\n")
+	if _, err = lockFolder(dir); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "zero (an older one) trains in it") {
+		t.Fatalf("the lock file held by another: %v, want ErrBusy naming it", err)
+	}
+	if holder, training, err := Holder(dir); !training || err != nil || holder != "zero (an older one)" {
+		t.Fatalf("Holder of a lock file held by another: %q, training %v, %v", holder, training, err)
+	}
 }
 
 // TestHolder tells a folder trained in from one that is not, and a trainer starting while a

@@ -9,8 +9,9 @@ import (
 )
 
 // tryLock takes an exclusive flock on f without waiting: false if another open file holds it.
-// flock's lock belongs to the open file, so a second open of the folder's lock file in the
-// same process is refused as another process would be.
+// flock's lock belongs to the open file, so a second open of the folder (or of its lock file)
+// in the same process is refused as another process would be. f may be a folder, opened
+// read-only.
 func tryLock(f *os.File) (bool, error) {
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)

@@ -20,7 +20,8 @@
 //	nats/             the embedded NATS server's store: the games not yet taken
 //	worker.token      the secret remote workers connect with (zero train --listen)
 //	run.id            the run's identity on a NATS server: one account serves one run
-//	lock              held (an OS file lock) by the process training in the folder
+//	lock              names the process training in the folder, which holds an OS lock on
+//	                  the folder itself (lock.go)
 //
 // Invariants: state.json only names a checkpoint that was fully written; a checkpoint holds the
 // optimizer state of its step; the replay buffer only grows by whole games, each checked
@@ -34,6 +35,8 @@ package train
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,6 +45,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -119,6 +123,13 @@ type CheckpointEntry struct {
 	File    string  `json:"file"`
 	Step    int64   `json:"step"`
 	Elapsed float64 `json:"elapsed_seconds"`
+	// Session is the session that wrote the file; Size and SHA256 (hex) are the file's, so that
+	// a resume refuses a whole checkpoint of that name that is not this one (another process
+	// wrote it over the run's, or it was copied in). None is in a state.json from before they
+	// were recorded: those files are not checked.
+	Session int    `json:"session,omitempty"`
+	Size    int64  `json:"size,omitempty"`
+	SHA256  string `json:"sha256,omitempty"`
 }
 
 // Name is the checkpoint's name in the ladder: its file name without extension.
@@ -205,6 +216,13 @@ type run[S env.State[S]] struct {
 	tr *transport // the session's server, connection, consumer and publisher
 
 	evalQueue chan CheckpointEntry
+	// rating are the files of the checkpoint being evaluated and of its opponents, which trim
+	// keeps until the evaluation ends; writing is the checkpoint being written, not yet in the
+	// state; failedRemoval are the files trim could not delete, each logged once (all guarded
+	// by mu).
+	rating        []string
+	writing       string
+	failedRemoval map[string]bool
 	// init is the checkpoint of cfg.Init when the run starts from it (nil otherwise).
 	init *net.Checkpoint
 	// from is what the session starts from, loaded by open before it writes anything.
@@ -310,6 +328,9 @@ func (r *run[S]) open() error {
 			ck.Weights = d
 		}
 		r.init = ck
+	}
+	if err := r.ownCheckpoints(); err != nil {
+		return err
 	}
 	if r.from, err = r.weights(); err != nil {
 		return err
@@ -509,6 +530,49 @@ func (r *run[S]) weights() (startWeights, error) {
 		return sw, nil
 	}
 	return startWeights{}, fmt.Errorf("%w (and no checkpoint before it is whole)", first)
+}
+
+// ownCheckpoints refuses a resume where a checkpoint state.json lists is whole but not the
+// file the run wrote (its size and SHA-256 are not those recorded with it): another process
+// wrote it over the run's (a second trainer in the folder), or it was copied in, and resuming
+// would take the other's weights, or its rating, as the run's. A file that does not load is
+// damage, left to weights (which falls back past a damaged newest checkpoint). It writes
+// nothing.
+func (r *run[S]) ownCheckpoints() error {
+	for _, c := range r.state.Checkpoints {
+		if c.SHA256 == "" {
+			continue // listed before files were recorded with their digest
+		}
+		path := filepath.Join(r.dir, c.File)
+		size, sum, err := fileDigest(path)
+		if err != nil || size == c.Size && sum == c.SHA256 {
+			continue // missing or unreadable: damage, as a file that does not load
+		}
+		ck, err := net.Load(path, r.spec)
+		if err != nil {
+			continue
+		}
+		return fmt.Errorf("resuming: %s is not the checkpoint %s lists (written by session %d: %d bytes, SHA-256 %.12s…) "+
+			"but another, of step %d saved %s (%d bytes, SHA-256 %.12s…): another process wrote it over the run's, or it was copied in; "+
+			"put the run's own file back, or start a new run from this one (--init %s, with another --run)",
+			path, stateFile, c.Session, c.Size, c.SHA256, ck.Header.Step, ck.Header.Created.Local().Format(time.DateTime), size, sum, path)
+	}
+	return nil
+}
+
+// fileDigest is the size and SHA-256 (hex) of the file at path.
+func fileDigest(path string) (int64, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return 0, "", err
+	}
+	return n, hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // fallBack makes c, an older checkpoint than the state's newest, the run's newest in r.state
@@ -871,11 +935,25 @@ func targetEntropy(b *net.Batch) float64 {
 }
 
 // checkpoint writes the weights and optimizer of the current step, then the state naming it,
-// and hands it to evaluation.
+// hands it to evaluation and trims the checkpoints kept.
 func (r *run[S]) checkpoint(t *nettrain.Trainer, pcg *rand.PCG) error {
 	step := r.step.Load()
 	entry := CheckpointEntry{File: filepath.Join(checkDir, fmt.Sprintf("step-%08d%s", step, CheckpointExt)), Step: step, Elapsed: r.elapsed()}
-	if err := net.Save(filepath.Join(r.dir, entry.File), t.Weights(), t.Optimizer(), step, time.Now()); err != nil {
+	path := filepath.Join(r.dir, entry.File)
+	r.mu.Lock()
+	r.writing = entry.File // trim leaves it while the state does not list it
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.writing = ""
+		r.mu.Unlock()
+	}()
+	if err := net.Save(path, t.Weights(), t.Optimizer(), step, time.Now()); err != nil {
+		return err
+	}
+	// The file as the state records it, for a resume to tell it from another (ownCheckpoints).
+	var err error
+	if entry.Size, entry.SHA256, err = fileDigest(path); err != nil {
 		return err
 	}
 	rng, err := pcg.MarshalBinary()
@@ -895,6 +973,7 @@ func (r *run[S]) checkpoint(t *nettrain.Trainer, pcg *rand.PCG) error {
 	}
 	r.state.Step, r.state.Checkpoint, r.state.Elapsed, r.state.RNG = step, entry.File, entry.Elapsed, rng
 	r.state.Games, r.state.Samples = r.gamesStart+r.games, r.buffer.Total()
+	entry.Session = r.state.Sessions
 	r.state.Checkpoints = slices.DeleteFunc(r.state.Checkpoints, func(c CheckpointEntry) bool { return c.File == entry.File })
 	r.state.Checkpoints = append(r.state.Checkpoints, entry)
 	err = r.saveStateLocked()
@@ -911,9 +990,8 @@ func (r *run[S]) checkpoint(t *nettrain.Trainer, pcg *rand.PCG) error {
 		default:
 		}
 		r.evalQueue <- entry
-	} else {
-		r.trim()
 	}
+	r.trim()
 	return nil
 }
 
@@ -940,33 +1018,58 @@ func (r *run[S]) saveStateLocked() error {
 	return atomicfile.WriteBytes(filepath.Join(r.dir, stateFile), append(data, '\n'))
 }
 
-// trim deletes the checkpoints beyond the last KeepLast, except the best rated.
+// checkpointName matches the names of the checkpoint files a run writes.
+var checkpointName = regexp.MustCompile(`^step-[0-9]{8,}\` + CheckpointExt + `$`)
+
+// trim drops from the state the checkpoints beyond the last KeepLast, except the best rated
+// and those of the evaluation under way (the checkpoint rated and its opponents, until it
+// ends), then deletes every checkpoint file in the folder that the state does not list, but
+// the one being written: a file whose deletion failed is tried again at the next trim, and
+// one left by a process killed between its checkpoint and its state goes too.
 func (r *run[S]) trim() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	keep := r.cfg.Trainer.KeepLast
 	best := r.ladder.best(r.state.Checkpoints)
 	var kept []CheckpointEntry
-	var gone []string
 	for i, c := range r.state.Checkpoints {
-		if i >= len(r.state.Checkpoints)-keep || c.Name() == best || c.File == r.state.Checkpoint {
+		if i >= len(r.state.Checkpoints)-keep || c.Name() == best || c.File == r.state.Checkpoint || slices.Contains(r.rating, c.File) {
 			kept = append(kept, c)
-		} else {
-			gone = append(gone, c.File)
 		}
 	}
-	if len(gone) == 0 {
-		return
+	if len(kept) < len(r.state.Checkpoints) {
+		was := r.state.Checkpoints
+		r.state.Checkpoints = kept
+		if err := r.saveStateLocked(); err != nil {
+			// The state on disk still lists them: they are dropped at the next trim.
+			r.state.Checkpoints = was
+			r.logf("checkpoints: %v", err)
+			return
+		}
 	}
-	r.state.Checkpoints = kept
-	if err := r.saveStateLocked(); err != nil {
+	// The state no longer names the others: a crash from here on leaves at worst a stray file.
+	entries, err := os.ReadDir(filepath.Join(r.dir, checkDir))
+	if err != nil {
 		r.logf("checkpoints: %v", err)
 		return
 	}
-	// The state no longer names them: a crash from here on leaves at worst a stray file.
-	for _, f := range gone {
-		if err := os.Remove(filepath.Join(r.dir, f)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			r.logf("checkpoints: %v", err)
+	for _, e := range entries {
+		f := filepath.Join(checkDir, e.Name())
+		if !checkpointName.MatchString(e.Name()) || f == r.writing ||
+			slices.ContainsFunc(kept, func(c CheckpointEntry) bool { return c.File == f }) {
+			continue
+		}
+		err := os.Remove(filepath.Join(r.dir, f))
+		switch {
+		case err == nil || errors.Is(err, os.ErrNotExist):
+			delete(r.failedRemoval, f)
+		case !r.failedRemoval[f]:
+			// Said once: it is tried again at every trim.
+			r.logf("checkpoints: %v (tried again at each checkpoint)", err)
+			if r.failedRemoval == nil {
+				r.failedRemoval = map[string]bool{}
+			}
+			r.failedRemoval[f] = true
 		}
 	}
 }

@@ -3,6 +3,8 @@ package train_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -147,6 +149,16 @@ func TestKillAndResume(t *testing.T) {
 	err = train.Run(context.Background(), yinsh.Blitz, tiny(t), dir, train.Options{})
 	if !errors.Is(err, train.ErrBusy) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d ", cmd.Process.Pid)) {
 		t.Errorf("a second trainer in the folder: %v, want it refused naming pid %d", err, cmd.Process.Pid)
+	}
+	// The lock file deleted: still refused (it used to train beside the first, both writing
+	// checkpoints of the same names).
+	if err := os.Remove(filepath.Join(dir, "lock")); err != nil {
+		t.Fatal(err)
+	}
+	once := tiny(t)
+	once.Stop.Steps = 1 // were it let in, it would stop at once
+	if err = train.Run(context.Background(), yinsh.Blitz, once, dir, train.Options{}); !errors.Is(err, train.ErrBusy) {
+		t.Errorf("a second trainer in the folder, its lock file deleted: %v, want it refused", err)
 	}
 	if n := readState(t, dir).Sessions; n != 1 {
 		t.Errorf("the refused trainer counted a session: %d sessions", n)
@@ -645,35 +657,165 @@ func TestDamagedCheckpoint(t *testing.T) {
 	for _, c := range after.Checkpoints {
 		damage(c.File)
 	}
-	snapshot := func() map[string]string {
-		files := map[string]string{}
-		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			// The lock names the process that holds the folder: any trainer rewrites it.
-			if err == nil && !d.IsDir() && d.Name() != "lock" {
-				data, _ := os.ReadFile(path)
-				files[path] = string(data)
-			}
-			return nil
-		})
-		return files
-	}
-	was := snapshot()
+	was := snapshot(dir)
 	cfg.Stop.Steps = 100
 	err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{})
 	if err == nil || !strings.Contains(err.Error(), "resuming from "+filepath.Join(dir, after.Checkpoint)) ||
 		!strings.Contains(err.Error(), "no checkpoint before it is whole") {
 		t.Errorf("every checkpoint damaged: %v", err)
 	}
-	now := snapshot()
+	unchanged(t, "every checkpoint damaged", was, snapshot(dir))
+}
+
+// snapshot is the content of every file in dir but the lock file (it names the process that
+// holds the folder: any trainer rewrites it).
+func snapshot(dir string) map[string]string {
+	files := map[string]string{}
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() != "lock" {
+			data, _ := os.ReadFile(path)
+			files[path] = string(data)
+		}
+		return nil
+	})
+	return files
+}
+
+// unchanged checks that a refused run left the files of was as they were.
+func unchanged(t *testing.T, what string, was, now map[string]string) {
+	t.Helper()
 	for path, data := range now {
 		if was[path] != data {
-			t.Errorf("the refused run changed or wrote %s", path)
+			t.Errorf("%s: the refused run changed or wrote %s", what, path)
 		}
 	}
 	for path := range was {
 		if _, ok := now[path]; !ok {
-			t.Errorf("the refused run removed %s", path)
+			t.Errorf("%s: the refused run removed %s", what, path)
 		}
+	}
+}
+
+// TestTrimWhileRating: the checkpoints past keep_last are deleted as new ones are written while
+// an evaluation is under way (here step 10's, which outlasts the test): only the one rated stays
+// beside the last keep_last. They used to stay until an evaluation ended.
+func TestTrimWhileRating(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains for a few seconds")
+	}
+	dir := t.TempDir()
+	cfg := tiny(t)
+	cfg.Eval.Games, cfg.Eval.Simulations = 100_000, 400
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- train.Run(ctx, yinsh.Blitz, cfg, dir, train.Options{}) }()
+	deadline := time.After(2 * time.Minute)
+	for readState(t, dir).Step < 50 {
+		select {
+		case err := <-done:
+			t.Fatalf("the run ended by itself: %v", err)
+		case <-deadline:
+			t.Fatal("no checkpoint at step 50 within two minutes")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel() // the evaluation is stopped, and a last checkpoint written
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the run, cancelled: %v", err)
+	}
+	st := readState(t, dir)
+	var listed []string
+	for _, c := range st.Checkpoints {
+		listed = append(listed, filepath.Base(c.File))
+	}
+	onDisk, _ := filepath.Glob(filepath.Join(dir, "checkpoints", "*.zck"))
+	for i, p := range onDisk {
+		onDisk[i] = filepath.Base(p)
+	}
+	if !slices.Equal(onDisk, listed) || len(listed) != cfg.Trainer.KeepLast+1 || listed[0] != "step-00000010.zck" {
+		t.Errorf("at step %d, with step 10 rated: checkpoints on disk %q, listed %q; want step 10's and the last %d", st.Step, onDisk, listed, cfg.Trainer.KeepLast)
+	}
+}
+
+// TestReplacedCheckpoint: a resume whose state.json lists a checkpoint that is whole but not the
+// file the run wrote (another run's of the same name, as a second trainer in the folder wrote)
+// is refused before anything is written, naming the file; the run's own file back, it
+// resumes. A damaged one is still fallen back past (TestDamagedCheckpoint), and a state.json
+// from before the files' digests were recorded resumes unchecked.
+func TestReplacedCheckpoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains for a few seconds")
+	}
+	dir, otherDir := t.TempDir(), t.TempDir()
+	cfg := tiny(t)
+	cfg.Eval.Games = 0
+	cfg.Stop.Steps = 20
+	other := cfg
+	other.Seed++
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := train.Run(context.Background(), yinsh.Blitz, other, otherDir, train.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	st := readState(t, dir)
+	if len(st.Checkpoints) != 2 {
+		t.Fatalf("checkpoints %+v, want steps 10 and 20", st.Checkpoints)
+	}
+	for _, c := range st.Checkpoints {
+		data, err := os.ReadFile(filepath.Join(dir, c.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum := sha256.Sum256(data); c.Session != 1 || c.Size != int64(len(data)) || c.SHA256 != hex.EncodeToString(sum[:]) {
+			t.Errorf("%s recorded as session %d, %d bytes, SHA-256 %s; want session 1, %d bytes, %x", c.File, c.Session, c.Size, c.SHA256, len(data), sum)
+		}
+	}
+	replace := func(file string) (restore func()) {
+		path := filepath.Join(dir, file)
+		own, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs, err := os.ReadFile(filepath.Join(otherDir, file))
+		if err == nil {
+			err = os.WriteFile(path, theirs, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func() {
+			if err := os.WriteFile(path, own, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cfg.Stop.Steps = 25
+	for _, c := range st.Checkpoints { // the older, an opponent and fallback; the newest, resumed from
+		restore := replace(c.File)
+		was := snapshot(dir)
+		err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{})
+		want := fmt.Sprintf("resuming: %s is not the checkpoint state.json lists (written by session 1: %d bytes, SHA-256 %.12s…) but another, of step %d saved ",
+			filepath.Join(dir, c.File), c.Size, c.SHA256, c.Step)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("step %d replaced by another run's: %v, want %q", c.Step, err, want)
+		}
+		unchanged(t, fmt.Sprintf("step %d replaced", c.Step), was, snapshot(dir))
+		restore()
+	}
+	// A state.json from before the digests: the files are not checked.
+	st = readState(t, dir)
+	for i := range st.Checkpoints {
+		st.Checkpoints[i].Session, st.Checkpoints[i].Size, st.Checkpoints[i].SHA256 = 0, 0, ""
+	}
+	writeJSON(t, filepath.Join(dir, "state.json"), &st)
+	replace(st.Checkpoint)
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
+		t.Errorf("a state.json without digests: %v", err)
+	}
+	if st := readState(t, dir); st.Step != 25 || st.Sessions != 2 {
+		t.Errorf("a state.json without digests: resumed to step %d in session %d, want step 25 in session 2", st.Step, st.Sessions)
 	}
 }
 
