@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -9,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -158,6 +160,8 @@ func trainConfig(game, config, dir string) (train.Config, string, error) {
 		if cfg, err = configs.Load(game); err != nil {
 			return cfg, "", err
 		}
+	case dir != "":
+		return cfg, "", notARun(dir)
 	default:
 		return cfg, "", errors.New("give --game GAME, --config FILE, or --run DIR of a run to resume")
 	}
@@ -165,6 +169,30 @@ func trainConfig(game, config, dir string) (train.Config, string, error) {
 		dir = filepath.Join("runs", cfg.Game)
 	}
 	return cfg, dir, nil
+}
+
+// notARun is the error of --run DIR alone, where DIR holds no config.yaml: what the folder is,
+// and what to give.
+func notARun(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("--run %s: no such folder; give --game GAME or --config FILE to start a new run in it", dir)
+	case err != nil:
+		return fmt.Errorf("--run: %w", err)
+	case !fi.IsDir():
+		return fmt.Errorf("--run %s: not a folder", dir)
+	}
+	records, _ := filepath.Glob(filepath.Join(dir, "config-history", "session-*.yaml"))
+	if len(records) > 0 {
+		// Session numbers have 4 digits or more: the longest names, then the last, are the newest.
+		newest := slices.MaxFunc(records, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), cmp.Compare(a, b)) })
+		return fmt.Errorf("--run %s: the run folder has lost its config.yaml; resume with --config %s (its last session's configuration), or restore the file", dir, newest)
+	}
+	if exists(filepath.Join(dir, "state.json")) {
+		return fmt.Errorf("--run %s: the run folder has lost its config.yaml; restore it, or give the run's configuration with --config FILE", dir)
+	}
+	return fmt.Errorf("--run %s holds no run (no config.yaml): give --game GAME or --config FILE to start one there", dir)
 }
 
 // commandLine is the command as parsed, for the run's configuration history: "zero train

@@ -93,6 +93,44 @@ func TestTrainCommand(t *testing.T) {
 	}
 }
 
+// TestTrainFolderNotARun: --run alone, of a folder without config.yaml, says what the folder is
+// and what to give (it used to ask for --game, --config or --run as if none had been given).
+func TestTrainFolderNotARun(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(files ...string) string {
+		folder, err := os.MkdirTemp(dir, "run")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			path := filepath.Join(folder, f)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+				err = os.WriteFile(path, nil, 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return folder
+	}
+	empty := mk()
+	stateOnly := mk("state.json")
+	history := mk("state.json", "config-history/session-0002.yaml", "config-history/session-0010.yaml", "config-history/session-0009.yaml")
+	file := filepath.Join(mk("x"), "x")
+	for _, tc := range []struct{ name, dir, want string }{
+		{"no such folder", filepath.Join(dir, "none"), "--run " + filepath.Join(dir, "none") + ": no such folder; give --game GAME or --config FILE to start a new run in it"},
+		{"a file", file, "--run " + file + ": not a folder"},
+		{"an empty folder", empty, "--run " + empty + " holds no run (no config.yaml): give --game GAME or --config FILE to start one there"},
+		{"a run without config.yaml", stateOnly, "--run " + stateOnly + ": the run folder has lost its config.yaml; restore it, or give the run's configuration with --config FILE"},
+		{"a run with its history", history, "resume with --config " + filepath.Join(history, "config-history", "session-0010.yaml") + " (its last session's configuration)"},
+	} {
+		_, _, err := trainConfig("", "", tc.dir)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
 func TestSelf(t *testing.T) {
 	saved := os.Args
 	defer func() { os.Args = saved }()
