@@ -347,6 +347,9 @@ func (r *run[S]) open() error {
 	for _, c := range r.buffer.Cuts() {
 		r.logf("replay: %v", c)
 	}
+	for _, d := range r.buffer.Damage() {
+		r.logf("replay: warning: %v; the run goes on (zero replay check --run %s lists the damage, zero replay repair rewrites the damaged shards)", d, r.dir)
+	}
 	if c := r.buffer.RetiredCut(); c != "" {
 		r.logf("replay: %s", c)
 	}

@@ -388,3 +388,63 @@ func TestBrowserWholeGame(t *testing.T) {
 		t.Errorf("%d rings shown removed, want the winner's 1", count(".pip.on"))
 	}
 }
+
+// A server without room answers 503, and the page says why and stays usable: a new game
+// refused by a full server (the message, and no game), then the agent's turn refused while the
+// one search slot is taken and a request waits for it (the message, the board, and the button
+// that asks the agent again, which plays once the slot is free).
+func TestBrowserServerBusy(t *testing.T) {
+	ctx, dir := browser(t, 20*time.Second)
+	s := New(Options{MaxSessions: 3, Searches: 1, MaxTime: time.Minute, Seed: func() uint64 { return 1 }})
+	started := make(chan int, 3)
+	addr := func(i int) string { return fmt.Sprintf("192.0.2.%d", 1+i) }
+	ids, let := slowGames(t, s, 3, addr, started)
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	d := &driver{t: t, ctx: ctx, dir: dir}
+	d.run(chromedp.Navigate(srv.URL+"/?game=yinsh-blitz&side=black&opponent=random"), chromedp.WaitVisible(chromedp.CSS(`#message`)))
+	if msg := d.text("#message"); !strings.Contains(msg, "the server is full: it keeps at most 3 games") {
+		t.Errorf("the message after a new game on a full server: %q", msg)
+	}
+	var st any
+	if d.eval(`page.st`, &st); st != nil {
+		t.Errorf("a game refused, the page holds %v", st)
+	}
+	// A place frees (as a game idle too long goes), and a search of another game holds the one
+	// slot while a third waits for it.
+	s.mu.Lock()
+	delete(s.sessions, ids[2])
+	s.mu.Unlock()
+	answered := make(chan int, 2)
+	ask := func(i int) { answered <- serveAs(s, addr(i), "POST", "/api/agent", `{"id":"`+ids[i]+`"}`).Code }
+	go ask(0)
+	<-started
+	go ask(1)
+	for deadline, queued := time.Now().Add(5*time.Second), 0; queued == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a request for the search slot, held, is not waiting for it after 5 s")
+		}
+		s.mu.Lock()
+		queued = s.queued
+		s.mu.Unlock()
+	}
+	d.click("#start")
+	d.settle(0)
+	var hidden bool
+	if d.eval(`document.getElementById("agent-move").hidden`, &hidden); hidden || d.count("#board .coord") == 0 ||
+		!strings.Contains(d.text("#message"), "the server is busy: every search slot is taken (it runs 1 at once) and as many requests wait for one") {
+		t.Errorf("the agent's turn refused: message %q, the button to ask again hidden: %v, %d coordinates on the board", d.text("#message"), hidden, d.count("#board .coord"))
+	}
+	d.shot("server-busy")
+	let()
+	for range 2 {
+		if code := <-answered; code != 200 {
+			t.Errorf("another game's agent: %d", code)
+		}
+	}
+	d.click("#agent-move")
+	d.settle(1)
+	if d.eval(`document.getElementById("message").hidden`, &hidden); !hidden || !strings.HasPrefix(d.status, "Your turn") {
+		t.Errorf("after asking the agent again: status %q, message %q", d.status, d.text("#message"))
+	}
+}

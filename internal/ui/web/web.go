@@ -15,9 +15,11 @@
 //
 // Each game is a session of its own, found by an unguessable id and locked while it is used,
 // so games never see each other; at most MaxSessions are kept, MaxPerClient per client
-// address, and one client's games are dropped before another's (add). Input is checked before anything changes: request bodies are
+// address and MaxPerNetwork per network, and a new game never drops another client's game: it
+// is refused when the server or its network is full (add). Input is checked before anything changes: request bodies are
 // small and strict JSON, games and agents must exist, an agent's checkpoint must be a model
-// shipped in the binary or a file of the models folder, and search budgets are bounded. Searches run at most one per core at once.
+// shipped in the binary or a file of the models folder, and search budgets are bounded. Searches run at most one per core at once,
+// and a search that cannot start soon is refused, not queued without end (search).
 // The server binds to loopback unless told otherwise (cmd/zero).
 package web
 
@@ -32,6 +34,7 @@ import (
 	"io"
 	"io/fs"
 	"log"
+	"math"
 	"mime"
 	"net"
 	"net/http"
@@ -41,8 +44,10 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zerogames/zero/env"
@@ -63,11 +68,15 @@ type Options struct {
 	// Agents' checkpoints come from there or are shipped ones: no other path is accepted.
 	ModelsDir string
 	// MaxSessions bounds the games kept at once (default 256); when it is reached, a new game
-	// drops the least recently used game of the client holding the most (see add).
+	// takes the place of its client's least recently used one, or is refused (503) if the
+	// client has none: no game of another client is dropped (see add).
 	MaxSessions int
-	// MaxPerClient bounds the games of one client, told by its address (default 32): past it,
-	// a new game drops the client's own least recently used one.
+	// MaxPerClient bounds the games of one client, told by its address (default 32; see
+	// parties): past it, a new game drops the client's own least recently used one.
 	MaxPerClient int
+	// MaxPerNetwork bounds the games of one network, an IPv4 /24 or an IPv6 /48 (default 64),
+	// as MaxSessions bounds the server's: one party with many addresses holds no more.
+	MaxPerNetwork int
 	// IdleTimeout drops a game nobody touched for that long (default 6 hours).
 	IdleTimeout time.Duration
 	// MaxWork bounds an agent's search budget, the N of uct:N (default 100000).
@@ -75,7 +84,10 @@ type Options struct {
 	// MaxTime bounds the time of every search of a game, the agent's move or an analysis,
 	// whatever its budget (default 10 s): a timed spec may ask no more, an alpha-beta search
 	// deeper than maxWebABDepth must ask a time, and mcts:N stops there if N takes longer.
+	// It bounds too the wait of a request for a search slot (see search).
 	MaxTime time.Duration
+	// Searches bounds the searches running at once (default: one per core).
+	Searches int
 	// Seed gives each new game its seed (default: random).
 	Seed func() uint64
 	// Log receives one line per failed request (default: none).
@@ -103,17 +115,23 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[string]*session
 	searches chan struct{}  // one token per search running
+	waiting  map[string]int // guarded by mu: the requests of each client waiting for a token
+	queued   int            // guarded by mu: all the requests waiting for a token
 	mux      *http.ServeMux // the page
 	api      *http.ServeMux // /api/
 }
 
 type session struct {
-	mu     sync.Mutex
-	id     string
-	client string // the address of the client that started it
-	m      *ui.Match
-	hide   *strings.Replacer // the agent's checkpoint path → its name as the request gave it (hider)
-	used   time.Time         // guarded by Server.mu
+	mu      sync.Mutex
+	id      string
+	client  string // the client that started it and its network (parties)
+	network string
+	m       *ui.Match
+	hide    *strings.Replacer // the agent's checkpoint path → its name as the request gave it (hider)
+	used    time.Time         // guarded by Server.mu
+	// searching is set while a request asks for a search of the game (withSession): a second
+	// one is refused, not queued behind it on mu.
+	searching atomic.Bool
 }
 
 // New makes a server.
@@ -123,6 +141,12 @@ func New(opts Options) *Server {
 	}
 	if opts.MaxPerClient <= 0 {
 		opts.MaxPerClient = 32
+	}
+	if opts.MaxPerNetwork <= 0 {
+		opts.MaxPerNetwork = 64
+	}
+	if opts.Searches <= 0 {
+		opts.Searches = runtime.NumCPU()
 	}
 	if opts.IdleTimeout <= 0 {
 		opts.IdleTimeout = 6 * time.Hour
@@ -141,7 +165,7 @@ func New(opts Options) *Server {
 				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 		}
 	}
-	s := &Server{opts: opts, sessions: map[string]*session{}, searches: make(chan struct{}, runtime.NumCPU())}
+	s := &Server{opts: opts, sessions: map[string]*session{}, searches: make(chan struct{}, opts.Searches), waiting: map[string]int{}}
 	mux := http.NewServeMux()
 	assets, _ := fs.Sub(static, "static")
 	mux.Handle("GET /", http.FileServerFS(assets))
@@ -155,13 +179,13 @@ func New(opts Options) *Server {
 	}
 	handle("GET", "/api/games", s.handleGames)
 	handle("POST", "/api/new", s.handleNew)
-	handle("GET", "/api/state", s.withSession(s.handleState, false))
-	handle("POST", "/api/play", s.withSession(s.handlePlay, true))
-	handle("POST", "/api/agent", s.withSession(s.handleAgent, false))
-	handle("POST", "/api/analyze", s.withSession(s.handleAnalyze, false))
-	handle("POST", "/api/undo", s.withSession(s.handleUndo, false))
-	handle("POST", "/api/resign", s.withSession(s.handleResign, false))
-	handle("GET", "/api/record", s.withSession(s.handleRecord, false))
+	handle("GET", "/api/state", s.withSession(s.handleState, onGame))
+	handle("POST", "/api/play", s.withSession(s.handlePlay, takesMove))
+	handle("POST", "/api/agent", s.withSession(s.handleAgent, searches))
+	handle("POST", "/api/analyze", s.withSession(s.handleAnalyze, searches))
+	handle("POST", "/api/undo", s.withSession(s.handleUndo, onGame))
+	handle("POST", "/api/resign", s.withSession(s.handleResign, onGame))
+	handle("GET", "/api/record", s.withSession(s.handleRecord, onGame))
 	api.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		if m, ok := methods[r.URL.Path]; ok {
 			allow := m
@@ -201,6 +225,19 @@ func badRequest(format string, a ...any) error {
 	return &httpError{http.StatusBadRequest, fmt.Errorf(format, a...)}
 }
 
+// retryLater is the error of a request the server has no room for now (a game, a search): it
+// answers 503 with Retry-After, after seconds.
+type retryLater struct {
+	err   error
+	after time.Duration
+}
+
+func (e *retryLater) Error() string { return e.err.Error() }
+
+func unavailable(after time.Duration, format string, a ...any) error {
+	return &retryLater{fmt.Errorf(format, a...), after}
+}
+
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	s.failHiding(w, r, err, nil)
 }
@@ -211,10 +248,14 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 func (s *Server) failHiding(w http.ResponseWriter, r *http.Request, err error, hide *strings.Replacer) {
 	status := http.StatusBadRequest
 	var he *httpError
+	var rl *retryLater
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &he):
 		status = he.status
+	case errors.As(err, &rl):
+		status = http.StatusServiceUnavailable
+		w.Header().Set("Retry-After", strconv.FormatInt(max(1, int64(math.Ceil(rl.after.Seconds()))), 10))
 	case errors.As(err, &mbe):
 		status = http.StatusRequestEntityTooLarge
 		err = fmt.Errorf("request larger than %d bytes", mbe.Limit)
@@ -522,6 +563,11 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	client, network := parties(r.RemoteAddr)
+	if err := s.room(client, network); err != nil {
+		s.fail(w, r, err) // before the agent is made (its checkpoint read)
+		return
+	}
 	seed := s.opts.Seed()
 	agent, err := ui.NewAgent(g, spec, seed)
 	if err != nil && byDefault {
@@ -549,11 +595,14 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 	if agent.Spec() == spec {
 		m.Players[1-m.HumanSide()] = shown // not the server's path to the checkpoint
 	}
-	sess := &session{id: newID(), client: clientOf(r), m: m}
+	sess := &session{id: newID(), client: client, network: network, m: m}
 	if agent.Spec() == spec {
 		sess.hide = hide
 	}
-	s.add(sess)
+	if err := s.add(sess); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	writeJSON(w, http.StatusOK, stateOf(sess))
@@ -565,75 +614,114 @@ func newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// clientOf tells clients apart by their address (the host of the connection's: behind a
-// proxy, all its clients are one). An IPv6 client is its /64 network: a host is given a /64
-// and may take any address in it, a new one for every game.
-func clientOf(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
+// parties tells the client of a request, by its remote address, and the client's network.
+// A client is its address (the host of the connection's: behind a proxy, all its clients are
+// one); an IPv6 client is its /64, since a host is given a /64 and may take any address in it,
+// a new one for every game; any loopback address is the one client "loopback", the machine
+// itself (127.0.0.0/8 is one host, ::1 the same). A network is an IPv4 client's /24 and an
+// IPv6 client's /48 (a site's usual share), so that a party holding many addresses of one
+// network counts as one (MaxPerNetwork); loopback is its own network. An address that is not
+// an IP is both.
+func parties(remote string) (client, network string) {
+	host, _, err := net.SplitHostPort(remote)
 	if err != nil {
-		return r.RemoteAddr
+		return remote, remote
 	}
 	addr, err := netip.ParseAddr(host)
 	if err != nil {
-		return host
+		return host, host
 	}
-	if addr = addr.Unmap(); addr.Is6() {
-		if p, err := addr.WithZone("").Prefix(64); err == nil {
-			return p.String()
-		}
+	addr = addr.Unmap().WithZone("")
+	if addr.IsLoopback() {
+		return "loopback", "loopback"
 	}
-	return addr.String()
+	bits := 24
+	client = addr.String()
+	if addr.Is6() {
+		bits = 48
+		p, _ := addr.Prefix(64)
+		client = p.String()
+	}
+	p, _ := addr.Prefix(bits)
+	return client, p.String()
 }
 
-// add keeps a new session, dropping idle ones first. A client past MaxPerClient loses its own
-// least recently used game; a server at MaxSessions drops the least recently used game of the
-// client that holds the most (the new game's client first among equals, then the client with
-// the oldest game). So no client can drop every other client's games: it drops its own first.
-func (s *Server) add(sess *session) {
+// add keeps a new session of its client and network (parties), dropping the idle ones first,
+// or refuses it (room). A client past MaxPerClient loses its own least recently used game; a
+// network at MaxPerNetwork, and the server at MaxSessions, take a new game in the place of its
+// client's least recently used one, and refuse it (503) when the client has none there. So a
+// new game never drops another client's game: only games idle past IdleTimeout go, and however
+// many addresses one party has, it fills at most its networks' share (and, with many networks,
+// the rest of the server, whose games are then kept).
+func (s *Server) add(sess *session) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := time.Now()
-	sess.used = now
-	s.expireLocked(now)
-	count := map[string]int{}
-	oldest := map[string]*session{} // each client's least recently used game
-	for _, o := range s.sessions {
-		count[o.client]++
-		if p := oldest[o.client]; p == nil || o.used.Before(p.used) {
-			oldest[o.client] = o
-		}
+	sess.used = time.Now()
+	drop, err := s.roomLocked(sess.client, sess.network, sess.used)
+	if err != nil {
+		return err
 	}
-	drop := func(client string) {
-		o := oldest[client]
+	for _, o := range drop {
 		delete(s.sessions, o.id)
-		count[client]--
-		delete(oldest, client)
-		for _, q := range s.sessions { // the client's next least recently used
-			if q.client == client && (oldest[client] == nil || q.used.Before(oldest[client].used)) {
-				oldest[client] = q
-			}
-		}
-	}
-	for count[sess.client] >= s.opts.MaxPerClient {
-		drop(sess.client)
-	}
-	for len(s.sessions) >= s.opts.MaxSessions {
-		heaviest, found := "", false
-		for c, n := range count {
-			if n == 0 {
-				continue
-			}
-			h := count[heaviest]
-			switch {
-			case !found || n > h:
-				heaviest, found = c, true
-			case n == h && heaviest != sess.client && (c == sess.client || oldest[c].used.Before(oldest[heaviest].used)):
-				heaviest = c
-			}
-		}
-		drop(heaviest)
 	}
 	s.sessions[sess.id] = sess
+	return nil
+}
+
+// room tells whether a new game of client and network would be kept (add), without changing
+// anything but dropping the idle games.
+func (s *Server) room(client, network string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := s.roomLocked(client, network, time.Now())
+	return err
+}
+
+// roomLocked (s.mu held) drops the games idle past IdleTimeout and returns the client's games
+// a new game of its at now replaces (add), or the error that refuses it.
+func (s *Server) roomLocked(client, network string, now time.Time) ([]*session, error) {
+	s.expireLocked(now)
+	var own []*session // the client's games
+	inNetwork := 0
+	// When the least recently used game of the network, of the server, goes idle past the
+	// timeout: a place frees then at the latest.
+	var networkFree, serverFree time.Time
+	for _, o := range s.sessions {
+		free := o.used.Add(s.opts.IdleTimeout)
+		if serverFree.IsZero() || free.Before(serverFree) {
+			serverFree = free
+		}
+		if o.network != network {
+			continue
+		}
+		inNetwork++
+		if networkFree.IsZero() || free.Before(networkFree) {
+			networkFree = free
+		}
+		if o.client == client {
+			own = append(own, o)
+		}
+	}
+	slices.SortFunc(own, func(a, b *session) int { return a.used.Compare(b.used) })
+	drop := 0 // the client's least recently used games to drop
+	for len(own)-drop >= s.opts.MaxPerClient {
+		drop++
+	}
+	for inNetwork-drop >= s.opts.MaxPerNetwork && drop < len(own) {
+		drop++
+	}
+	if inNetwork-drop >= s.opts.MaxPerNetwork {
+		return nil, unavailable(networkFree.Sub(now), "your network (%s) holds %d games, the most one network may keep, and no game in use is dropped (a game goes after %v untouched): retry later",
+			network, inNetwork, s.opts.IdleTimeout)
+	}
+	for len(s.sessions)-drop >= s.opts.MaxSessions && drop < len(own) {
+		drop++
+	}
+	if len(s.sessions)-drop >= s.opts.MaxSessions {
+		return nil, unavailable(serverFree.Sub(now), "the server is full: it keeps at most %d games, and no game in use is dropped (a game goes after %v untouched): retry later",
+			s.opts.MaxSessions, s.opts.IdleTimeout)
+	}
+	return own[:drop], nil
 }
 
 // expireLocked drops the games idle longer than IdleTimeout (s.mu held): at every request on a
@@ -651,10 +739,21 @@ func (s *Server) expireLocked(now time.Time) {
 // sessionHandler handles a request on one session, which it holds locked.
 type sessionHandler func(w http.ResponseWriter, r *http.Request, sess *session) error
 
+// What a session handler does with its game, besides reading it and changing it at once.
+type handlerKind int
+
+const (
+	onGame    handlerKind = iota
+	takesMove             // the body holds a move (/api/play)
+	searches              // it searches (/api/agent, /api/analyze): one such request a game at once
+)
+
 // withSession finds the session named by the request (id in the query for GET, in the body
 // for POST) and runs h with it locked. A body's move field is refused, as any unknown field,
-// unless h takes a move (/api/play): {"id":…,"move":…} sent to /api/agent is a mistake.
-func (s *Server) withSession(h sessionHandler, takesMove bool) http.HandlerFunc {
+// unless h takes a move (/api/play): {"id":…,"move":…} sent to /api/agent is a mistake. A
+// request for a search while another of the game is under way is refused (409), not queued
+// behind it on the game's lock: each such request would wait for all the searches before it.
+func (s *Server) withSession(h sessionHandler, kind handlerKind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var req request
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
@@ -662,7 +761,7 @@ func (s *Server) withSession(h sessionHandler, takesMove bool) http.HandlerFunc 
 		} else if err := decode(w, r, &req); err != nil {
 			s.fail(w, r, err)
 			return
-		} else if req.Move != nil && !takesMove {
+		} else if req.Move != nil && kind != takesMove {
 			s.fail(w, r, badRequest(`bad request body: json: unknown field "move" (only /api/play takes one)`))
 			return
 		}
@@ -677,6 +776,13 @@ func (s *Server) withSession(h sessionHandler, takesMove bool) http.HandlerFunc 
 		if sess == nil {
 			s.fail(w, r, &httpError{http.StatusNotFound, errors.New("no such game (it may have expired): start a new one")})
 			return
+		}
+		if kind == searches {
+			if !sess.searching.CompareAndSwap(false, true) {
+				s.fail(w, r, &httpError{http.StatusConflict, errors.New("the agent is already searching in this game: wait for its answer")})
+				return
+			}
+			defer sess.searching.Store(false)
 		}
 		sess.mu.Lock()
 		defer sess.mu.Unlock()
@@ -724,12 +830,24 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request, sess *sessio
 	return nil
 }
 
-// search runs f holding one of the search tokens, or fails when the request is given up first.
-func (s *Server) search(ctx context.Context, f func() error) error {
+// maxWaitingPerClient bounds the requests of one client waiting for a search token (search).
+const maxWaitingPerClient = 1
+
+// search runs f, the search of request r, holding one of the Searches tokens. When none is
+// free the request waits, but not without bound: at most Searches requests wait (as many as
+// run), at most maxWaitingPerClient of one client, each at most MaxTime (a search stops within
+// it: a token frees by then unless all those before it waited too); past any of them it is
+// refused at once (503, Retry-After), and when it is given up first it fails. Waiters get the
+// tokens in turn.
+func (s *Server) search(r *http.Request, f func() error) error {
+	ctx := r.Context()
 	select {
 	case s.searches <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
+	default:
+		client, _ := parties(r.RemoteAddr)
+		if err := s.wait(ctx, client); err != nil {
+			return err
+		}
 	}
 	defer func() { <-s.searches }()
 	err := f()
@@ -742,6 +860,40 @@ func (s *Server) search(ctx context.Context, f func() error) error {
 	return err
 }
 
+// wait waits for a search token for client (search).
+func (s *Server) wait(ctx context.Context, client string) error {
+	s.mu.Lock()
+	switch {
+	case s.waiting[client] >= maxWaitingPerClient:
+		s.mu.Unlock()
+		return unavailable(s.opts.MaxTime, "the server is busy: a search of yours already waits for a slot (it runs %d at once): retry once it is answered", cap(s.searches))
+	case s.queued >= cap(s.searches):
+		s.mu.Unlock()
+		return unavailable(s.opts.MaxTime, "the server is busy: every search slot is taken (it runs %d at once) and as many requests wait for one, the most it lets wait: retry in %v", cap(s.searches), s.opts.MaxTime)
+	}
+	s.waiting[client]++
+	s.queued++
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if s.waiting[client]--; s.waiting[client] == 0 {
+			delete(s.waiting, client)
+		}
+		s.queued--
+		s.mu.Unlock()
+	}()
+	timer := time.NewTimer(s.opts.MaxTime)
+	defer timer.Stop()
+	select {
+	case s.searches <- struct{}{}:
+		return nil
+	case <-timer.C:
+		return unavailable(s.opts.MaxTime, "the server is busy: no search slot freed within %v (it runs %d at once): retry in %v", s.opts.MaxTime, cap(s.searches), s.opts.MaxTime)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 func (s *Server) handleAgent(w http.ResponseWriter, r *http.Request, sess *session) error {
 	if sess.m.Over() {
 		return &httpError{http.StatusConflict, ui.ErrGameOver}
@@ -752,7 +904,7 @@ func (s *Server) handleAgent(w http.ResponseWriter, r *http.Request, sess *sessi
 	var played []string
 	var an selfplay.Analysis
 	side := sess.m.Pos.ToMove()
-	err := s.search(r.Context(), func() error {
+	err := s.search(r, func() error {
 		// The game may wait long on the person: the agent keeps no tree or cache meanwhile
 		// (hundreds of megabytes after a strong search, times the games kept).
 		defer sess.m.Agent().Release()
@@ -775,7 +927,7 @@ func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request, sess *ses
 		return &httpError{http.StatusConflict, ui.ErrGameOver}
 	}
 	var an selfplay.Analysis
-	err := s.search(r.Context(), func() error {
+	err := s.search(r, func() error {
 		defer sess.m.Agent().Release()
 		var err error
 		an, err = sess.m.Hint(r.Context(), nil)

@@ -1,15 +1,19 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -330,13 +334,7 @@ func TestSessionLimit(t *testing.T) {
 // out (if not nil); it returns the status.
 func callAs(t *testing.T, s *Server, client, method, path, body string, out any) int {
 	t.Helper()
-	req := httptest.NewRequest(method, path, strings.NewReader(body))
-	req.RemoteAddr = client + ":40000"
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	w := httptest.NewRecorder()
-	s.ServeHTTP(w, req)
+	w := serveAs(s, client, method, path, body)
 	if out != nil {
 		if err := json.Unmarshal(w.Body.Bytes(), out); err != nil {
 			t.Fatalf("%s %s: %v in %q", method, path, err, w.Body.String())
@@ -345,9 +343,22 @@ func callAs(t *testing.T, s *Server, client, method, path, body string, out any)
 	return w.Code
 }
 
+// serveAs sends a request to s as the client at address client (an IP address: IPv6 without
+// brackets) and returns the answer.
+func serveAs(s *Server, client, method, path, body string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.RemoteAddr = net.JoinHostPort(client, "40000")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	return w
+}
+
 // One client cannot drop every other client's games: past its own limit it loses its own
-// least recently used game, and when the server is full the client holding the most loses
-// one, the new game's client first among equals.
+// least recently used game, and when the server is full a new game takes the place of its
+// client's own least recently used one.
 func TestSessionsPerClient(t *testing.T) {
 	newAs := func(s *Server, client string) string {
 		var st state
@@ -392,6 +403,228 @@ func TestSessionsPerClient(t *testing.T) {
 		if n := len(s.sessions); n > tt.maxSessions {
 			t.Errorf("%s: %d games kept, at most %d", tt.name, n, tt.maxSessions)
 		}
+	}
+}
+
+// No party pushes out another's game, however many addresses it has (700 games from 700
+// loopback addresses dropped every other client's): a client keeps at most its 32 games (every
+// loopback address is one client), a network (an IPv4 /24, an IPv6 /48) its 64, and past the
+// server's 256 a new game of a client that holds none is refused with 503, the games kept
+// staying. Another client's game, started first and so the least recently used, lives on, and
+// its client can still start a game (in the place of its own when the server is full).
+func TestManyAddressesDropNoOtherGame(t *testing.T) {
+	const body = `{"game":"yinsh-blitz","opponent":"random","side":"white"}`
+	tests := []struct {
+		name    string
+		addr    func(i int) string // the address of the i-th of 700 games
+		started int                // of the 700, how many start (200)
+		kept    int                // and are kept
+		refused string             // the error of the others (503)
+	}{
+		{"loopback addresses", func(i int) string { return fmt.Sprintf("127.0.%d.%d", i/200, 1+i%200) }, 700, 32, ""},
+		{"the addresses of three IPv4 /24s", func(i int) string { return fmt.Sprintf("198.18.%d.%d", i%3, 1+i/3) }, 3 * 64, 3 * 64, "holds 64 games, the most one network may keep"},
+		{"the /64s of one IPv6 /48", func(i int) string { return fmt.Sprintf("2001:db8:5:%x::1", i) }, 64, 64, "your network (2001:db8:5::/48) holds 64 games"},
+		{"700 networks", func(i int) string { return fmt.Sprintf("10.%d.%d.1", i/256, i%256) }, 255, 255, "the server is full: it keeps at most 256 games, and no game in use is dropped (a game goes after 6h0m0s untouched): retry later"},
+	}
+	for _, tt := range tests {
+		s := New(Options{Seed: func() uint64 { return 1 }})
+		var victim state
+		if code := callAs(t, s, "192.0.2.1", "POST", "/api/new", body, &victim); code != 200 {
+			t.Fatalf("%s: the first game: %d", tt.name, code)
+		}
+		started := 0
+		for i := range 700 {
+			w := serveAs(s, tt.addr(i), "POST", "/api/new", body)
+			if w.Code == 200 {
+				started++
+				continue
+			}
+			var e apiError
+			json.Unmarshal(w.Body.Bytes(), &e)
+			retry, err := strconv.Atoi(w.Header().Get("Retry-After"))
+			if w.Code != 503 || !strings.Contains(e.Error, tt.refused) || err != nil || retry < 1 || retry > 6*3600 {
+				t.Fatalf("%s: game %d from %s: %d %q, Retry-After %q; want 200, or 503 %q with the seconds until a game may go idle",
+					tt.name, i+1, tt.addr(i), w.Code, e.Error, w.Header().Get("Retry-After"), tt.refused)
+			}
+		}
+		s.mu.Lock()
+		kept := len(s.sessions) - 1
+		s.mu.Unlock()
+		if started != tt.started || kept != tt.kept {
+			t.Errorf("%s: of 700 games %d started and %d are kept, want %d and %d", tt.name, started, kept, tt.started, tt.kept)
+		}
+		if code := callAs(t, s, "192.0.2.1", "GET", "/api/state?id="+victim.ID, "", nil); code != 200 {
+			t.Errorf("%s: another client's game, after the 700: %d", tt.name, code)
+		}
+		if code := callAs(t, s, "192.0.2.1", "POST", "/api/new", body, nil); code != 200 || len(s.sessions) > 256 {
+			t.Errorf("%s: the other client's next game: %d, %d games kept", tt.name, code, len(s.sessions))
+		}
+	}
+}
+
+// slowAgent is a games.Agent whose every search waits until release is closed (or its request
+// goes away) and then plays as the agent it wraps: a search that holds its slot for as long as
+// a test wants, without searching. started is told its game, i, as each search starts.
+type slowAgent struct {
+	games.Agent
+	i       int
+	started chan<- int
+	release <-chan struct{}
+}
+
+func (a *slowAgent) Analyze(ctx context.Context, pos *games.Position, lim selfplay.Limits, progress func(done, total int)) (selfplay.Analysis, error) {
+	a.started <- a.i
+	select {
+	case <-a.release:
+	case <-ctx.Done():
+		return selfplay.Analysis{}, ctx.Err()
+	}
+	return a.Agent.Analyze(ctx, pos, lim, progress)
+}
+
+// slowGames adds n games of yinsh-blitz to s, the agent to move, the i-th of the client at
+// address addr(i) and against a slowAgent; it returns their ids. Closing the returned func's
+// channel lets the searches go: the func does it once, and the test's end too.
+func slowGames(t *testing.T, s *Server, n int, addr func(i int) string, started chan<- int) ([]string, func()) {
+	t.Helper()
+	release := make(chan struct{})
+	var once sync.Once
+	let := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(let)
+	g, _ := games.Lookup("yinsh-blitz")
+	var ids []string
+	for i := range n {
+		random, err := g.NewAgent("random", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ui.NewMatchAgent(g, &slowAgent{random, i, started, release}, "black", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		client, network := parties(net.JoinHostPort(addr(i), "1"))
+		sess := &session{id: newID(), client: client, network: network, m: m}
+		if err := s.add(sess); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, sess.id)
+	}
+	return ids, let
+}
+
+// The searches' queue is bounded: with its Searches slots taken, at most as many requests
+// wait, one of a client, and the others are refused at once with 503 and Retry-After (8 calls
+// of mcts:100000 on 2 cores were answered a pair after another, the last after 40 s); a second
+// search of a game while one is under way is refused (409). The agents' searches are held
+// until the test lets them go: every refusal comes while no search has ended.
+func TestSearchQueueBounded(t *testing.T) {
+	tests := []struct {
+		name    string
+		clients int // the 8 requests' clients, in turn
+		refused int // of the 8, refused at once: beyond the 2 running and those waiting
+		wantErr string
+	}{
+		{"eight clients", 8, 4, "every search slot is taken (it runs 2 at once) and as many requests wait for one, the most it lets wait: retry in 1m0s"},
+		{"one client", 1, 5, "a search of yours already waits for a slot (it runs 2 at once): retry once it is answered"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			const n = 8
+			s := New(Options{Searches: 2, MaxTime: time.Minute, Seed: func() uint64 { return 1 }})
+			started := make(chan int, n)
+			addr := func(i int) string { return fmt.Sprintf("192.0.2.%d", 1+i%tt.clients) }
+			ids, let := slowGames(t, s, n, addr, started)
+			type answer struct {
+				code       int
+				retry, err string
+			}
+			ask := func(i int, path string, to chan<- answer) {
+				w := serveAs(s, addr(i), "POST", path, `{"id":"`+ids[i]+`"}`)
+				var e apiError
+				json.Unmarshal(w.Body.Bytes(), &e)
+				to <- answer{w.Code, w.Header().Get("Retry-After"), e.Error}
+			}
+			answers := make(chan answer, n)
+			begin := time.Now()
+			for i := range n {
+				go ask(i, "/api/agent", answers)
+			}
+			timeout := time.After(5 * time.Second)
+			for k := range tt.refused {
+				select {
+				case a := <-answers:
+					if a.code != 503 || a.retry != "60" || !strings.Contains(a.err, tt.wantErr) {
+						t.Errorf("answer %d, every search held: %d, Retry-After %q, %q; want 503, 60, %q", k+1, a.code, a.retry, a.err, tt.wantErr)
+					}
+				case <-timeout:
+					t.Fatalf("every search held, %d of %d requests are answered after 5 s; want the %d beyond the 2 running and those waiting refused at once", k, n, tt.refused)
+				}
+			}
+			t.Logf("%d refused in %v", tt.refused, time.Since(begin))
+			var running int
+			select {
+			case running = <-started:
+			case <-timeout:
+				t.Fatal("no search started")
+			}
+			again := make(chan answer, 1)
+			go ask(running, "/api/analyze", again)
+			select {
+			case a := <-again:
+				if a.code != 409 || !strings.Contains(a.err, "the agent is already searching in this game") {
+					t.Errorf("a second search of a game under way: %d %q, want 409", a.code, a.err)
+				}
+			case <-timeout:
+				t.Fatal("a second search of a game under way waits for the first")
+			}
+			let()
+			for k := range n - tt.refused {
+				if a := <-answers; a.code != 200 {
+					t.Errorf("answer %d once the searches go on: %d %q, want 200", tt.refused+k+1, a.code, a.err)
+				}
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.queued != 0 || len(s.waiting) != 0 || len(started) != n-tt.refused-1 {
+				t.Errorf("after the answers: %d waiting (%v), %d searches started, want 0 and %d", s.queued, s.waiting, len(started)+1, n-tt.refused)
+			}
+		})
+	}
+}
+
+// A request waits for a search slot at most MaxTime: held longer (a turn of several decisions,
+// each up to MaxTime), it is refused with 503, and the search before it goes on.
+func TestSearchWaitBounded(t *testing.T) {
+	const wait = 100 * time.Millisecond
+	s := New(Options{Searches: 1, MaxTime: wait, Seed: func() uint64 { return 1 }})
+	started := make(chan int, 2)
+	addr := func(i int) string { return fmt.Sprintf("192.0.2.%d", 1+i) }
+	ids, let := slowGames(t, s, 2, addr, started)
+	first := make(chan int, 1)
+	go func() { first <- serveAs(s, addr(0), "POST", "/api/agent", `{"id":"`+ids[0]+`"}`).Code }()
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first search did not start")
+	}
+	begin := time.Now()
+	second := make(chan *httptest.ResponseRecorder, 1)
+	go func() { second <- serveAs(s, addr(1), "POST", "/api/agent", `{"id":"`+ids[1]+`"}`) }()
+	select {
+	case w := <-second:
+		waited := time.Since(begin)
+		var e apiError
+		json.Unmarshal(w.Body.Bytes(), &e)
+		if w.Code != 503 || w.Header().Get("Retry-After") != "1" || e.Error != "the server is busy: no search slot freed within 100ms (it runs 1 at once): retry in 100ms" || waited < wait {
+			t.Errorf("after %v: %d, Retry-After %q, %q", waited, w.Code, w.Header().Get("Retry-After"), e.Error)
+		}
+		t.Logf("refused after %v", waited)
+	case <-time.After(5 * time.Second):
+		t.Fatalf("a request for the one search slot, held, still waits after 5 s (MaxTime %v)", wait)
+	}
+	let()
+	if code := <-first; code != 200 {
+		t.Errorf("the search that held the slot: %d", code)
 	}
 }
 
@@ -600,21 +833,25 @@ func TestModelsFolderPathAbsolute(t *testing.T) {
 	}
 }
 
-// An IPv6 client is its /64 (a host may take any address of it); an IPv4 client its address.
-func TestClientOf(t *testing.T) {
-	for _, tc := range []struct{ remote, want string }{
-		{"192.0.2.7:40000", "192.0.2.7"},
-		{"[::ffff:192.0.2.7]:40000", "192.0.2.7"},
-		{"[2001:db8:1:2:3:4:5:6]:40000", "2001:db8:1:2::/64"},
-		{"[2001:db8:1:2:ffff::9]:1", "2001:db8:1:2::/64"},
-		{"[fe80::1%eth0]:1", "fe80::/64"},
-		{"[::1]:8080", "::/64"},
-		{"pipe", "pipe"},
+// An IPv4 client is its address and its network the /24; an IPv6 client is its /64 (a host
+// may take any address of it) and its network the /48; every loopback address is one client,
+// the machine.
+func TestParties(t *testing.T) {
+	for _, tc := range []struct{ remote, client, network string }{
+		{"192.0.2.7:40000", "192.0.2.7", "192.0.2.0/24"},
+		{"[::ffff:192.0.2.7]:40000", "192.0.2.7", "192.0.2.0/24"},
+		{"[2001:db8:1:2:3:4:5:6]:40000", "2001:db8:1:2::/64", "2001:db8:1::/48"},
+		{"[2001:db8:1:2:ffff::9]:1", "2001:db8:1:2::/64", "2001:db8:1::/48"},
+		{"[2001:db8:1:7::9]:1", "2001:db8:1:7::/64", "2001:db8:1::/48"},
+		{"[fe80::1%eth0]:1", "fe80::/64", "fe80::/48"},
+		{"127.0.0.1:8080", "loopback", "loopback"},
+		{"127.3.2.1:8080", "loopback", "loopback"},
+		{"[::1]:8080", "loopback", "loopback"},
+		{"[::ffff:127.0.0.1]:8080", "loopback", "loopback"},
+		{"pipe", "pipe", "pipe"},
 	} {
-		r := httptest.NewRequest("GET", "/", nil)
-		r.RemoteAddr = tc.remote
-		if got := clientOf(r); got != tc.want {
-			t.Errorf("clientOf(%q) = %q, want %q", tc.remote, got, tc.want)
+		if client, network := parties(tc.remote); client != tc.client || network != tc.network {
+			t.Errorf("parties(%q) = %q, %q; want %q, %q", tc.remote, client, network, tc.client, tc.network)
 		}
 	}
 }

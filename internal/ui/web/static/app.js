@@ -118,10 +118,12 @@ function newGame(ev) {
   if (ev) ev.preventDefault();
   const opponent = $("ng-opponent").value.replace("{N}", $("ng-strength").value);
   run(async () => {
+    // A game refused (a bad opponent, the server full: 503) leaves the page's as it was.
+    const st = await api("POST", "/api/new", { game: $("ng-game").value, side: $("ng-side").value, opponent });
     clearPicks();
     page.size = 0;
     $("analysis").replaceChildren(muted("Ask the agent for its evaluation and top moves."));
-    page.st = await api("POST", "/api/new", { game: $("ng-game").value, side: $("ng-side").value, opponent });
+    page.st = st;
     render();
     if (page.st.agent_turn) await agentTurn();
   });
