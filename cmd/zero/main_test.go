@@ -119,7 +119,7 @@ func TestUsageOnce(t *testing.T) {
 // TestHelpFormat: every command's usage has the one format, a "flags:" section only when it has
 // flags, and the same default game wherever it has one.
 func TestHelpFormat(t *testing.T) {
-	for _, c := range append(subcommands(), subcommand{name: "bench net"}, subcommand{name: "bench selfplay"}, subcommand{name: "net init"}, subcommand{name: "replay dump"}) {
+	for _, c := range append(subcommands(), subcommand{name: "bench net"}, subcommand{name: "bench selfplay"}, subcommand{name: "net init"}, subcommand{name: "replay dump"}, subcommand{name: "replay check"}, subcommand{name: "replay repair"}) {
 		var stdout, stderr strings.Builder
 		if err := run(context.Background(), append(strings.Fields(c.name), "-h"), strings.NewReader(""), &stdout, &stderr); err != nil {
 			t.Errorf("%s -h: %v", c.name, err)

@@ -115,6 +115,7 @@ type Buffer struct {
 	broken     error  // set when a failed write could not be undone, or a sync failed (syncErr)
 	syncErr    error  // set when a sync failed: final (see Sync)
 	cut        []Cut  // what Open cut off
+	damage     []Damage
 }
 
 // Cut is a torn record that Open cut off the end of the newest shard: a game that the process
@@ -138,15 +139,6 @@ func (c Cut) String() string {
 // Cuts are the torn records Open cut off (none after a clean stop).
 func (b *Buffer) Cuts() []Cut { return b.cut }
 
-func allZero(b []byte) bool {
-	for _, x := range b {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 type sample struct {
 	game   int32 // index in games, shifted when old games are dropped
 	target int32
@@ -160,12 +152,19 @@ type Sample struct {
 
 // Open opens (creating it if need be) the replay buffer in dir for a game, loading the games
 // whose samples are in the window. A torn record at the end of the newest shard (a write cut by
-// a crash) is cut off; damage anywhere else, or a shard of another game, is an error.
+// a crash) is cut off. Damage does not stop it: a span of records that does not read is skipped
+// and reading goes on at the next whole record, a header one byte of which is damaged is read as
+// the game's, a missing shard is passed over; each is reported (Damage), with its bytes and the
+// games and samples lost, and the damaged files are left as they are (Repair rewrites them).
+// A shard of another game or of a format this build does not read is an error.
 //
 // synced is the count of samples ever added that the caller knows were made durable (a run's
-// saved state; 0 if it knows none). A crash tears only what was not yet synced, so shards that
-// hold fewer, or would once a torn-looking tail is cut off, are damaged: Open refuses them and
-// changes nothing.
+// saved state; 0 if it knows none). A crash tears only what was not yet synced, so a tail that
+// looks torn is cut off only if the shards hold synced samples without it; else it is damage,
+// and the samples the shards lack are reported lost (with the newest shard removed, say). The
+// count of samples ever added never goes back: it is at least synced, and counts the samples
+// lost in the newest shard that its damaged records tell. After damage in the newest shard, or
+// samples lost, the next game starts a new shard, whose header keeps the count.
 func Open(dir, game string, w Window, synced int64) (*Buffer, error) {
 	if err := w.Validate(); err != nil {
 		return nil, fmt.Errorf("replay window: %w", err)
@@ -174,51 +173,50 @@ func Open(dir, game string, w Window, synced int64) (*Buffer, error) {
 		return nil, err
 	}
 	b := &Buffer{dir: dir, game: game, window: w, ids: map[string]struct{}{}}
-	shards, err := shardNumbers(dir)
-	if err != nil {
-		return nil, err
-	}
 	retired, rewrite, cut, err := readRetired(dir)
 	if err != nil {
 		return nil, err
 	}
 	b.retired, b.toRetire, b.retiredCut = retired, newIDSet(), cut
-	var fix *repair
-	for i, n := range shards {
-		games, version, repairs, err := b.readShard(n, i == len(shards)-1)
-		if err != nil {
-			return nil, err
+	f, err := readFolder(dir, game, synced, false)
+	if err != nil {
+		return nil, err
+	}
+	for _, sh := range f.shards {
+		b.total = max(b.total, sh.before)
+		for _, g := range sh.games {
+			b.addLocked(g, sh.n)
 		}
-		fix = repairs
-		for _, g := range games {
-			b.addLocked(g, n)
-		}
-		b.shard, b.inShard = n, len(games)
-		if version != shardVersion {
+		b.shard, b.inShard = sh.n, len(sh.games)
+		if sh.version != shardVersion {
 			b.inShard = gamesPerShard // an older format is not appended to: the next game starts a shard
 		}
 	}
-	if b.total < synced {
-		why := ""
-		if fix != nil && !fix.remove {
-			why = fmt.Sprintf("; %s does not read as a record from byte %d on (%d bytes), which a crash cannot have torn: it had been synced", fix.cut.Shard, fix.cut.Offset, fix.cut.Bytes)
-		}
-		return nil, fmt.Errorf("%s: the shards hold %d samples ever added, the run had %d when it last saved its state: games it had recorded are damaged or missing%s", dir, b.total, synced, why)
+	b.total = f.total
+	if f.newestDamaged() {
+		b.inShard = gamesPerShard
 	}
-	if fix != nil {
-		if err := fix.apply(); err != nil {
+	b.damage = f.damage
+	if f.headerCut != "" {
+		// The crash came while its header was being written: it holds no game.
+		if err := os.Remove(f.headerCut); err != nil {
 			return nil, err
 		}
-		if !fix.remove {
-			b.cut = append(b.cut, fix.cut)
-		}
 	}
-	if len(shards) > 0 {
+	if f.torn != nil {
+		if err := os.Truncate(f.torn.Shard, f.torn.Offset); err != nil {
+			return nil, fmt.Errorf("%s: cutting off a torn record: %w", f.torn.Shard, err)
+		}
+		b.cut = append(b.cut, *f.torn)
+	}
+	if len(f.shards) > 0 {
 		// What a killed process wrote may be in the OS's cache only: durable before the caller
 		// counts it (a run's state counts every sample read here).
-		if err := syncShard(b.shardPath(shards[len(shards)-1])); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := syncShard(f.shards[len(f.shards)-1].path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("replay: %w", err)
 		}
+	}
+	if len(f.shards) > 0 || f.headerCut != "" {
 		if err := atomicfile.SyncDir(dir); err != nil {
 			return nil, fmt.Errorf("replay: %w", err)
 		}
@@ -234,6 +232,10 @@ func Open(dir, game string, w Window, synced int64) (*Buffer, error) {
 	return b, nil
 }
 
+// Damage is what Open found damaged and skipped, in the folder's order (none in a sound
+// folder): a caller resuming a run logs each as a warning.
+func (b *Buffer) Damage() []Damage { return b.damage }
+
 // syncShard syncs the file at path.
 func syncShard(path string) error {
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
@@ -245,23 +247,6 @@ func syncShard(path string) error {
 		err = cerr
 	}
 	return err
-}
-
-// repair is what Open does to the newest shard once it has read every shard: cut off its torn
-// tail, or remove it if the crash came while its header was written.
-type repair struct {
-	remove bool
-	cut    Cut
-}
-
-func (r *repair) apply() error {
-	if r.remove {
-		return os.Remove(r.cut.Shard)
-	}
-	if err := os.Truncate(r.cut.Shard, r.cut.Offset); err != nil {
-		return fmt.Errorf("%s: cutting off a torn record: %w", r.cut.Shard, err)
-	}
-	return nil
 }
 
 func (b *Buffer) shardPath(n int) string { return shardPath(b.dir, n) }
@@ -277,59 +262,25 @@ var ErrNoShards = errors.New("no replay shards (" + shardExt + " files)")
 // ReadGames reads the games recorded in the replay shards in dir, oldest first, and the name of
 // their game, without changing anything: a run may be training in the folder meanwhile. A torn
 // record at the end of the newest shard (a game being written, or one a crash cut short) is
-// left out, as is a shard deleted while it is read (the window had passed it); damage
-// anywhere else, shards of different games, or no shard at all is an error.
+// left out, as is a shard deleted while it is read (the window had passed it), and damaged
+// records (Scan reports them); shards of different games, or no shard at all, is an error.
 func ReadGames(dir string) (string, []*Game, error) {
-	ns, err := shardNumbers(dir)
+	r, err := Scan(dir, "", 0)
 	if err != nil {
 		return "", nil, err
 	}
-	game := ""
-	var games []*Game
-	for i, n := range ns {
-		sh, found, err := readShard(dir, n, game, i == len(ns)-1)
-		if err != nil {
-			return "", nil, err
-		}
-		if !found {
-			continue
-		}
-		if !sh.headerCut {
-			game = sh.game
-		}
-		games = append(games, sh.games...)
-	}
-	if game == "" {
-		return "", nil, fmt.Errorf("%s: %w", dir, ErrNoShards)
-	}
-	return game, games, nil
+	return r.Game, r.Games, nil
 }
 
 // ReadNewest is ReadGames for the newest n games only (fewer if the shards hold fewer),
 // oldest first: it reads shards from the newest back until it has them, so a watcher of a
 // long run reads one shard or two, not the whole buffer.
 func ReadNewest(dir string, n int) (string, []*Game, error) {
-	ns, err := shardNumbers(dir)
+	r, err := ScanNewest(dir, n)
 	if err != nil {
 		return "", nil, err
 	}
-	game := ""
-	var games []*Game
-	for i := len(ns) - 1; i >= 0 && len(games) < n; i-- {
-		sh, found, err := readShard(dir, ns[i], game, i == len(ns)-1)
-		if err != nil {
-			return "", nil, err
-		}
-		if !found || sh.headerCut {
-			continue
-		}
-		game = sh.game
-		games = append(sh.games, games...)
-	}
-	if game == "" {
-		return "", nil, fmt.Errorf("%s: %w", dir, ErrNoShards)
-	}
-	return game, games[max(len(games)-n, 0):], nil
+	return r.Game, r.Games, nil
 }
 
 // readShard reads and parses shard n of dir (parseShard's game and last); found is false if
@@ -377,48 +328,38 @@ func shardHeader(game string, version uint16) []byte {
 	return append(h, game...)
 }
 
-// readShard reads shard n and says its format version. In the newest shard (last) a torn
-// tail, or a header cut short, is not an error: readShard tells how to repair it, and changes
-// nothing.
-func (b *Buffer) readShard(n int, last bool) ([]*Game, uint16, *repair, error) {
-	path := b.shardPath(n)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, 0, nil, err
-	}
-	sh, err := parseShard(path, data, b.game, last)
-	switch {
-	case err != nil:
-		return nil, 0, nil, err
-	case sh.headerCut:
-		return nil, 0, &repair{remove: true, cut: Cut{Shard: path}}, nil // the crash came while the header was being written
-	}
-	b.total = max(b.total, sh.before)
-	var fix *repair
-	if sh.torn >= 0 {
-		fix = &repair{cut: Cut{Shard: path, Offset: int64(sh.torn), Bytes: int64(len(data) - sh.torn), Samples: tornSamples(data[sh.torn:])}}
-	}
-	return sh.games, sh.version, fix, nil
-}
-
 // shard is what a shard file holds.
 type shard struct {
+	n       int    // its number (set by readFolder)
+	path    string // (set by readFolder)
+	size    int    // the file's
 	game    string
 	version uint16
 	before  int64 // the samples added before the shard was begun
 	games   []*Game
-	// torn is where a torn last record starts (a write cut short by a crash), -1 if none.
-	torn int
+	records [][2]int // where each game's record is in the file: offset and size
+	samples int64    // the games' samples
+	// damage is what does not read in it, in order: its header, spans of records.
+	damage []Damage
+	// torn is where a torn last record starts (a write cut short by a crash), -1 if none; the
+	// samples of its game, if the part written holds it (-1 if not), and the records in it by
+	// spanRecords (-1 if they do not chain).
+	torn                   int
+	tornSamples, tornGames int
 	// headerCut tells that the file holds only the start of a header (a crash as the shard
 	// was begun): it holds no game.
 	headerCut bool
 }
 
 // parseShard reads the shard at path, whose content is data, of game ("" for whichever game
-// its header names). Only the newest shard (last) may end in a torn record or a header cut
-// short; anywhere else that is damage, an error.
+// its header names). Records that do not read are skipped (framing.go) and reported in its
+// damage, as is a header that one damaged byte changed (if game is given). Only the newest
+// shard (last) may end in a torn record or a header cut short: its torn tail is told apart,
+// for the caller to judge (a crash's, or damage); elsewhere a tail is a damaged span. Another
+// game's shard, a format this build does not read, or a record whose checksum matches but that
+// does not read, is an error.
 func parseShard(path string, data []byte, game string, last bool) (shard, error) {
-	sh := shard{game: game, version: shardVersion, torn: -1}
+	sh := shard{game: game, version: shardVersion, torn: -1, size: len(data)}
 	if len(data) >= 6 && string(data[:4]) == shardMagic {
 		sh.version = binary.LittleEndian.Uint16(data[4:])
 	}
@@ -427,23 +368,24 @@ func parseShard(path string, data []byte, game string, last bool) (shard, error)
 	}
 	header := shardHeader(sh.game, sh.version)
 	if sh.version < oldestShardVersion || sh.version > shardVersion || sh.game == "" || !bytes.HasPrefix(data, header) {
-		if len(data) >= 7 && string(data[:4]) == shardMagic {
-			if sh.version < oldestShardVersion || sh.version > shardVersion {
-				return sh, fmt.Errorf("%s: replay format version %d, this build reads %d to %d", path, sh.version, oldestShardVersion, shardVersion)
-			}
-			if k := int(data[6]); len(data) >= 7+k {
-				return sh, fmt.Errorf("%s: a replay of %q, not %q", path, data[7:7+k], sh.game)
-			}
-		}
-		if last && (sh.game == "" && bytes.HasPrefix([]byte(shardMagic), data[:min(len(data), len(shardMagic))]) ||
-			len(data) < len(header) && bytes.HasPrefix(header, data)) {
+		v, damaged := damagedHeader(data, game)
+		switch {
+		case damaged:
+			sh.version, header = v, shardHeader(game, v)
+			sh.damage = append(sh.damage, Damage{Kind: DamagedHeader, Shard: path, Bytes: int64(len(header))})
+		case len(data) >= 7 && string(data[:4]) == shardMagic && (sh.version < oldestShardVersion || sh.version > shardVersion):
+			return sh, fmt.Errorf("%s: replay format version %d, this build reads %d to %d", path, sh.version, oldestShardVersion, shardVersion)
+		case len(data) >= 7 && string(data[:4]) == shardMagic && len(data) >= 7+int(data[6]):
+			return sh, fmt.Errorf("%s: a replay of %q, not %q", path, data[7:7+int(data[6])], sh.game)
+		case last && (sh.game == "" && bytes.HasPrefix([]byte(shardMagic), data[:min(len(data), len(shardMagic))]) ||
+			len(data) < len(header) && bytes.HasPrefix(header, data)):
 			sh.headerCut = true
 			return sh, nil
-		}
-		if sh.game == "" {
+		case sh.game == "":
 			return sh, fmt.Errorf("%s: not a replay shard", path)
+		default:
+			return sh, fmt.Errorf("%s: not a replay shard of %q", path, sh.game)
 		}
-		return sh, fmt.Errorf("%s: not a replay shard of %q", path, sh.game)
 	}
 	off := len(header)
 	if len(data) < off+8 {
@@ -457,19 +399,28 @@ func parseShard(path string, data []byte, game string, last bool) (shard, error)
 	off += 8
 	for off < len(data) {
 		g, size, err := readRecord(data[off:], sh.version)
-		// A write cut short by a crash leaves a part of the last record of the newest shard:
-		// a record running past the end, a whole last one whose checksum fails (its pages not
-		// all written), or zeros. It is reported as torn; damage before the end is an error.
-		tail := err != nil && (errors.Is(err, errTorn) || allZero(data[off:]) || errors.Is(err, errChecksum) && off+size == len(data))
-		if tail && last {
-			sh.torn = off
-			break
+		if err == nil {
+			sh.games = append(sh.games, g)
+			sh.records = append(sh.records, [2]int{off, size})
+			sh.samples += int64(len(g.Targets))
+			off += size
+			continue
 		}
-		if err != nil {
+		if !errors.Is(err, errTorn) && !errors.Is(err, errChecksum) {
+			// Its checksum matched, so no damage made it: the file is not ours.
 			return sh, fmt.Errorf("%s: at byte %d: %w", path, off, err)
 		}
-		sh.games = append(sh.games, g)
-		off += size
+		next := nextRecord(data, off, size, sh.version)
+		games, samples := spanRecords(data[off:next], sh.version)
+		if next == len(data) && last {
+			// A write cut short by a crash leaves a part of the last record of the newest
+			// shard: a record running past the end, a whole last one whose checksum fails (its
+			// pages not all written), or zeros.
+			sh.torn, sh.tornSamples, sh.tornGames = off, tornSamples(data[off:]), games
+			break
+		}
+		sh.damage = append(sh.damage, Damage{Kind: DamagedRecords, Shard: path, Offset: int64(off), Bytes: int64(next - off), Games: games, Samples: samples})
+		off = next
 	}
 	return sh, nil
 }

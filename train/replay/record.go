@@ -9,6 +9,10 @@
 // Durability: each record carries its length and a CRC-32C. A process killed mid-write leaves at
 // most a torn last record, which Open detects and cuts off; every record before it is kept. So a
 // run loses at most the games in progress.
+//
+// Damage (a flipped byte, a page lost) costs the records it hits, not the run: a record whose
+// checksum fails is skipped, and reading goes on at the next whole record (framing.go). Open,
+// Scan and Repair report each damaged span with its bytes and the games and samples lost.
 package replay
 
 import (
@@ -67,6 +71,9 @@ type PolicyEntry struct {
 //
 // Actions fit 16 bits: every game's action space is under 65,536 (checked when writing).
 const maxRecord = 1 << 24
+
+// minPayload is the shortest payload of any format: a result, a step and two counts.
+const minPayload = 1 + 8 + 2 + 2
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -143,7 +150,7 @@ func DecodeGame(b []byte) (*Game, error) {
 var errTorn = errors.New("record cut short")
 
 // errChecksum marks a whole record whose checksum does not match, or whose length is beyond
-// any record's.
+// any record's (above maxRecord, or below minPayload).
 var errChecksum = errors.New("record damaged (its checksum does not match)")
 
 // flagProven is Target.Proven in a record's flags.
@@ -156,7 +163,8 @@ func readRecord(b []byte, version uint16) (*Game, int, error) {
 		return nil, 0, errTorn
 	}
 	n := int(binary.LittleEndian.Uint32(b))
-	if n > maxRecord {
+	if n > maxRecord || n < minPayload {
+		// Zeros (a page never written) read as an empty record whose checksum, 0, matches.
 		return nil, 0, errChecksum
 	}
 	if len(b) < 4+n+4 {
