@@ -55,12 +55,13 @@ const (
 	fetchTries = 10
 )
 
-// Work plays self-play games for the run on the server c is connected to, until ctx ends. It
-// refuses, before playing, a run whose game, rules revision, encoding or network this build
-// does not share (run is the run's info, config its configuration). It fetches the newest
-// network (checked by the object store's digest and the checkpoint loader), plays with its own
-// batcher, publishes each game with a unique id, keeps in its outbox what the server cannot
-// take, and switches to each new network the trainer publishes.
+// Work plays self-play games for the run on the server c is connected to, until ctx ends or
+// the connection is lost for good (dist.Conn.Lost: it returns why). It refuses, before
+// playing, a run whose game, rules revision, encoding or network this build does not share
+// (run is the run's info, config its configuration). It fetches the newest network (checked by
+// the object store's digest and the checkpoint loader), plays with its own batcher, publishes
+// each game with a unique id, keeps in its outbox what the server cannot take, and switches to
+// each new network the trainer publishes.
 func Work[S env.State[S]](ctx context.Context, g env.Game[S], c *dist.Conn, run dist.RunInfo, config []byte, opt WorkerOptions) error {
 	info := g.Info()
 	if m := run.Mismatch(info); m != "" {
@@ -103,7 +104,26 @@ func Work[S env.State[S]](ctx context.Context, g env.Game[S], c *dist.Conn, run 
 	}
 	defer lock.unlock()
 	w := &remote[S]{g: g, c: c, weights: c, retry: weightsRetries, spec: spec, cfg: cfg, opt: opt, console: console{out: opt.Out}}
-	return w.work(ctx)
+	// A connection gone for good (the server refused the worker's credentials
+	// dist.MaxAuthRefusals times in a row: its trainer was started again with a new token) ends
+	// the worker, saying why: the games it would play could never be sent. Those it finished
+	// stay in its outbox.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		select {
+		case <-c.Lost():
+			stop()
+		case <-ctx.Done():
+		}
+	}()
+	err = w.work(ctx)
+	select {
+	case <-c.Lost():
+		return c.Err()
+	default:
+		return err
+	}
 }
 
 // weightSource is where a worker reads the run's info and downloads its network from: a

@@ -3,12 +3,16 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,6 +23,7 @@ import (
 	"github.com/zerogames/zero/configs"
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/env/yinsh"
+	znet "github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train"
 	"github.com/zerogames/zero/train/dist"
 	"github.com/zerogames/zero/train/metrics"
@@ -328,8 +333,8 @@ func TestWorkerRefusals(t *testing.T) {
 		defer cancel()
 		return run(ctx, []string{"worker", "--connect", url, "--creds", creds, "--dir", filepath.Join(dir, "w")}, nil, &out, &out)
 	}
-	if err := worker(bad); err == nil || !strings.Contains(err.Error(), "Authorization Violation") {
-		t.Errorf("a wrong token: %v", err)
+	if err := worker(bad); !errors.Is(err, dist.ErrRefused) || !strings.Contains(err.Error(), "Authorization Violation") || !strings.Contains(err.Error(), bad) {
+		t.Errorf("a wrong token: %v; want dist.ErrRefused, naming %s", err, bad)
 	}
 	info := *yinsh.Blitz.Info()
 	for _, tc := range []struct {
@@ -350,5 +355,133 @@ func TestWorkerRefusals(t *testing.T) {
 		if err := worker(good); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("a run of %+v: %v, want %q", ri, err, tc.want)
 		}
+	}
+}
+
+// lockedBuffer is a worker's output, written by its goroutines while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestWorkerTokenChanged: a zero worker playing for a run whose server is started again on its
+// store and address, as a trainer's restart does. With the same token it reconnects and
+// publishes on. With a new token it stops within dist.MaxAuthRefusals reconnections, with an
+// error naming its credentials file and what to do, and leaves its outbox as it is: the games
+// it finished are there, and no new one comes. It played on into its outbox for ever.
+func TestWorkerTokenChanged(t *testing.T) {
+	dir, addr := t.TempDir(), freeAddr(t)
+	token, _ := dist.NewToken()
+	scfg := dist.ServerConfig{Dir: filepath.Join(dir, "nats"), Listen: addr, WorkerToken: token}
+	cfg, _ := configs.Load("tiny")
+	config, _ := cfg.Marshal()
+	g := yinsh.Blitz
+	spec, err := znet.SpecOf(g.Info(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weights, err := znet.NewWeights(spec, cfg.Net, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ckpt := filepath.Join(dir, "net.zck")
+	if err := znet.Save(ckpt, weights, nil, 1, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	// trainer starts the server and sets the run up on it, as zero train --listen does.
+	var srv *dist.Server
+	trainer := func() {
+		t.Helper()
+		if srv, err = dist.StartServer(scfg); err != nil {
+			t.Fatal(err)
+		}
+		c, err := srv.Connect("test trainer", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if err := c.Setup(ctx, dist.DefaultLimits()); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.PutRun(ctx, dist.InfoOf(g.Info(), cfg.Net), config); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.PutWeights(ctx, ckpt, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	trainer()
+	defer func() { srv.Shutdown() }()
+
+	creds, journal, wdir := filepath.Join(dir, "worker.token"), filepath.Join(dir, "w.journal"), filepath.Join(dir, "w")
+	os.WriteFile(creds, []byte(token+"\n"), 0o600)
+	var out lockedBuffer
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(wctx, []string{"worker", "--connect", "nats://" + addr, "--creds", creds, "--workers", "1",
+			"--dir", wdir, "--journal", journal, "--log", "1s"}, nil, &out, &out)
+	}()
+	published := func(n int, what string) {
+		t.Helper()
+		for end := time.Now().Add(30 * time.Second); len(lines(journal)) < n; time.Sleep(20 * time.Millisecond) {
+			select {
+			case err := <-done:
+				t.Fatalf("%s: the worker stopped: %v; its output:\n%s", what, err, &out)
+			default:
+			}
+			if time.Now().After(end) {
+				t.Fatalf("%s: %d games published after 30s, want %d; the worker's output:\n%s", what, len(lines(journal)), n, &out)
+			}
+		}
+	}
+	published(2, "before the restarts")
+
+	srv.Shutdown()
+	trainer()
+	published(len(lines(journal))+2, "after a restart with the same token")
+
+	srv.Shutdown()
+	scfg.WorkerToken, _ = dist.NewToken()
+	trainer()
+	restarted := time.Now()
+	// A reconnection a second (and up to 0.1 s of jitter), and a few seconds to stop.
+	bound := time.Duration(dist.MaxAuthRefusals)*1100*time.Millisecond + 5*time.Second
+	select {
+	case err = <-done:
+	case <-time.After(bound):
+		t.Fatalf("the worker plays on %v after its token was replaced; its output:\n%s", bound, &out)
+	}
+	t.Logf("stopped %v after the restart with a new token: %v", time.Since(restarted).Round(time.Millisecond), err)
+	if !errors.Is(err, dist.ErrRefused) || !strings.Contains(err.Error(), creds) || !strings.Contains(err.Error(), "copy worker.token from the trainer's run folder") {
+		t.Errorf("the worker's error: %v; want dist.ErrRefused, naming %s and what to do", err, creds)
+	}
+	// Its last line says how many games it left in its outbox: they are there, and stay.
+	m := regexp.MustCompile(`stopped after \d+ games? \((\d+) published, (\d+) in the outbox\)`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no line of the worker's stop in its output:\n%s", &out)
+	}
+	outbox := func() int {
+		files, _ := filepath.Glob(filepath.Join(wdir, "outbox", "*", "*.game"))
+		return len(files)
+	}
+	n := outbox()
+	time.Sleep(500 * time.Millisecond)
+	if fmt.Sprint(n) != m[2] || outbox() != n {
+		t.Errorf("the outbox holds %d games, then %d; the worker said %s", n, outbox(), m[2])
 	}
 }

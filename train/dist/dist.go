@@ -119,6 +119,20 @@ type Auth struct {
 	CA string
 }
 
+// remedy says what to do about credentials the server refuses.
+func (a Auth) remedy() string {
+	switch {
+	case a.Creds == "" && a.User == "":
+		return "it takes no client without credentials: give them (--creds)"
+	case a.Creds == "":
+		return "it does not take that user and password"
+	}
+	if data, err := os.ReadFile(a.Creds); err == nil && strings.Contains(string(data), "BEGIN NATS USER JWT") {
+		return fmt.Sprintf("it does not (or no longer) take the NATS credentials in %s: get new ones from its operator into %s, then start again", a.Creds, a.Creds)
+	}
+	return fmt.Sprintf("it does not take the token in %s (a trainer started again with a new worker.token no longer takes the old one): copy worker.token from the trainer's run folder to %s, then start again", a.Creds, a.Creds)
+}
+
 func (a Auth) options() ([]nats.Option, error) {
 	var opts []nats.Option
 	if a.User != "" {
@@ -149,14 +163,79 @@ func (a Auth) options() ([]nats.Option, error) {
 // started yet, or gone).
 var ErrUnreachable = errors.New("no server answers there")
 
+// ErrRefused is the error of a server that refuses a client's credentials.
+var ErrRefused = errors.New("the server refused the credentials")
+
+// MaxAuthRefusals is how many refusals of its credentials in a row (since it was last
+// connected) a connection takes before it is given up (Conn.Lost): with a reconnection a
+// second, about 3 seconds. A server away (not answering) is not a refusal, and a dropped
+// connection is reconnected for ever; a server that answers but refuses the credentials has
+// a new token (a trainer started again with a new worker.token) or revoked them, and a worker
+// that played on would fill its outbox with games no one will take.
+const MaxAuthRefusals = 3
+
+// reconnectWait is the wait between two attempts to reconnect (a variable for the tests).
+var reconnectWait = time.Second
+
+// isAuthError tells whether err is a server's refusal of the credentials.
+func isAuthError(err error) bool {
+	return errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) ||
+		errors.Is(err, nats.ErrAuthRevoked) || errors.Is(err, nats.ErrAccountAuthExpired)
+}
+
 // Conn is a client of the run's server.
 type Conn struct {
-	nc *nats.Conn
-	js jetstream.JetStream
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	remedy string // what to do about refused credentials (Auth.remedy)
 
-	mu   sync.Mutex
-	up   chan struct{} // closed (and replaced) at each reconnection
-	down chan struct{} // closed (and replaced) at each disconnection
+	mu       sync.Mutex
+	up       chan struct{} // closed (and replaced) at each reconnection
+	down     chan struct{} // closed (and replaced) at each disconnection
+	refusals int           // refusals of the credentials in a row, since the last connection
+	lost     chan struct{} // closed once the connection is gone for good
+	err      error         // why
+}
+
+// Lost returns a channel closed once the connection is gone for good, not by Close: the server
+// refused its credentials MaxAuthRefusals times in a row (Err is then ErrRefused), or the
+// client library closed it. It never comes back: a worker stops (its outbox as it is).
+func (c *Conn) Lost() <-chan struct{} { return c.lost }
+
+// Err says why the connection was lost (Lost), nil while it is not.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// lose marks the connection lost for err (the first reason stays).
+func (c *Conn) lose(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.err = err
+		close(c.lost)
+	}
+}
+
+// refused counts a refusal of the credentials, and gives the connection up at the
+// MaxAuthRefusals-th in a row.
+func (c *Conn) refused(nc *nats.Conn, err error, logf func(string, ...any)) {
+	c.mu.Lock()
+	c.refusals++
+	n := c.refusals
+	c.mu.Unlock()
+	if n > MaxAuthRefusals {
+		return // given up already, its Close under way
+	}
+	logf("nats: the server refused the credentials (%v): %d of %d refusals in a row before the connection is given up", err, n, MaxAuthRefusals)
+	if n < MaxAuthRefusals {
+		return
+	}
+	c.lose(fmt.Errorf("%w %d times in a row (%w): %s", ErrRefused, n, err, c.remedy))
+	// Not on the library's callback goroutine, which Close would have to wait for.
+	go nc.Close()
 }
 
 // disconnected returns a channel closed at the next disconnection.
@@ -174,15 +253,17 @@ func (c *Conn) reconnected() <-chan struct{} {
 }
 
 // Connect connects to the server at url (nats://host:port, tls://host:port; several, comma
-// separated, for a cluster). A dropped connection is reconnected for ever; what is published
-// meanwhile fails at once (no buffering: a worker keeps the game in its outbox). name names
-// the client in the server's monitoring; logf, if not nil, hears of disconnections.
+// separated, for a cluster). A dropped connection is reconnected for ever, unless the server
+// refuses the credentials MaxAuthRefusals times in a row (Lost); what is published meanwhile
+// fails at once (no buffering: a worker keeps the game in its outbox). A first connection
+// refused fails at once, with ErrRefused. name names the client in the server's monitoring;
+// logf, if not nil, hears of disconnections and refusals.
 func Connect(url string, auth Auth, name string, logf func(string, ...any)) (*Conn, error) {
 	opts, err := auth.options()
 	if err != nil {
 		return nil, err
 	}
-	return connect(url, name, logf, opts...)
+	return connect(url, name, auth.remedy(), logf, opts...)
 }
 
 // TrainerInbox is the prefix of the trainer's reply subjects (its requests to JetStream, and
@@ -198,16 +279,19 @@ func ConnectTrainer(url string, auth Auth, name string, logf func(string, ...any
 	if err != nil {
 		return nil, err
 	}
-	return connect(url, name, logf, append(opts, nats.CustomInboxPrefix(TrainerInbox))...)
+	return connect(url, name, auth.remedy(), logf, append(opts, nats.CustomInboxPrefix(TrainerInbox))...)
 }
 
-func connect(url, name string, logf func(string, ...any), opts ...nats.Option) (*Conn, error) {
+func connect(url, name, remedy string, logf func(string, ...any), opts ...nats.Option) (*Conn, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	c := &Conn{up: make(chan struct{}), down: make(chan struct{})}
-	opts = append(opts, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second),
-		nats.ReconnectBufSize(-1), nats.NoCallbacksAfterClientClose(),
+	c := &Conn{remedy: remedy, up: make(chan struct{}), down: make(chan struct{}), lost: make(chan struct{})}
+	// The refusals are counted here (IgnoreAuthErrorAbort): nats.go's own rule, to close after
+	// the same refusal twice from one server, closed the connection without a word to the
+	// worker, which played on into its outbox for ever.
+	opts = append(opts, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(reconnectWait),
+		nats.ReconnectBufSize(-1), nats.NoCallbacksAfterClientClose(), nats.IgnoreAuthErrorAbort(),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if err != nil {
 				logf("nats: disconnected: %v", err)
@@ -222,17 +306,30 @@ func connect(url, name string, logf func(string, ...any), opts ...nats.Option) (
 			c.mu.Lock()
 			close(c.up)
 			c.up = make(chan struct{})
+			c.refusals = 0
 			c.mu.Unlock()
 		}),
-		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
-			// A watch's consumer is gone while the server is: it is made again on reconnection.
-			if !errors.Is(err, nats.ErrConsumerNotActive) && !strings.Contains(err.Error(), "consumer not active") {
+		nats.ClosedHandler(func(nc *nats.Conn) {
+			// Not by Close (NoCallbacksAfterClientClose): the library gave up.
+			c.lose(fmt.Errorf("the connection to the server was closed (%v): start again", nc.LastError()))
+		}),
+		nats.ErrorHandler(func(nc *nats.Conn, _ *nats.Subscription, err error) {
+			switch {
+			case isAuthError(err):
+				c.refused(nc, err, logf)
+			case errors.Is(err, nats.ErrConsumerNotActive) || strings.Contains(err.Error(), "consumer not active"):
+				// A watch's consumer is gone while the server is: it is made again on
+				// reconnection.
+			default:
 				logf("nats: %v", err)
 			}
 		}))
 	nc, err := nats.Connect(url, opts...)
 	if errors.Is(err, nats.ErrNoServers) {
 		err = ErrUnreachable
+	}
+	if isAuthError(err) {
+		return nil, fmt.Errorf("connecting to %s: %w (%w): %s", redact(url), ErrRefused, err, remedy)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", redact(url), err)

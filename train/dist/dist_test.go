@@ -398,6 +398,151 @@ func TestRemoteWorker(t *testing.T) {
 	}
 }
 
+// logLines keeps what a connection logs, for a test to count.
+type logLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logLines) logf(format string, a ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprintf(format, a...))
+}
+
+// count is the number of lines that hold s.
+func (l *logLines) count(s string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, line := range l.lines {
+		if strings.Contains(line, s) {
+			n++
+		}
+	}
+	return n
+}
+
+func (l *logLines) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, "\n")
+}
+
+// TestTokenChanged: a worker's server is started again on its store and address, as a
+// trainer's restart does. With the same token the worker reconnects and publishes on, and
+// nothing is lost. With a new token (the old one revoked) the connection is refused
+// MaxAuthRefusals times in a row, then given up for good (Lost; Err names the credentials file
+// and what to do); the games given to it after wait in its outbox and none reaches the server.
+// nats.go's own rule closed the connection at the second refusal without a word, and the
+// worker played on into its outbox for ever.
+func TestTokenChanged(t *testing.T) {
+	defer func(d time.Duration) { reconnectWait = d }(reconnectWait)
+	reconnectWait = 20 * time.Millisecond
+	for _, tc := range []struct {
+		name     string
+		newToken bool
+	}{{"the same token", false}, {"a new token", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, addr := t.TempDir(), freePort(t)
+			token, _ := NewToken()
+			cfg := ServerConfig{Dir: filepath.Join(dir, "nats"), Listen: addr, WorkerToken: token}
+			s, c := start(t, cfg)
+			creds := filepath.Join(dir, "worker.token")
+			os.WriteFile(creds, []byte(token+"\n"), 0o600)
+			var log logLines
+			wc, err := Connect("nats://"+addr, Auth{Creds: creds}, "worker", log.logf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer wc.Close()
+			outbox, err := OpenOutbox(filepath.Join(dir, "outbox"), info().Name, info().Rules, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := publisher(t, wc, outbox)
+			ctx := context.Background()
+			for i := range 2 {
+				if err := p.AddGame(ctx, randomGame(uint64(i))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sent(t, p)
+			c.Close()
+			s.Shutdown()
+			if tc.newToken {
+				cfg.WorkerToken, _ = NewToken()
+			}
+			s, c = start(t, cfg)
+			defer s.Shutdown()
+			defer c.Close()
+
+			if !tc.newToken {
+				for end := time.Now().Add(5 * time.Second); !wc.Connected(); time.Sleep(5 * time.Millisecond) {
+					if time.Now().After(end) {
+						t.Fatalf("not reconnected 5 s after the restart; its log:\n%s", &log)
+					}
+				}
+				for i := 2; i < 5; i++ {
+					if err := p.AddGame(ctx, randomGame(uint64(i))); err != nil {
+						t.Fatal(err)
+					}
+				}
+				sent(t, p)
+				seen := map[string]int{}
+				take(t, c, 5, seen, true)
+				if len(seen) != 5 {
+					t.Errorf("%d distinct games, want 5", len(seen))
+				}
+				select {
+				case <-wc.Lost():
+					t.Errorf("the connection was given up: %v", wc.Err())
+				default:
+				}
+				if n := log.count("refused"); n != 0 || wc.Err() != nil {
+					t.Errorf("%d refusals logged, Err %v; want none; the log:\n%s", n, wc.Err(), &log)
+				}
+				return
+			}
+
+			select {
+			case <-wc.Lost():
+			case <-time.After(5 * time.Second):
+				t.Fatalf("the connection not given up 5 s after the server changed its token; its log:\n%s", &log)
+			}
+			err = wc.Err()
+			t.Logf("given up: %v", err)
+			if !errors.Is(err, ErrRefused) || !errors.Is(err, nats.ErrAuthorization) || !strings.Contains(err.Error(), creds) ||
+				!strings.Contains(err.Error(), "copy worker.token from the trainer's run folder") {
+				t.Errorf("Err: %v; want ErrRefused, the authorization violation, the file %s and what to do", err, creds)
+			}
+			// Given up for good: no attempt after the last refusal.
+			time.Sleep(200 * time.Millisecond)
+			if n := log.count("refused the credentials"); n != MaxAuthRefusals || wc.Connected() {
+				t.Errorf("%d refusals logged, connected %v; want %d, false; the log:\n%s", n, wc.Connected(), MaxAuthRefusals, &log)
+			}
+			for i := 2; i < 5; i++ {
+				if err := p.AddGame(ctx, randomGame(uint64(i))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sent(t, p)
+			if outbox.Len() != 3 {
+				t.Errorf("%d games in the outbox, want the 3 given after the refusals", outbox.Len())
+			}
+			seen := map[string]int{}
+			take(t, c, 2, seen, true) // those from before the restart
+			k, err := c.Consumer(ctx, info().Name, info().Rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ds, err := k.Fetch(10, 300*time.Millisecond); len(ds) != 0 || err != nil {
+				t.Errorf("the server was sent %d games after the refusals (%v)", len(ds), err)
+			}
+		})
+	}
+}
+
 // TestRefusedDeliveries: messages that are no game of the run are delivered with the reason.
 func TestRefusedDeliveries(t *testing.T) {
 	s, c := start(t, ServerConfig{Dir: t.TempDir()})

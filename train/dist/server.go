@@ -126,7 +126,7 @@ func NewToken() (string, error) {
 
 // Connect connects to the server in-process (no socket), as the trainer.
 func (s *Server) Connect(name string, logf func(string, ...any)) (*Conn, error) {
-	return connect("", name, logf, nats.InProcessServer(s.s), nats.UserInfo("trainer", s.password), nats.CustomInboxPrefix(TrainerInbox))
+	return connect("", name, Auth{User: "trainer"}.remedy(), logf, nats.InProcessServer(s.s), nats.UserInfo("trainer", s.password), nats.CustomInboxPrefix(TrainerInbox))
 }
 
 // Addr is the address the server listens on ("" if none).
