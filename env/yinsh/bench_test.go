@@ -117,3 +117,27 @@ func BenchmarkPlay(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHeuristic values 4,096 positions met in random games (ring moves to make, from the
+// games of seed 3), one after the other: what ab:D asks at its horizon.
+func BenchmarkHeuristic(b *testing.B) {
+	var states []yinsh.State
+	w := env.NewWalker[yinsh.State](rand.New(rand.NewPCG(3, 3)), yinsh.NumActions)
+	for len(states) < 4096 {
+		s := yinsh.Normal.New()
+		for s.ToMove() != env.Terminal && len(states) < 4096 {
+			if s.Phase() == yinsh.PhaseMove {
+				states = append(states, s)
+			}
+			s = s.Play(w.Step(s))
+		}
+	}
+	b.ReportAllocs()
+	sum := 0.0
+	for b.Loop() {
+		for i := range states {
+			sum += yinsh.Normal.Heuristic(states[i])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(states)), "ns/position")
+}

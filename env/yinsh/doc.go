@@ -46,4 +46,10 @@
 // The action space (NumActions = 5016) is laid out in state.go; the observation is 14 planes
 // over the 11×11 grid indexed [column][row] (game.go), from the view of the player to decide. The 12 symmetries of the hexagon about f6 map points,
 // directions and so actions (MapAction).
+//
+// # Evaluation
+//
+// Game implements env.Heuristic (heuristic.go), the static evaluation the ab:D players use
+// past their depth: the rings removed and the rows waiting to be, the markers, and the lines of
+// 4 and 3 markers, weighed per variant by arenas of ab:2.
 package yinsh
