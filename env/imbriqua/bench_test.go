@@ -98,3 +98,23 @@ func BenchmarkObserve(b *testing.B) {
 		s.Observe(obs)
 	}
 }
+
+// BenchmarkHeuristic values the players' decisions of 20 random games, one after the other:
+// what ab:D asks at its horizon.
+func BenchmarkHeuristic(b *testing.B) {
+	all, _ := decisions(b)
+	var states []imbriqua.State
+	for _, s := range all {
+		if s.ToMove() != env.Chance {
+			states = append(states, s)
+		}
+	}
+	b.ReportAllocs()
+	sum := 0.0
+	for b.Loop() {
+		for i := range states {
+			sum += imbriqua.Game.Heuristic(states[i])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(states)), "ns/position")
+}

@@ -87,5 +87,7 @@
 // never flipped, only the colours traded. The 8 symmetries of the square map squares, directions
 // and so actions; every card is symmetric under them. Rules implements env.SpatialPolicy: 114
 // policy planes (place, move and capture by direction × distance, remove), cards and stop off the
-// grid. State implements env.Scorer: the framed squares of each player.
+// grid. State implements env.Scorer: the framed squares of each player. Rules implements
+// env.Heuristic (heuristic.go), the static evaluation the ab:D players use past their depth:
+// the score, pawn and potential margins, weighing more as the end nears.
 package imbriqua
