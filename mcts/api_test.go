@@ -268,8 +268,10 @@ func TestErrors(t *testing.T) {
 	gumbel := DefaultParams()
 	gumbel.Gumbel = true
 	s = mustSearch(t, g, Uniform[testgames.Board]{}, gumbel, 1)
-	if err := s.Run(ctx, Budget{Time: time.Millisecond}); err == nil {
-		t.Error("a Gumbel search bounded by time only was accepted")
+	// Bounded by time only, Run plans the halving for the time (TestGumbelTimed); Start,
+	// which is given the simulations, still needs a number of them.
+	if err := s.Start(math.MaxInt); err == nil {
+		t.Error("a Gumbel search started without a number of simulations was accepted")
 	}
 	bad := DefaultParams()
 	bad.NoiseFraction = 2
