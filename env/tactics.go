@@ -87,11 +87,24 @@ func WinChecker[S State[S]](g Game[S]) func(S) bool {
 }
 
 // Heuristic is implemented by games that offer a static evaluation of positions, which the
-// baseline alpha-beta players (ab:D) use past their depth instead of 0.
+// baseline alpha-beta players (ab:D) use past their depth instead of 0 (Gygès). The search
+// calls it at every position past its depth: it should cost about as little as listing the
+// legal moves.
 type Heuristic[S State[S]] interface {
 	// Heuristic estimates the result of s, a decision of player 0 or 1, for that player: a
 	// number in (-1, 1), above 0 when he stands better.
 	Heuristic(s S) float64
+}
+
+// Hasher is implemented by games whose states have a 64-bit key, by which the alpha-beta
+// players (ab:D with a Heuristic) keep a transposition table.
+type Hasher[S State[S]] interface {
+	// Hash is s's key: equal states hash alike; states that differ in anything that changes
+	// their value or their moves (the board, the player to decide, a count of moves toward a
+	// draw by a cap) differ but with a chance of about 2⁻⁶⁴. The table uses what it stored at
+	// s only for a search of as many turns from s, so a key that counts the moves made keeps
+	// apart a position and its repetition further down a search.
+	Hash(s S) uint64
 }
 
 // EndBound is implemented by games that can tell how soon a game can end at the earliest, so

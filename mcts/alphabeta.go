@@ -1,11 +1,13 @@
 package mcts
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/zerogames/zero/env"
@@ -18,15 +20,30 @@ import (
 // chance inside a turn does not end it. ab:1 sees the mover's own turn (it takes every win in
 // one), ab:2 also every reply (it never allows a loss in one where one can be avoided).
 //
-// Positions past the depth are valued by the game's env.Heuristic if it has one, else 0 (only
-// the ends of the game count); the last turn searched asks the game whether its decider can win
-// within it (env.WinChecker) before playing its moves out. A game that tells how soon it can end
-// (env.EndBound) is not searched where no end is within the depth and no heuristic values the
-// horizon: such a position is worth 0 exactly (Imbriqua, which always lasts 44 turns, before its
-// last turns). Iterative deepening runs depths 1 to
-// D and keeps the last complete one, so a time cap stops it with a sound move. Among equally
-// good moves the choice is uniform, by a seeded shuffle of the root's moves: a search with the
-// same seed and depth is deterministic.
+// Positions past the depth are valued by the game's env.Heuristic if it has one (unless
+// EndsOnly), else 0 (only the ends of the game count); the last turn searched asks the game
+// whether its decider can win within it (env.WinChecker) before playing its moves out. A game
+// that tells how soon it can end (env.EndBound) is not searched where no end is within the depth
+// and no heuristic values the horizon: such a position is worth 0 exactly (Imbriqua, which
+// always lasts 44 turns, before its last turns). Iterative deepening runs depths 1 to D and
+// keeps the last complete one, so a time cap stops it with a sound move. Among equally good
+// moves the choice is uniform, by a seeded shuffle of the root's moves: a search with the same
+// seed and depth is deterministic.
+//
+// With a heuristic the search is a classical engine's (pvs): at every decision it first asks
+// whether the decider can win within his turn (env.WinChecker: the win is then its value, found
+// without playing the moves out, so a move that hands the opponent a win costs one such check
+// wherever it comes); it tries first the best move the transposition table (the game's
+// env.Hasher) holds for the position, then the killer, then the others by how often they cut
+// the search off before (the history heuristic); every move after the first that is not a loss
+// is searched with a null window (principal-variation search), again with the full window only
+// if it does better. The table keeps, for each position searched, its value, whether a bound,
+// and the turns searched from it; it answers only a search of as many turns (so the value is
+// exactly that of a plain alpha-beta search of the depth, and a win is as near as without it)
+// and keeps the best moves from iteration to iteration and from move to move. Only the ends of
+// the game are values of ±1 (a heuristic's are below), so a forced result needs no distance in
+// the table: iterative deepening still stops at the first depth that forces one, which takes
+// the fastest win and keeps the slowest loss.
 type AlphaBeta[S env.State[S]] struct {
 	depth     int
 	timeCap   time.Duration
@@ -37,6 +54,19 @@ type AlphaBeta[S env.State[S]] struct {
 	// turnsToEnd is the game's env.EndBound, if it has one: without a heuristic, a position
 	// that cannot reach an end within the turns left is worth 0, unsearched.
 	turnsToEnd func(S) int
+	// hash is the game's env.Hasher, if it has one: the transposition table's keys. tt is the
+	// table (abTableSize entries), made at the first search with a heuristic (never for Prove);
+	// noTT keeps it off, and plain has the search with a heuristic made as the one without it
+	// (value, not pvs): tests compare.
+	hash func(S) uint64
+	tt   []abEntry
+	// history[a] counts the cutoffs action a made in pvs (the later and the deeper, the more),
+	// by which it orders the moves after the table's and the killer (the history heuristic);
+	// made with the table (numActions entries).
+	history    []int32
+	numActions int
+	noTT       bool
+	plain      bool
 	buf        []env.Action
 	outcomes   []env.Outcome
 	root       []env.Action
@@ -93,8 +123,40 @@ func NewAlphaBeta[S env.State[S]](g env.Game[S], depth int, timeCap time.Duratio
 	if b, ok := g.(env.EndBound[S]); ok {
 		ab.turnsToEnd = b.TurnsToEnd
 	}
+	if h, ok := g.(env.Hasher[S]); ok {
+		ab.hash = h.Hash
+	}
+	ab.numActions = g.Info().NumActions
 	return ab, nil
 }
+
+// EndsOnly has the search value only the ends of the game, as Prove does, whatever the game's
+// heuristic: a position past the depth is worth 0 (the ab:D:eval=none players). The search is
+// then the one of a game without a heuristic.
+func (ab *AlphaBeta[S]) EndsOnly() { ab.heuristic = nil }
+
+// abEntry is one position of the transposition table: its key (the game's hash), its value for
+// player 0 and what that value is (abExact, or a bound: abLower, abUpper; abEmpty for an entry
+// never written), the best move found, and the turns searched from it after the one in progress
+// (value's left).
+type abEntry struct {
+	key   uint64
+	value float64
+	move  env.Action
+	left  int8
+	bound int8
+}
+
+const (
+	abEmpty = iota
+	abExact
+	abLower // the value is at least value
+	abUpper // at most
+)
+
+// abTableSize is the number of the table's entries (a power of 2; 6 MB): a 3-turn search of
+// Gygès advanced stores some tens of thousands of positions.
+const abTableSize = 1 << 18
 
 const abStream = 0xab_5eed
 
@@ -126,6 +188,17 @@ func (ab *AlphaBeta[S]) Search(ctx context.Context, s S) (ABResult, error) {
 	}
 	ab.ctx, ab.nodes, ab.nextCheck, ab.lineOn = ctx, 0, 0, true
 	ab.deadline = time.Time{}
+	if ab.classic() && ab.hash != nil && !ab.noTT && ab.tt == nil {
+		ab.tt = make([]abEntry, abTableSize)
+	}
+	if ab.classic() {
+		if ab.history == nil {
+			ab.history = make([]int32, ab.numActions)
+		}
+		for i := range ab.history {
+			ab.history[i] >>= 1 // the searches before count half as much as the last
+		}
+	}
 	ab.root = s.Legal(ab.root[:0])
 	ab.rng.Shuffle(len(ab.root), func(i, j int) { ab.root[i], ab.root[j] = ab.root[j], ab.root[i] })
 	res := ABResult{Best: ab.root[0]}
@@ -201,6 +274,9 @@ func (ab *AlphaBeta[S]) prove(ctx context.Context, s S, owner env.Player, turns 
 	return 0, false
 }
 
+// classic tells whether Search is pvs's (with a heuristic), not value's.
+func (ab *AlphaBeta[S]) classic() bool { return ab.heuristic != nil && !ab.plain }
+
 // searchRoot runs one iteration to depth turns and returns the best move and its value for
 // the root's decider.
 func (ab *AlphaBeta[S]) searchRoot(s S, depth int) (env.Action, float64, error) {
@@ -209,15 +285,34 @@ func (ab *AlphaBeta[S]) searchRoot(s S, depth int) (env.Action, float64, error) 
 	best, bestV := ab.root[0], math.Inf(-1)
 	alpha, beta := -1.0, 1.0 // the root decider's view
 	ab.clearPV(0)
+	classic := ab.classic()
+	// value works in player 0's view: the window turns with the sign.
+	window := func(alpha, beta float64) (float64, float64) {
+		if sg < 0 {
+			return -beta, -alpha
+		}
+		return alpha, beta
+	}
 	for _, a := range ab.root {
 		c := s.Play(a)
 		ab.nodes++
-		// value works in player 0's view: the window turns with the sign.
-		lo, hi := alpha, beta
-		if sg < 0 {
-			lo, hi = -beta, -alpha
+		var v float64
+		var err error
+		switch {
+		case !classic:
+			lo, hi := window(alpha, beta)
+			v, err = ab.value(c, p, depth-1, lo, hi, 1)
+		case bestV <= -1: // the first move, or a loss so far
+			lo, hi := window(alpha, beta)
+			v, err = ab.pvs(c, p, depth-1, lo, hi, 1)
+		default:
+			// Does the move beat the best so far? Searched again with the full window if so.
+			lo, hi := window(alpha, up(alpha))
+			if v, err = ab.pvs(c, p, depth-1, lo, hi, 1); err == nil && sg*v > alpha && sg*v < beta {
+				lo, hi = window(alpha, beta)
+				v, err = ab.pvs(c, p, depth-1, lo, hi, 1)
+			}
 		}
-		v, err := ab.value(c, p, depth-1, lo, hi, 1)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -255,17 +350,8 @@ func (ab *AlphaBeta[S]) clearPV(ply int) {
 // a chance decision or the horizon).
 func (ab *AlphaBeta[S]) value(s S, owner env.Player, left int, lo, hi float64, ply int) (float64, error) {
 	ab.clearPV(ply)
-	// The node limit is looked at on every entry (the positions valued at the horizon are
-	// counted without one, so a count that steps over a multiple of 1024 would miss it); the
-	// clock and the context every 1024 positions or so.
-	if ab.nodeLimit > 0 && ab.nodes > ab.nodeLimit {
-		return 0, errStopped
-	}
-	if ab.nodes >= ab.nextCheck {
-		ab.nextCheck = ab.nodes + 1024
-		if ab.ctx.Err() != nil || !ab.deadline.IsZero() && now().After(ab.deadline) {
-			return 0, errStopped
-		}
+	if err := ab.tick(); err != nil {
+		return 0, err
 	}
 	d := s.ToMove()
 	switch d {
@@ -357,6 +443,175 @@ func (ab *AlphaBeta[S]) value(s S, owner env.Player, left int, lo, hi float64, p
 		}
 	}
 	ab.buf = ab.buf[:start]
+	return best, nil
+}
+
+// tick tells whether the search must stop: the node limit is looked at on every entry (the
+// positions valued at the horizon are counted without one, so a count that steps over a
+// multiple of 1024 would miss it); the clock and the context every 1024 positions or so.
+func (ab *AlphaBeta[S]) tick() error {
+	if ab.nodeLimit > 0 && ab.nodes > ab.nodeLimit {
+		return errStopped
+	}
+	if ab.nodes >= ab.nextCheck {
+		ab.nextCheck = ab.nodes + 1024
+		if ab.ctx.Err() != nil || !ab.deadline.IsZero() && now().After(ab.deadline) {
+			return errStopped
+		}
+	}
+	return nil
+}
+
+// up and down are the next values above and below x: (lo, up(lo)) is a null window, which
+// only tells whether a value is above lo.
+func up(x float64) float64   { return math.Nextafter(x, math.Inf(1)) }
+func down(x float64) float64 { return math.Nextafter(x, math.Inf(-1)) }
+
+// pvs is value's search (the same arguments, the same answer) as a classical engine makes it,
+// for a search with a heuristic (see AlphaBeta): the decider's win within his turn asked first,
+// the transposition table, the table's move, the killer and the history's order, and
+// principal-variation search.
+func (ab *AlphaBeta[S]) pvs(s S, owner env.Player, left int, lo, hi float64, ply int) (float64, error) {
+	ab.clearPV(ply)
+	if err := ab.tick(); err != nil {
+		return 0, err
+	}
+	d := s.ToMove()
+	switch d {
+	case env.Terminal:
+		return float64(s.Result().Value(0)), nil
+	case env.Chance:
+		start := len(ab.outcomes)
+		ab.outcomes = s.Chances(ab.outcomes)
+		end := len(ab.outcomes)
+		sum := 0.0
+		for i := start; i < end; i++ {
+			o := ab.outcomes[i]
+			ab.nodes++
+			v, err := ab.pvs(s.Play(o.Action), owner, left, -1, 1, ply+1)
+			if err != nil {
+				ab.outcomes = ab.outcomes[:start]
+				return 0, err
+			}
+			sum += o.Prob * v
+		}
+		ab.outcomes = ab.outcomes[:start]
+		return sum, nil
+	}
+	if d != owner {
+		if left == 0 {
+			return ab.static(s), nil
+		}
+		owner, left = d, left-1
+	}
+	sg := sign(d)
+	if ab.canWin(s) {
+		return sg, nil
+	}
+	// The table: a position searched as deep answers at once where its value, or its bound,
+	// settles the question of a null window (the line of a full window, the principal
+	// variation, is searched out so that the search can show it).
+	lo0, hi0 := lo, hi
+	null := hi <= up(lo)
+	var key uint64
+	var slot *abEntry
+	first := env.Action(-1)
+	if ab.tt != nil {
+		key = ab.hash(s)
+		slot = &ab.tt[key&(abTableSize-1)]
+		if slot.key == key && slot.bound != abEmpty {
+			first = slot.move
+			if int(slot.left) == left && null {
+				switch {
+				case slot.bound == abExact, slot.bound == abLower && slot.value >= hi, slot.bound == abUpper && slot.value <= lo:
+					return slot.value, nil
+				}
+			}
+		}
+	}
+	start := len(ab.buf)
+	ab.buf = s.Legal(ab.buf)
+	end := len(ab.buf)
+	// The order: the table's move, the killer, the others by their history.
+	front := start
+	for len(ab.killer) <= ply {
+		ab.killer = append(ab.killer, -1)
+	}
+	for _, m := range [2]env.Action{first, ab.killer[ply]} {
+		if m < 0 {
+			continue
+		}
+		for i := front; i < end; i++ {
+			if ab.buf[i] == m {
+				ab.buf[front], ab.buf[i] = ab.buf[i], ab.buf[front]
+				front++
+				break
+			}
+		}
+	}
+	if h := ab.history; h != nil {
+		slices.SortFunc(ab.buf[front:end], func(x, y env.Action) int { return cmp.Compare(h[y], h[x]) })
+	}
+	best, bestMove := -sg*math.Inf(1), env.Action(-1)
+	for i := start; i < end; i++ {
+		a := ab.buf[i]
+		c := s.Play(a)
+		ab.nodes++
+		var v float64
+		if left == 0 && c.ToMove() != d && c.ToMove() != env.Terminal && c.ToMove() != env.Chance {
+			v = ab.static(c) // the turn ends: the horizon
+			if ab.lineOn {
+				ab.pv[ply+1] = ab.pv[ply+1][:0]
+			}
+		} else {
+			var err error
+			switch {
+			case sg*best <= -1 || null: // the first move, a loss so far, or a null window already
+				v, err = ab.pvs(c, owner, left, lo, hi, ply+1)
+			case sg > 0:
+				if v, err = ab.pvs(c, owner, left, lo, up(lo), ply+1); err == nil && v > lo && v < hi {
+					v, err = ab.pvs(c, owner, left, lo, hi, ply+1)
+				}
+			default:
+				if v, err = ab.pvs(c, owner, left, down(hi), hi, ply+1); err == nil && v < hi && v > lo {
+					v, err = ab.pvs(c, owner, left, lo, hi, ply+1)
+				}
+			}
+			if err != nil {
+				ab.buf = ab.buf[:start]
+				return 0, err
+			}
+		}
+		if sg*v > sg*best {
+			best, bestMove = v, a
+			if ab.lineOn {
+				ab.pv[ply] = append(append(ab.pv[ply][:0], a), ab.pv[ply+1]...)
+			}
+		}
+		if sg > 0 {
+			lo = max(lo, v)
+		} else {
+			hi = min(hi, v)
+		}
+		if lo >= hi {
+			ab.killer[ply] = a
+			if ab.history != nil {
+				ab.history[a] += int32((left + 1) * (left + 1))
+			}
+			break
+		}
+	}
+	ab.buf = ab.buf[:start]
+	if slot != nil {
+		bound := int8(abExact)
+		switch {
+		case best <= lo0:
+			bound = abUpper
+		case best >= hi0:
+			bound = abLower
+		}
+		*slot = abEntry{key: key, value: best, move: bestMove, left: int8(left), bound: bound}
+	}
 	return best, nil
 }
 

@@ -159,8 +159,9 @@ func TestAlphaBetaSeeds(t *testing.T) {
 }
 
 // TestAlphaBetaLimits: depths out of range are refused; a time cap still gives a complete
-// first iteration; a search allocates nothing once its buffers have grown; a cancelled context
-// stops the search.
+// first iteration; a search allocates nothing once its buffers (and its transposition table)
+// have grown, the classical search of Gygès' heuristic as the one of the ends only; a cancelled
+// context stops the search.
 func TestAlphaBetaLimits(t *testing.T) {
 	for _, d := range []int{0, -1, MaxABDepth + 1} {
 		if _, err := NewAlphaBeta(gyges.Advanced, d, 0, 1); err == nil {
@@ -183,10 +184,13 @@ func TestAlphaBetaLimits(t *testing.T) {
 	if el := time.Since(start); el > 5*time.Second {
 		t.Errorf("a 1 ms cap took %v", el)
 	}
-	ab3 := mustAB(t, gyges.Advanced, 3, 1)
-	ab3.Search(context.Background(), st)
-	if n := testing.AllocsPerRun(3, func() { ab3.Search(context.Background(), st) }); n != 0 {
-		t.Errorf("a search allocates %v times", n)
+	ends := mustAB(t, gyges.Advanced, 3, 1)
+	ends.EndsOnly()
+	for _, ab3 := range []*AlphaBeta[gyges.State]{mustAB(t, gyges.Advanced, 3, 1), ends} {
+		ab3.Search(context.Background(), st)
+		if n := testing.AllocsPerRun(3, func() { ab3.Search(context.Background(), st) }); n != 0 {
+			t.Errorf("a search (heuristic %v) allocates %v times", ab3.heuristic != nil, n)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -282,8 +286,8 @@ func searchBoth[S env.State[S]](t *testing.T, a, b *AlphaBeta[S], s S) (ABResult
 	return ra, rb
 }
 
-// TestAlphaBetaEndBound: Imbriqua tells how soon it can end (env.EndBound), and alpha-beta skips
-// what cannot reach an end within its depth. Its answers are those of the search without the
+// TestAlphaBetaEndBound: Imbriqua tells how soon it can end (env.EndBound), and alpha-beta that
+// values only the ends of the game (EndsOnly) skips what cannot reach an end within its depth. Its answers are those of the search without the
 // bound (values, best moves, proofs), at fewer positions. Positions of seeded random games at
 // each decision from turn 38 on (the game's last 6 turns), depth 2 (and proofs of 2 turns):
 // the end is out of reach up to turn 41 and within it after.
@@ -293,6 +297,8 @@ func TestAlphaBetaEndBound(t *testing.T) {
 	checked, nonzero := 0, 0
 	for _, s := range imbriquaLate(5, 3, 38) {
 		bounded, plain := mustAB(t, g, 2, 1), mustAB(t, g, 2, 1)
+		bounded.EndsOnly() // the bound serves the search that values the ends only
+		plain.EndsOnly()
 		plain.turnsToEnd = nil
 		rb, rp := searchBoth(t, bounded, plain, s)
 		if rb.Best != rp.Best || rb.Value != rp.Value || rb.Depth != rp.Depth {

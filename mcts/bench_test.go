@@ -135,13 +135,22 @@ func abPositions[S env.State[S]](g env.Game[S], games int) []S {
 	return out
 }
 
-func benchAB[S env.State[S]](b *testing.B, g env.Game[S], depths ...int) {
+// benchAB times ab:D players of g, D in depths: valuing the ends of the game only
+// (ab:D:eval=none) if endsOnly, else the game's heuristic if it has one.
+func benchAB[S env.State[S]](b *testing.B, g env.Game[S], endsOnly bool, depths ...int) {
 	positions := abPositions(g, 4)
 	for _, d := range depths {
-		b.Run(fmt.Sprintf("%s/ab:%d", g.Info().Name, d), func(b *testing.B) {
+		name := fmt.Sprintf("%s/ab:%d", g.Info().Name, d)
+		if endsOnly {
+			name += ":eval=none"
+		}
+		b.Run(name, func(b *testing.B) {
 			ab, err := NewAlphaBeta(g, d, 0, 1)
 			if err != nil {
 				b.Fatal(err)
+			}
+			if endsOnly {
+				ab.EndsOnly()
 			}
 			var nodes int64
 			var longest time.Duration
@@ -165,11 +174,15 @@ func benchAB[S env.State[S]](b *testing.B, g env.Game[S], depths ...int) {
 
 // BenchmarkAlphaBeta is the time of an ab:D player's move, over the positions of four random
 // games of each game (run with -benchtime=Nx, N a multiple of the positions, to weigh each
-// alike): what "the deepest ab:D that moves in under a second" is measured by.
+// alike): what "the deepest ab:D that moves in under a second" is measured by. Gygès' ab:D
+// values the positions past its depth by its heuristic; ab:D:eval=none, the ends only, is the
+// ab:D of the figures measured before it had one.
 func BenchmarkAlphaBeta(b *testing.B) {
-	benchAB(b, gyges.Basic, 2, 3, 4, 5, 6, 7, 8)
-	benchAB(b, gyges.Advanced, 2, 3, 4, 5)
-	benchAB(b, yinsh.Blitz, 1, 2, 3)
-	benchAB(b, yinsh.Normal, 1, 2, 3)
-	benchAB(b, imbriqua.Game, 1, 2, 3, 4, 5) // ab:6 took up to 46 s a move here (the 39th turn)
+	benchAB(b, gyges.Basic, true, 2, 3, 4, 5, 6, 7, 8)
+	benchAB(b, gyges.Basic, false, 2, 3, 4, 5)
+	benchAB(b, gyges.Advanced, true, 2, 3, 4, 5)
+	benchAB(b, gyges.Advanced, false, 2, 3, 4)
+	benchAB(b, yinsh.Blitz, false, 1, 2, 3)
+	benchAB(b, yinsh.Normal, false, 1, 2, 3)
+	benchAB(b, imbriqua.Game, false, 1, 2, 3, 4, 5) // ab:6 took up to 46 s a move here (the 39th turn)
 }

@@ -151,7 +151,7 @@ type Params struct {
 	// proven at once): 1 the root only, 2 also the root's children, which finds every win in
 	// two and every loss in two among the moves visited, at the cost of playing out each
 	// child's reply at those nodes. Play uses 2 (mcts:400 with the Gygès advanced model beat
-	// ab:3 10–0 with it, 6–4 with 1); self-play 1 (2 cost 12% of its simulations/s).
+	// ab:3:eval=none 10–0 with it, 6–4 with 1); self-play 1 (2 cost 12% of its simulations/s).
 	ScanDepth int `yaml:"scan_depth" json:"scan_depth"`
 	// RootProof, if positive, has the solver run a shallow alpha-beta from each of the root's
 	// moves (mcts.AlphaBeta.Prove, the ends of the game only), so that a move after which the
@@ -184,7 +184,7 @@ func DefaultParams() Params {
 		MaxNodes:      1 << 23,
 		Solver:        true,
 		ScanDepth:     2,
-		// mcts:400 with the shipped Gygès advanced model against ab:4, 10 games: 6–4 with
+		// mcts:400 with the shipped Gygès advanced model against ab:4:eval=none, 10 games: 6–4 with
 		// root proofs of 4 turns, 21–79 in 100 games without.
 		RootProof:      4,
 		RootProofNodes: 2_000_000,

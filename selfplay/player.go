@@ -105,8 +105,13 @@ func (a Analysis) Best() string { return a.Moves[0].Move }
 //	uct:TIME            the same, searching TIME a move (1s, 250ms) whatever the simulations
 //	ucb1:N              the same with classic UCT's UCB1 selection (weaker: docs/BENCHMARKS.md)
 //	ab:D                alpha-beta to D turns (1 to mcts.MaxABDepth; mcts.AlphaBeta): ab:1
-//	                    takes every win in one, ab:2 never allows a loss in one
+//	                    takes every win in one, ab:2 never allows a loss in one; the positions
+//	                    past D turns valued by the game's heuristic where it has one (Gygès: a
+//	                    classical engine's search, mcts.AlphaBeta), else 0
 //	ab:D:TIME           the same, iterative deepening stopped after TIME a move (1s, 250ms)
+//	ab:D:eval=none      the same valuing only the ends of the game (every position past D turns
+//	ab:D:eval=none:TIME is worth 0, whatever the game's heuristic): the ab:D of the figures
+//	                    measured before the games had heuristics
 //	mcts:N:CHECKPOINT   AlphaZero search: N simulations of PUCT guided by the network of a
 //	                    checkpoint file, one leaf evaluated at a time, with
 //	                    the solver (mcts.Params.Solver); no noise and the most visited move,
@@ -131,6 +136,9 @@ type Spec struct {
 	// (uct, ucb1 and mcts given TIME instead of N).
 	Depth int
 	Time  time.Duration
+	// EndsOnly is an ab player's setting eval=none: only the ends of the game count, not the
+	// game's heuristic (mcts.AlphaBeta.EndsOnly).
+	EndsOnly bool
 	// Checkpoint is the checkpoint file (mcts).
 	Checkpoint string
 	// Settings are an mcts player's changes to its game's search parameters (PlayParams), as
@@ -280,9 +288,29 @@ func ParseSpec(text string) (Spec, error) {
 			return Spec{}, fmt.Errorf("player %q: the depth %q is not a whole number of turns from 1 to %d", text, field, mcts.MaxABDepth)
 		}
 		sp.Depth = d
+		// The setting eval=none, then the time a move.
+		for timed {
+			f, after, more := strings.Cut(cap, ":")
+			if !strings.Contains(f, "=") {
+				break
+			}
+			cap, timed = after, more
+			switch {
+			case f != "eval=none" && strings.HasPrefix(f, "eval="):
+				return Spec{}, fmt.Errorf("player %q: the setting %q: want eval=none (only the ends of the game count)", text, f)
+			case f != "eval=none":
+				return Spec{}, fmt.Errorf("player %q: the setting %q: an ab player's only setting is eval=none (only the ends of the game count)", text, f)
+			case sp.EndsOnly:
+				return Spec{}, fmt.Errorf("player %q: the setting %q is given twice", text, f)
+			}
+			sp.EndsOnly = true
+		}
 		if timed {
 			t, err := time.ParseDuration(cap)
 			if err != nil || t <= 0 {
+				if _, after, ok := strings.Cut(cap, ":"); ok && strings.Contains(after, "=") {
+					return Spec{}, fmt.Errorf("player %q: the setting %q comes before the time a move (ab:D:eval=none:TIME)", text, after)
+				}
 				return Spec{}, fmt.Errorf("player %q: the time a move %q is not a duration > 0 (1s, 250ms)", text, cap)
 			}
 			sp.Time = t
@@ -335,7 +363,7 @@ func ParseSpec(text string) (Spec, error) {
 		}
 		return sp, nil
 	}
-	return Spec{}, fmt.Errorf("player %q: unknown kind %q (want random, uct:N, uct:TIME, ucb1:N, ab:D, ab:D:TIME, mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT)", text, kind)
+	return Spec{}, fmt.Errorf("player %q: unknown kind %q (want random, uct:N, uct:TIME, ucb1:N, ab:D, ab:D:TIME, ab:D:eval=none, mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT)", text, kind)
 }
 
 // PlayerCacheBytes bounds an mcts:N player's cache of its network's answers (mcts.Cache).
@@ -363,6 +391,9 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
 		ab, err := mcts.NewAlphaBeta(g, sp.Depth, sp.Time, 0)
 		if err != nil {
 			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+		}
+		if sp.EndsOnly {
+			ab.EndsOnly()
 		}
 		return &AlphaBetaPlayer[S]{ab: ab, timeCap: sp.Time}, nil
 	case "mcts":

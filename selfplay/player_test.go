@@ -34,6 +34,8 @@ func TestParseSpec(t *testing.T) {
 		{"ab:8", Spec{Text: "ab:8", Kind: "ab", Depth: 8}},
 		{"ab:4:1s", Spec{Text: "ab:4:1s", Kind: "ab", Depth: 4, Time: time.Second}},
 		{"ab:3:250ms", Spec{Text: "ab:3:250ms", Kind: "ab", Depth: 3, Time: 250 * time.Millisecond}},
+		{"ab:2:eval=none", Spec{Text: "ab:2:eval=none", Kind: "ab", Depth: 2, EndsOnly: true}},
+		{"ab:6:eval=none:1s", Spec{Text: "ab:6:eval=none:1s", Kind: "ab", Depth: 6, Time: time.Second, EndsOnly: true}},
 		{"uct:1s", Spec{Text: "uct:1s", Kind: "uct", Time: time.Second}},
 		{"ucb1:250ms", Spec{Text: "ucb1:250ms", Kind: "ucb1", Time: 250 * time.Millisecond}},
 		{"mcts:1.5s:a.zck", Spec{Text: "mcts:1.5s:a.zck", Kind: "mcts", Time: 1500 * time.Millisecond, Checkpoint: "a.zck"}},
@@ -113,6 +115,13 @@ func TestParseSpec(t *testing.T) {
 		{"ab:2:0s", "time a move"},
 		{"ab:2:-1s", "time a move"},
 		{"ab:2:soon", "time a move"},
+		{"ab:2:eval=game", `the setting "eval=game": want eval=none`},
+		{"ab:2:eval=", `the setting "eval=": want eval=none`},
+		{"ab:2:tt=off", `the setting "tt=off": an ab player's only setting is eval=none`},
+		{"ab:2:eval=none:eval=none", `the setting "eval=none" is given twice`},
+		{"ab:2:1s:eval=none", `the setting "eval=none" comes before the time a move`},
+		{"ab:2:eval=none:", "time a move"},
+		{"ab:2:eval=none:soon", "time a move"},
 		{"UCT:5", "unknown kind"},
 	}
 	for _, tc := range bad {
@@ -322,6 +331,37 @@ func TestPlayGame(t *testing.T) {
 		Names: [2]string{"cheat-x", "cheat-o"}})
 	if err == nil || !strings.Contains(err.Error(), "cheat-o") || !strings.Contains(err.Error(), "illegal a1") {
 		t.Errorf("an illegal move: err = %v", err)
+	}
+}
+
+// TestAlphaBetaEval: ab:D values the positions past its depth by the game's heuristic (Gygès
+// has one), ab:D:eval=none by the ends of the game only: on a position of the movement with no
+// end within 2 turns, ab:2's value is the heuristic's and ab:2:eval=none's is 0.
+func TestAlphaBetaEval(t *testing.T) {
+	g := gyges.Advanced
+	s, err := g.ParsePosition("202110/000330/000000/000200/000100/030123 s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		spec string
+		zero bool
+	}{{"ab:2", false}, {"ab:2:eval=none", true}, {"ab:2:eval=none:1h", true}} {
+		sp, err := ParseSpec(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewPlayer(g, sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		an, err := p.Analyze(context.Background(), s, Limits{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (an.Value == 0) != tc.zero || an.Value <= -1 || an.Value >= 1 {
+			t.Errorf("%s: value %v", tc.spec, an.Value)
+		}
 	}
 }
 

@@ -71,9 +71,9 @@ func TestModelsAnywhere(t *testing.T) {
 	}
 	// The arena's default players: the game's model at 200 simulations against the baselines.
 	for _, tt := range []struct{ dir, game, want string }{
-		{"", "gyges", "mcts:200:models/gyges.zck,uct:1000,ab:2"},
-		{mine, "yinsh-blitz", "mcts:200:" + filepath.ToSlash(filepath.Join(mine, "yinsh-blitz.zck")) + ",uct:1000,ab:2"},
-		{mine, "yinsh", "mcts:200:models/yinsh.zck,uct:1000,ab:2"},
+		{"", "gyges", "mcts:200:models/gyges.zck,uct:1000,ab:2:eval=none"},
+		{mine, "yinsh-blitz", "mcts:200:" + filepath.ToSlash(filepath.Join(mine, "yinsh-blitz.zck")) + ",uct:1000,ab:2:eval=none"},
+		{mine, "yinsh", "mcts:200:models/yinsh.zck,uct:1000,ab:2:eval=none"},
 	} {
 		if got, err := defaultPlayers(tt.dir, tt.game); err != nil || strings.Join(got, ",") != tt.want {
 			t.Errorf("defaultPlayers(%q, %q) = %q, %v; want %q", tt.dir, tt.game, got, err, tt.want)

@@ -157,3 +157,36 @@ func BenchmarkCanWin(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHeuristic is the evaluation of the positions after each move of the benchmark
+// position (the horizon of an alpha-beta search), beside listing their legal moves.
+func BenchmarkHeuristic(b *testing.B) {
+	for _, g := range benchGames {
+		s := benchState(b, g)
+		var children []State
+		for _, a := range s.Legal(nil) {
+			if c := s.Play(a); c.ToMove() != env.Terminal {
+				children = append(children, c)
+			}
+		}
+		b.Run(g.info.Name+"/heuristic", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, c := range children {
+					g.Heuristic(c)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(children))/b.Elapsed().Seconds(), "positions/s")
+		})
+		b.Run(g.info.Name+"/legal", func(b *testing.B) {
+			buf := make([]env.Action, 0, g.info.NumActions)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, c := range children {
+					buf = c.Legal(buf[:0])
+				}
+			}
+			b.ReportMetric(float64(b.N*len(children))/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
+}

@@ -37,6 +37,8 @@ var (
 	_ env.Explainer           = State{}
 	_ env.WinFinder[State]    = (*Game)(nil)
 	_ env.LegalCounter[State] = (*Game)(nil)
+	_ env.Heuristic[State]    = (*Game)(nil)
+	_ env.Hasher[State]       = (*Game)(nil)
 )
 
 // Game is Gygès with a config. Use Basic, Advanced or NewGame.
