@@ -117,7 +117,7 @@ type EvalConfig struct {
 	Simulations int `yaml:"simulations" json:"simulations"`
 	// Previous is the number of previous checkpoints each new one plays.
 	Previous int `yaml:"previous" json:"previous"`
-	// Baselines are fixed opponents by player spec ("random", "uct:200", "ab:2").
+	// Baselines are fixed opponents by player spec ("random", "uct:200", "ab:2:eval=none").
 	Baselines []string `yaml:"baselines" json:"baselines"`
 	// Opening is the number of random decisions that open each game, shared by the two games
 	// that swap sides, so that deterministic players do not repeat one game.
@@ -180,7 +180,7 @@ func DefaultConfig(game string) Config {
 			TrainRatio: 4, MinSamples: 2_000,
 		},
 		Trainer: TrainerConfig{BatchSize: 128, PublishEvery: 50, CheckpointEvery: 500, KeepLast: 5},
-		Eval:    EvalConfig{Games: 20, Simulations: 64, Previous: 1, Baselines: []string{"random", "uct:200", "ab:2"}, Opening: 4, Workers: 1},
+		Eval:    EvalConfig{Games: 20, Simulations: 64, Previous: 1, Baselines: []string{"random", "uct:200", "ab:2:eval=none"}, Opening: 4, Workers: 1},
 	}
 }
 

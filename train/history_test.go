@@ -35,7 +35,7 @@ func TestChanges(t *testing.T) {
 		{"lists and absent keys", func(c *Config) {
 			c.Init = "models/yinsh-blitz.zck"
 			c.Eval.Baselines = []string{"random"}
-		}, []string{"init: (none) → models/yinsh-blitz.zck", "eval.baselines: [random, 'uct:200', 'ab:2'] → [random]"}, nil},
+		}, []string{"init: (none) → models/yinsh-blitz.zck", "eval.baselines: [random, 'uct:200', 'ab:2:eval=none'] → [random]"}, nil},
 		{"game", func(c *Config) { c.Game = "yinsh-blitz" }, []string{"game: yinsh → yinsh-blitz"}, []string{"game"}},
 		{"net", func(c *Config) { c.Net.Blocks, c.Net.GlobalPool = 6, true }, []string{"net.blocks: 4 → 6", "net.global_pool: false → true"},
 			[]string{"net.blocks", "net.global_pool"}},

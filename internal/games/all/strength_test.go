@@ -22,7 +22,7 @@ const strengthModelsVar = "ZERO_STRENGTH_MODELS"
 // A strength match: strengthGames games, sides alternating, a random opening of 4 decisions
 // shared by the two games that swap sides, seed 1; the model must win at least strengthWins.
 // (Arenas of 100 games at 400 simulations, models/README.md, give every shipped model 85% or
-// more against uct:10000 and 99% or more against ab:2.)
+// more against uct:10000 and 99% or more against ab:2:eval=none.)
 const (
 	strengthGames = 4
 	strengthWins  = 3
@@ -31,18 +31,18 @@ const (
 	noiseWins  = 12
 )
 
-// strengthCases are each shipped model's budgets: sims a move against uct:200 and ab:2, small
+// strengthCases are each shipped model's budgets: sims a move against uct:200 and ab:2:eval=none, small
 // enough for CI; noise, if not 0, the budget of a match against the model's network with random
-// weights, where uct:200 and ab:2 do not tell a model from noise. Measured with random weights in
+// weights, where uct:200 and ab:2:eval=none do not tell a model from noise. Measured with random weights in
 // the model's place (ZERO_STRENGTH_MODELS, 2026-11-24): in YINSH blitz a random network at 32
-// simulations beats uct:200 3 games of 4 and ab:2 4 of 4, and in Gygès the solver alone beats
+// simulations beats uct:200 3 games of 4 and ab:2:eval=none 4 of 4, and in Gygès the solver alone beats
 // both; there the match against random weights at 8 simulations tells them apart (the models
 // won 8 and 7 of 8). 16 games since 2026-11-29, when the Gygès model of that day won 6 of the 8,
 // at the bound: it won 13 of 16 and the YINSH blitz model 14, random weights in their place 9
 // and 8 (ZERO_STRENGTH_MODELS with `zero net init` networks). In Gygès' advanced rule no small budget does: the model beats random
 // weights 5–3 at 1, 2 and 8 simulations, the first player winning 7 games of 8, and the games
 // are long (the root proofs, not the network, decide them); its model is held to uct:200 and
-// ab:2 only, and its loading and engine are the basic rule's.
+// ab:2:eval=none only, and its loading and engine are the basic rule's.
 var strengthCases = map[string]struct{ sims, noise int }{
 	"yinsh":          {32, 0},
 	"yinsh-blitz":    {32, 8},
@@ -52,7 +52,7 @@ var strengthCases = map[string]struct{ sims, noise int }{
 }
 
 // TestShippedModelsStrength: each shipped model, loaded as zero arena loads it, wins short
-// matches by the margins above against uct:200 and ab:2, and where those do not tell a model
+// matches by the margins above against uct:200 and ab:2:eval=none, and where those do not tell a model
 // from noise, against its own network with random weights. A broken model or a broken loader
 // fails it: ZERO_STRENGTH_MODELS=DIR with random networks in DIR shows it (models/README.md).
 func TestShippedModelsStrength(t *testing.T) {
@@ -84,7 +84,7 @@ func TestShippedModelsStrength(t *testing.T) {
 			}
 			matches := []match{
 				{fmt.Sprintf("mcts:%d:%s", c.sims, model), "uct:200", strengthGames, strengthWins},
-				{fmt.Sprintf("mcts:%d:%s", c.sims, model), "ab:2", strengthGames, strengthWins},
+				{fmt.Sprintf("mcts:%d:%s", c.sims, model), "ab:2:eval=none", strengthGames, strengthWins},
 			}
 			if c.noise > 0 {
 				noise := fmt.Sprintf("mcts:%d:%s", c.noise, randomized(t, g, model))
