@@ -87,7 +87,7 @@ func WinChecker[S State[S]](g Game[S]) func(S) bool {
 }
 
 // Heuristic is implemented by games that offer a static evaluation of positions, which the
-// baseline alpha-beta players (ab:D) use past their depth instead of 0 (Gygès). The search
+// baseline alpha-beta players (ab:D) use past their depth instead of 0 (every game here). The search
 // calls it at every position past its depth: it should cost about as little as listing the
 // legal moves.
 type Heuristic[S State[S]] interface {

@@ -174,9 +174,9 @@ func benchAB[S env.State[S]](b *testing.B, g env.Game[S], endsOnly bool, depths 
 
 // BenchmarkAlphaBeta is the time of an ab:D player's move, over the positions of four random
 // games of each game (run with -benchtime=Nx, N a multiple of the positions, to weigh each
-// alike): what "the deepest ab:D that moves in under a second" is measured by. Gygès' ab:D
-// values the positions past its depth by its heuristic; ab:D:eval=none, the ends only, is the
-// ab:D of the figures measured before it had one.
+// alike): what "the deepest ab:D that moves in under a second" is measured by. ab:D values the
+// positions past its depth by the game's heuristic; ab:D:eval=none (Gygès' rows), the ends
+// only, is the ab:D of the figures measured before the games had heuristics.
 func BenchmarkAlphaBeta(b *testing.B) {
 	benchAB(b, gyges.Basic, true, 2, 3, 4, 5, 6, 7, 8)
 	benchAB(b, gyges.Basic, false, 2, 3, 4, 5)

@@ -106,7 +106,7 @@ func (a Analysis) Best() string { return a.Moves[0].Move }
 //	ucb1:N              the same with classic UCT's UCB1 selection (weaker: docs/BENCHMARKS.md)
 //	ab:D                alpha-beta to D turns (1 to mcts.MaxABDepth; mcts.AlphaBeta): ab:1
 //	                    takes every win in one, ab:2 never allows a loss in one; the positions
-//	                    past D turns valued by the game's heuristic where it has one (Gygès: a
+//	                    past D turns valued by the game's heuristic where it has one (then a
 //	                    classical engine's search, mcts.AlphaBeta), else 0
 //	ab:D:TIME           the same, iterative deepening stopped after TIME a move (1s, 250ms)
 //	ab:D:eval=none      the same valuing only the ends of the game (every position past D turns
