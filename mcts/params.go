@@ -2,7 +2,6 @@ package mcts
 
 import (
 	"fmt"
-	"math"
 )
 
 // Rule is the formula that picks the child to descend to at a player's decision.
@@ -213,47 +212,81 @@ func (e *ParamError) Error() string {
 	return fmt.Sprintf("mcts: %s = %v: want %s", e.Key, e.Value, e.Want)
 }
 
+// The bounds Validate holds the parameters to, so that neither a player spec's settings nor a
+// configuration file can make a search allocate without bound or compute with numbers that
+// overflow (docs/PLAY.md, "Bounds", names the main ones beside the spec grammar):
+//
+//	rule                                   puct or ucb1
+//	c_puct, ucb_c, dirichlet_alpha,        0 to 100
+//	gumbel_scale, c_scale, virtual_loss
+//	c_puct_base                            0 to 10^9 (0: a constant c)
+//	fpu_reduction                          -2 to 2 (values are in [-1, 1])
+//	noise_fraction                         0 to 1
+//	c_visit                                0 to 10^6
+//	gumbel_actions                         1 to MaxGumbelActions (2^16)
+//	in_flight                              1 to MaxInFlight (256)
+//	max_nodes                              1 to MaxTreeNodes (2^30)
+//	scan_depth                             1 to 8 (with the solver)
+//	root_proof                             0 to MaxABDepth
+//	root_proof_nodes                       1 to MaxRootProofNodes (2^40)
+//	temperature values                     0 to 100, their moves ascending
+const (
+	// MaxInFlight bounds InFlight: a search holds the policy of every leaf in flight (the
+	// training configuration's selfplay.in_flight has the same bound).
+	MaxInFlight = 256
+	// MaxTreeNodes bounds MaxNodes: the tree numbers its nodes in int32 (and 2^30 nodes are
+	// 48 GiB).
+	MaxTreeNodes = 1 << 30
+	// MaxGumbelActions bounds GumbelActions: more than any game's actions (Gygès advanced has
+	// 48006), so that m = NumActions, every move, is taken; the search samples at most the
+	// moves there are.
+	MaxGumbelActions = 1 << 16
+	// MaxRootProofNodes bounds RootProofNodes, the positions of a search's root proofs.
+	MaxRootProofNodes int64 = 1 << 40
+)
+
 // Validate says which parameter is out of range, if any, as a *ParamError.
 func (p *Params) Validate() error {
 	bad := func(key string, v any, want string) error {
 		return &ParamError{Key: key, Value: v, Want: want}
 	}
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	// in is v finite and in [lo, hi] (NaN is not).
+	in := func(v, lo, hi float64) bool { return v >= lo && v <= hi }
 	switch {
 	case p.Rule != PUCT && p.Rule != UCB1:
 		return bad("rule", p.Rule, "puct or ucb1")
-	case !finite(p.CPuct) || p.CPuct < 0:
-		return bad("c_puct", p.CPuct, "a number ≥ 0")
-	case !finite(p.CPuctBase) || p.CPuctBase < 0:
-		return bad("c_puct_base", p.CPuctBase, "a number ≥ 0 (0: constant c)")
-	case !finite(p.FPUReduction):
-		return bad("fpu_reduction", p.FPUReduction, "a finite number")
-	case !finite(p.UCBC) || p.UCBC < 0:
-		return bad("ucb_c", p.UCBC, "a number ≥ 0")
-	case !finite(p.DirichletAlpha) || p.DirichletAlpha < 0:
-		return bad("dirichlet_alpha", p.DirichletAlpha, "a number ≥ 0 (0: no noise)")
-	case !finite(p.NoiseFraction) || p.NoiseFraction < 0 || p.NoiseFraction > 1:
+	case !in(p.CPuct, 0, 100):
+		return bad("c_puct", p.CPuct, "a number from 0 to 100")
+	case !in(p.CPuctBase, 0, 1e9):
+		return bad("c_puct_base", p.CPuctBase, "a number from 0 to 1e9 (0: constant c)")
+	case !in(p.FPUReduction, -2, 2):
+		return bad("fpu_reduction", p.FPUReduction, "a number from -2 to 2")
+	case !in(p.UCBC, 0, 100):
+		return bad("ucb_c", p.UCBC, "a number from 0 to 100")
+	case !in(p.DirichletAlpha, 0, 100):
+		return bad("dirichlet_alpha", p.DirichletAlpha, "a number from 0 to 100 (0: no noise)")
+	case !in(p.NoiseFraction, 0, 1):
 		return bad("noise_fraction", p.NoiseFraction, "a number in [0, 1]")
-	case p.Gumbel && p.GumbelActions < 1:
-		return bad("gumbel_actions", p.GumbelActions, "at least 1")
-	case !finite(p.GumbelScale) || p.GumbelScale < 0:
-		return bad("gumbel_scale", p.GumbelScale, "a number ≥ 0")
-	case !finite(p.CVisit) || p.CVisit < 0:
-		return bad("c_visit", p.CVisit, "a number ≥ 0")
-	case !finite(p.CScale) || p.CScale < 0:
-		return bad("c_scale", p.CScale, "a number ≥ 0")
-	case p.InFlight < 1:
-		return bad("in_flight", p.InFlight, "at least 1")
-	case !finite(p.VirtualLoss) || p.VirtualLoss < 0:
-		return bad("virtual_loss", p.VirtualLoss, "a number ≥ 0")
-	case p.MaxNodes < 1:
-		return bad("max_nodes", p.MaxNodes, "at least 1")
+	case p.Gumbel && p.GumbelActions < 1 || p.GumbelActions > MaxGumbelActions:
+		return bad("gumbel_actions", p.GumbelActions, fmt.Sprintf("1 to %d", MaxGumbelActions))
+	case !in(p.GumbelScale, 0, 100):
+		return bad("gumbel_scale", p.GumbelScale, "a number from 0 to 100")
+	case !in(p.CVisit, 0, 1e6):
+		return bad("c_visit", p.CVisit, "a number from 0 to 1e6")
+	case !in(p.CScale, 0, 100):
+		return bad("c_scale", p.CScale, "a number from 0 to 100")
+	case p.InFlight < 1 || p.InFlight > MaxInFlight:
+		return bad("in_flight", p.InFlight, fmt.Sprintf("1 to %d", MaxInFlight))
+	case !in(p.VirtualLoss, 0, 100):
+		return bad("virtual_loss", p.VirtualLoss, "a number from 0 to 100")
+	case p.MaxNodes < 1 || p.MaxNodes > MaxTreeNodes:
+		return bad("max_nodes", p.MaxNodes, fmt.Sprintf("1 to %d (2^30)", MaxTreeNodes))
 	case p.Solver && (p.ScanDepth < 1 || p.ScanDepth > 8):
 		return bad("scan_depth", p.ScanDepth, "1 (the root) to 8")
 	case p.RootProof < 0 || p.RootProof > MaxABDepth:
 		return bad("root_proof", p.RootProof, fmt.Sprintf("0 (off) to %d turns", MaxABDepth))
-	case p.RootProof > 0 && p.RootProofNodes < 1:
-		return bad("root_proof_nodes", p.RootProofNodes, "at least 1")
+	case p.RootProof > 0 && p.RootProofNodes < 1 || int64(p.RootProofNodes) > MaxRootProofNodes:
+		return bad("root_proof_nodes", p.RootProofNodes, fmt.Sprintf("1 to %d (2^40)", MaxRootProofNodes))
 	}
 	return p.Temperature.validate()
 }
@@ -288,8 +321,8 @@ func (s Schedule) validate() error {
 		if i > 0 && st.From <= s[i-1].From {
 			return &ParamError{Key: fmt.Sprintf("temperature[%d].from", i), Value: st.From, Want: "steps in increasing order of move"}
 		}
-		if math.IsNaN(st.Value) || math.IsInf(st.Value, 0) || st.Value < 0 {
-			return &ParamError{Key: fmt.Sprintf("temperature[%d].value", i), Value: st.Value, Want: "a number ≥ 0"}
+		if !(st.Value >= 0 && st.Value <= 100) {
+			return &ParamError{Key: fmt.Sprintf("temperature[%d].value", i), Value: st.Value, Want: "a number from 0 to 100"}
 		}
 	}
 	return nil

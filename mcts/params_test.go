@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -95,7 +96,15 @@ func TestParamErrorKeys(t *testing.T) {
 		{"gumbel_actions", func(p *Params) { p.Gumbel, p.GumbelActions = true, 0 }},
 		{"c_scale", func(p *Params) { p.CScale = -1 }},
 		{"in_flight", func(p *Params) { p.InFlight = 0 }},
+		{"in_flight", func(p *Params) { p.InFlight = MaxInFlight + 1 }},
 		{"max_nodes", func(p *Params) { p.MaxNodes = 0 }},
+		{"max_nodes", func(p *Params) { p.MaxNodes = MaxTreeNodes + 1 }},
+		{"gumbel_actions", func(p *Params) { p.GumbelActions = MaxGumbelActions + 1 }},
+		{"root_proof_nodes", func(p *Params) { p.RootProofNodes = int(MaxRootProofNodes) + 1 }},
+		{"c_puct", func(p *Params) { p.CPuct = math.Inf(1) }},
+		{"fpu_reduction", func(p *Params) { p.FPUReduction = math.NaN() }},
+		{"virtual_loss", func(p *Params) { p.VirtualLoss = 1e300 }},
+		{"temperature[0].value", func(p *Params) { p.Temperature = Constant(101) }},
 		{"scan_depth", func(p *Params) { p.ScanDepth = 9 }},
 		{"root_proof_nodes", func(p *Params) { p.RootProofNodes = 0 }},
 		{"temperature[1].from", func(p *Params) { p.Temperature = Schedule{{3, 1}, {2, 0}} }},

@@ -295,15 +295,33 @@ feed:
 	return res, stopped
 }
 
+// The bounds of an arena (what it allocates grows with them: a record for every game, players
+// for every worker).
+const (
+	// MaxArenaGames bounds the games of a pair, and MaxArenaTotal those of an arena.
+	MaxArenaGames = 100_000
+	MaxArenaTotal = 1_000_000
+	// MaxArenaWorkers bounds the games played at once.
+	MaxArenaWorkers = 256
+	// MaxOpening bounds the random decisions that open a game.
+	MaxOpening = 1000
+)
+
 func checkArena(cfg ArenaConfig) ([]Spec, error) {
 	if len(cfg.Players) < 2 {
 		return nil, fmt.Errorf("an arena needs at least two players, got %d", len(cfg.Players))
 	}
-	if cfg.Opening < 0 {
-		return nil, fmt.Errorf("opening = %d: want a number of decisions ≥ 0", cfg.Opening)
+	if cfg.Opening < 0 || cfg.Opening > MaxOpening {
+		return nil, fmt.Errorf("opening = %d: want a number of decisions from 0 to %d", cfg.Opening, MaxOpening)
 	}
-	if cfg.Games < 1 {
-		return nil, fmt.Errorf("games per pair = %d: want at least 1", cfg.Games)
+	if cfg.Games < 1 || cfg.Games > MaxArenaGames {
+		return nil, fmt.Errorf("games per pair = %d: want 1 to %d", cfg.Games, MaxArenaGames)
+	}
+	if pairs := len(cfg.Players) * (len(cfg.Players) - 1) / 2; pairs > MaxArenaTotal/cfg.Games {
+		return nil, fmt.Errorf("%d players, %d games per pair: %d games, more than the %d an arena plays", len(cfg.Players), cfg.Games, pairs*cfg.Games, MaxArenaTotal)
+	}
+	if cfg.Workers < 0 || cfg.Workers > MaxArenaWorkers {
+		return nil, fmt.Errorf("workers = %d: want 0 (one per core) to %d", cfg.Workers, MaxArenaWorkers)
 	}
 	specs := make([]Spec, len(cfg.Players))
 	for i, text := range cfg.Players {

@@ -3,6 +3,8 @@ package selfplay
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -192,6 +194,35 @@ func TestArenaErrors(t *testing.T) {
 	if _, err := Arena(ctx, g, ArenaConfig{Players: []string{"random", "uct:5"}, Games: 4}); err == nil {
 		t.Error("a cancelled arena returned no error")
 	}
+	// The bounds (a record for every game is allocated, players for every worker), refused
+	// before anything is made: with a cancelled context, the bound's error, not the context's.
+	for _, tc := range []struct {
+		cfg  ArenaConfig
+		says string
+	}{
+		{ArenaConfig{Players: []string{"random", "uct:5"}, Games: 100_001}, "games per pair = 100001: want 1 to 100000"},
+		{ArenaConfig{Players: manyPlayers(45), Games: 1011}, "45 players, 1011 games per pair: 1000890 games, more than the 1000000 an arena plays"},
+		{ArenaConfig{Players: []string{"random", "uct:5"}, Games: 2, Workers: 257}, "workers = 257: want 0 (one per core) to 256"},
+		{ArenaConfig{Players: []string{"random", "uct:5"}, Games: 2, Workers: -1}, "workers = -1: want 0 (one per core) to 256"},
+		{ArenaConfig{Players: []string{"random", "uct:5"}, Games: 2, Opening: 1001}, "opening = 1001: want a number of decisions from 0 to 1000"},
+	} {
+		if _, err := Arena(ctx, g, tc.cfg); err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%d players, games %d, workers %d, opening %d: err = %v, want %q", len(tc.cfg.Players), tc.cfg.Games, tc.cfg.Workers, tc.cfg.Opening, err, tc.says)
+		}
+	}
+	// The largest arena of two players is taken.
+	if _, err := Arena(ctx, g, ArenaConfig{Players: []string{"random", "uct:5"}, Games: 100_000, Workers: 256, Opening: 1000}); !errors.Is(err, context.Canceled) {
+		t.Errorf("the largest arena: %v, want the context's error", err)
+	}
+}
+
+// manyPlayers are n different players.
+func manyPlayers(n int) []string {
+	ps := make([]string, n)
+	for i := range ps {
+		ps[i] = fmt.Sprintf("uct:%d", i+1)
+	}
+	return ps
 }
 
 // TestArenaInterrupted: an arena stopped from outside rates and returns the games it finished

@@ -125,6 +125,10 @@ func (a Analysis) Best() string { return a.Moves[0].Move }
 //
 // A player given TIME instead of N plays as fast as the machine is: its games depend on the
 // machine and its load, and are not reproduced by their seeds.
+//
+// Every number has a bound, so that no spec makes a player allocate or run without end: N is
+// 1 to MaxSimulations, TIME (and ab's) at most MaxMoveTime, D 1 to mcts.MaxABDepth, and the
+// settings are held to mcts.Params.Validate's bounds (in_flight at most mcts.MaxInFlight).
 type Spec struct {
 	// Text is the spec as given, which names the player in tables and records.
 	Text string
@@ -149,6 +153,14 @@ type Spec struct {
 	// the game's first K symmetries (mcts.Symmetric). 0 when not set: one, the identity.
 	Symmetries int
 }
+
+// The largest budgets of a spec.
+const (
+	// MaxSimulations is the most simulations a spec's N asks, as the engine's go visits N.
+	MaxSimulations = 1_000_000_000
+	// MaxMoveTime is the longest time a move a spec's TIME asks.
+	MaxMoveTime = 24 * time.Hour
+)
 
 // symmetriesKey is the setting of Spec.Symmetries, which is not a search parameter.
 const symmetriesKey = "symmetries"
@@ -259,11 +271,14 @@ func ParseSpec(text string) (Spec, error) {
 			if err != nil || t <= 0 || field[0] == '+' {
 				return 0, 0, fmt.Errorf("player %q: %q is neither a number of simulations ≥ 1 nor a time a move > 0 (1s, 250ms)", text, field)
 			}
+			if t > MaxMoveTime {
+				return 0, 0, fmt.Errorf("player %q: the time a move %v is more than %v", text, t, MaxMoveTime)
+			}
 			return 0, t, nil
 		}
 		n, err := strconv.Atoi(field)
-		if err != nil || n < 1 {
-			return 0, 0, fmt.Errorf("player %q: the number of simulations %q is not a whole number ≥ 1", text, field)
+		if err != nil || n < 1 || n > MaxSimulations {
+			return 0, 0, fmt.Errorf("player %q: the number of simulations %q is not a whole number from 1 to %d", text, field, MaxSimulations)
 		}
 		return n, 0, nil
 	}
@@ -312,6 +327,9 @@ func ParseSpec(text string) (Spec, error) {
 					return Spec{}, fmt.Errorf("player %q: the setting %q comes before the time a move (ab:D:eval=none:TIME)", text, after)
 				}
 				return Spec{}, fmt.Errorf("player %q: the time a move %q is not a duration > 0 (1s, 250ms)", text, cap)
+			}
+			if t > MaxMoveTime {
+				return Spec{}, fmt.Errorf("player %q: the time a move %v is more than %v", text, t, MaxMoveTime)
 			}
 			sp.Time = t
 		}

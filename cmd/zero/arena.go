@@ -51,14 +51,14 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 				list[i] = strings.TrimSpace(list[i])
 			}
 		}
-		if *n < 1 {
-			return fmt.Errorf("--games %d: want at least 1", *n)
+		if *n < 1 || *n > selfplay.MaxArenaGames {
+			return fmt.Errorf("--games %d: want 1 to %d", *n, selfplay.MaxArenaGames)
 		}
-		if *workers < 0 {
-			return fmt.Errorf("--workers %d: want 0 (one per core) or more", *workers)
+		if *workers < 0 || *workers > selfplay.MaxArenaWorkers {
+			return fmt.Errorf("--workers %d: want 0 (one per core) to %d", *workers, selfplay.MaxArenaWorkers)
 		}
-		if *opening < 0 {
-			return fmt.Errorf("--opening %d: want 0 or more random decisions", *opening)
+		if *opening < 0 || *opening > selfplay.MaxOpening {
+			return fmt.Errorf("--opening %d: want 0 to %d random decisions", *opening, selfplay.MaxOpening)
 		}
 		dir := *out
 		fresh := dir == ""

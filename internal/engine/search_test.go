@@ -26,7 +26,7 @@ func TestPlayerCommands(t *testing.T) {
 	exec(t, s, "player", "= uct:1000\n\n")
 	exec(t, s, "player random", "=\n\n")
 	exec(t, s, "player", "= random\n\n")
-	exec(t, s, "player uct:0", "? player \"uct:0\": the number of simulations \"0\" is not a whole number ≥ 1\n\n")
+	exec(t, s, "player uct:0", "? player \"uct:0\": the number of simulations \"0\" is not a whole number from 1 to 1000000000\n\n")
 	if got := exec(t, s, "player mcts:10:x.zero", ""); !strings.HasPrefix(got, "? ") || !strings.Contains(got, "checkpoint x.zero") {
 		t.Errorf("player mcts:10:x.zero: %q", got)
 	}
