@@ -16,11 +16,15 @@ package models
 import (
 	"embed"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 )
 
 //go:embed *.zck
@@ -65,17 +69,85 @@ func ShippedName(p string) (string, bool) {
 	return name, true
 }
 
+// MaxBytes is the largest checkpoint any reader reads, 256 MiB: a net of some 20 million
+// parameters with its optimizer's state (the shipped models are under half a megabyte, a
+// preset's run writes about 1.2 MB). A larger file is refused unread, and net.Save refuses to
+// write one.
+const MaxBytes = 256 << 20
+
 // ReadFile reads the checkpoint at path: the file there, or, when there is none and the path
 // names a shipped model (models/NAME), the copy in the binary. Any other error is the file's.
+// Only a regular file (or a link to one) is read, and at most MaxBytes of it: a device, a
+// named pipe, a socket or a folder is refused without a read that could block or never end
+// (/dev/zero, a FIFO nobody writes), and a larger file with an error naming the path and the
+// limit.
 func ReadFile(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
-	if err == nil || !errors.Is(err, fs.ErrNotExist) {
-		return data, err
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if name, ok := ShippedName(path); ok {
+			return shipped.ReadFile(name)
+		}
 	}
-	if name, ok := ShippedName(path); ok {
-		return shipped.ReadFile(name)
+	if err != nil {
+		return nil, err
 	}
-	return nil, err
+	if err := regular(path, st); err != nil {
+		return nil, err
+	}
+	// Non-blocking: what was a file at the Stat may be a FIFO by the open, which must not
+	// wait for a writer. A regular file reads as it would without the flag.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := regular(path, st); err != nil {
+		return nil, err
+	}
+	// At most MaxBytes+1 bytes, whatever the size said: a file that grows is still refused.
+	data := make([]byte, 0, min(st.Size(), MaxBytes)+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if len(data) > MaxBytes {
+			return nil, tooLarge(path)
+		}
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = slices.Grow(data, min(len(data), MaxBytes+1-len(data)))
+		}
+	}
+}
+
+// regular refuses a path that is not a regular file, or is one larger than MaxBytes.
+func regular(path string, st fs.FileInfo) error {
+	switch m := st.Mode(); {
+	case m.IsDir():
+		return fmt.Errorf("%s: a folder, not a checkpoint file", path)
+	case m&fs.ModeNamedPipe != 0:
+		return fmt.Errorf("%s: a named pipe, not a checkpoint file", path)
+	case m&fs.ModeSocket != 0:
+		return fmt.Errorf("%s: a socket, not a checkpoint file", path)
+	case m&fs.ModeDevice != 0:
+		return fmt.Errorf("%s: a device, not a checkpoint file", path)
+	case !m.IsRegular():
+		return fmt.Errorf("%s: not a regular file (%v), not a checkpoint file", path, m.Type())
+	case st.Size() > MaxBytes:
+		return tooLarge(path)
+	}
+	return nil
+}
+
+func tooLarge(path string) error {
+	return fmt.Errorf("%s: larger than %d bytes (256 MiB), the most a checkpoint may hold (models.MaxBytes)", path, MaxBytes)
 }
 
 // Exists tells whether ReadFile finds a regular file or a shipped model at path.

@@ -178,6 +178,23 @@ func optimizerTensors(w *Weights) []TensorInfo {
 	return ts
 }
 
+// CheckpointBytes is the size of a checkpoint of cfg's net for spec, with the optimizer's
+// state if optimizer: what Save would write, within a few bytes of its header's numbers.
+// Nothing of the net's size is allocated.
+func CheckpointBytes(spec *Spec, cfg Config, optimizer bool) int64 {
+	params := layoutOf(spec, cfg)
+	h := Header{Format: FormatVersion, Game: spec.Game, Observation: spec.Observation, Net: cfg}
+	for _, p := range params {
+		h.Tensors = append(h.Tensors, TensorInfo{Name: p.Name, Shape: p.Shape})
+	}
+	if optimizer {
+		h.Optimizer = &OptimizerConfig{}
+		h.Tensors = append(h.Tensors, optimizerTensors(&Weights{Params: params})...)
+	}
+	hdr, _ := json.Marshal(&h) // of plain values: it marshals
+	return int64(len(magic)+8+len(hdr)) + 4*h.Values() + 4
+}
+
 // Save writes the weights (and, if opt is not nil, the optimizer's state) to path atomically,
 // recording step training steps and the creation time now.
 func Save(path string, w *Weights, opt *Optimizer, step int64, now time.Time) error {
@@ -211,6 +228,10 @@ func Save(path string, w *Weights, opt *Optimizer, step int64, now time.Time) er
 	if err != nil {
 		return err
 	}
+	// What no reader would read is not written (models.ReadFile's limit).
+	if size := int64(len(magic)+8+len(hdr)) + 4*h.Values() + 4; size > models.MaxBytes {
+		return fmt.Errorf("net: not saved: %s would be %d bytes, more than the %d a checkpoint may hold (models.MaxBytes)", path, size, models.MaxBytes)
+	}
 	var buf bytes.Buffer
 	buf.Grow(len(magic) + 8 + len(hdr) + 4*int(h.Values()) + 4)
 	buf.WriteString(magic)
@@ -243,10 +264,15 @@ func saveTensors(w *Weights, opt *Optimizer) [][]float32 {
 func finiteTensor(name string, x []float32) error {
 	for i, v := range x {
 		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
-			return fmt.Errorf("tensor %s holds %v at index %d (the network diverged)", name, v, i)
+			return nonFinite(name, v, int64(i))
 		}
 	}
 	return nil
+}
+
+// nonFinite is the error of the value v, not finite, at index i of tensor name.
+func nonFinite(name string, v float32, i int64) error {
+	return fmt.Errorf("tensor %s holds %v at index %d (the network diverged)", name, v, i)
 }
 
 func writeFloats(buf *bytes.Buffer, x []float32) {
@@ -258,18 +284,37 @@ func writeFloats(buf *bytes.Buffer, x []float32) {
 }
 
 // Inspect reads and checks a checkpoint file as far as it can without its game: magic, format,
-// header, size and checksum. It returns the header and the file's size. As every checkpoint
+// header, size, checksum, and every value finite (a file that holds a NaN or an infinity is
+// refused, as Load refuses it). It returns the header and the file's size. As every checkpoint
 // path, models/GAME.zck with no such file names the shipped model (models.ReadFile).
 func Inspect(path string) (Header, int64, error) {
 	data, err := models.ReadFile(path)
 	if err != nil {
 		return Header{}, 0, err
 	}
-	h, _, err := parse(data)
+	h, body, err := parse(data)
+	if err == nil {
+		err = finiteBody(&h, body)
+	}
 	if err != nil {
 		return Header{}, 0, fmt.Errorf("%s: %w", path, err)
 	}
 	return h, int64(len(data)), nil
+}
+
+// finiteBody says where the tensors' bytes (parse's, in the header's order) hold a NaN or an
+// infinity, in decode's words.
+func finiteBody(h *Header, body []byte) error {
+	for _, t := range h.Tensors {
+		for i := range t.size() {
+			v := math.Float32frombits(binary.LittleEndian.Uint32(body[4*i:]))
+			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+				return nonFinite(t.Name, v, i)
+			}
+		}
+		body = body[4*t.size():]
+	}
+	return nil
 }
 
 // parse checks data as a checkpoint and returns its header and the tensors' bytes.

@@ -215,6 +215,14 @@ func TestCheckpointRefused(t *testing.T) {
 			if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
 				t.Errorf("error %q: want the file and %q", err, c.want)
 			}
+			// A file refused for itself, not for the game it is loaded for (the cases for
+			// spec), is refused by Inspect too, in the same words (zero net info).
+			if c.spec != spec {
+				return
+			}
+			if _, _, err := Inspect(path); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
+				t.Errorf("Inspect: %v, want the file and %q", err, c.want)
+			}
 		})
 	}
 }
@@ -426,5 +434,47 @@ func TestSaveRefusesADivergedNet(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the refused checkpoint was written: %v", err)
+	}
+}
+
+// TestSaveRefusesTooLarge: a checkpoint no reader would read (more than models.MaxBytes) is
+// not written. The net, 64 blocks × 256 channels (75 M parameters, 302 MB), is its shapes
+// only: nothing of its size is allocated.
+func TestSaveRefusesTooLarge(t *testing.T) {
+	spec := yinshSpec(t)
+	cfg := Config{Blocks: 64, Channels: 256, PolicyChannels: 16, ValueChannels: 2, ValueHidden: 64}
+	w := &Weights{Spec: spec, Config: cfg, Params: layoutOf(spec, cfg)}
+	path := filepath.Join(t.TempDir(), "large.zck")
+	err := Save(path, w, nil, 1, time.Now())
+	if err == nil || !strings.Contains(err.Error(), "net: not saved: "+path+" would be 302") || !strings.Contains(err.Error(), "more than the 268435456 a checkpoint may hold") {
+		t.Fatalf("Save of a 302 MB checkpoint: %v", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused checkpoint was written: %v", err)
+	}
+}
+
+// TestCheckpointBytes: CheckpointBytes is the size of the file Save writes, within the few
+// bytes its header's numbers may differ by (the step, the time, the optimizer's settings).
+func TestCheckpointBytes(t *testing.T) {
+	spec := yinshSpec(t)
+	w, opt, _ := trained(t, spec, smallConfig(), 1)
+	dir := t.TempDir()
+	for _, withOpt := range []bool{false, true} {
+		o := opt
+		if !withOpt {
+			o = nil
+		}
+		path := filepath.Join(dir, "net.zck")
+		if err := Save(path, w, o, 12345, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := CheckpointBytes(spec, w.Config, withOpt); got < st.Size()-400 || got > st.Size() {
+			t.Errorf("optimizer %v: CheckpointBytes %d, the file %d bytes", withOpt, got, st.Size())
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/games/gamestrain"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/net/linalg"
 	"github.com/zerogames/zero/net/nettrain"
@@ -73,11 +74,14 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	bs, err := intList("--batch", *batches)
+	if *trainBatch < 0 || *trainBatch > maxBenchBatch {
+		return fmt.Errorf("--train %d: want a batch size from 0 (none) to %d", *trainBatch, maxBenchBatch)
+	}
+	bs, err := intList("--batch", *batches, maxBenchBatch)
 	if err != nil {
 		return err
 	}
-	ws, err := intList("--workers", *workers)
+	ws, err := intList("--workers", *workers, maxBenchWorkers)
 	if err != nil {
 		return err
 	}
@@ -117,6 +121,10 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if file != nil {
 		cfg, opt = file.Net, file.Optimizer
+	}
+	// A net no checkpoint could hold is not made (a synthetic shape's dense head can be huge).
+	if size := net.CheckpointBytes(spec, cfg, false); size > models.MaxBytes {
+		return fmt.Errorf("the net of %s would hold %d bytes of weights, more than the %d of the largest checkpoint (models.MaxBytes)", spec.Game, size, models.MaxBytes)
 	}
 	w, err := net.NewWeights(spec, cfg, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
@@ -197,25 +205,42 @@ func cpuName() string {
 	return runtime.GOARCH
 }
 
-// intList parses "1,2,4" into positive integers.
-func intList(flagName, s string) ([]int, error) {
+// The bounds of bench net's numbers: its batches (those of training, trainer.batch_size), and
+// its workers (those of self-play, selfplay.workers).
+const (
+	maxBenchBatch   = 4096
+	maxBenchWorkers = 256
+)
+
+// intList parses "1,2,4" into whole numbers from 1 to hi.
+func intList(flagName, s string, hi int) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("%s: %q is not a positive integer", flagName, f)
+		if err != nil || n < 1 || n > hi {
+			return nil, fmt.Errorf("%s: %q is not a whole number from 1 to %d", flagName, f, hi)
 		}
 		out = append(out, n)
 	}
 	return out, nil
 }
 
-// syntheticSpec reads PLANESxHEIGHTxWIDTH:ACTIONS.
+// The largest synthetic game of bench net --shape.
+var (
+	maxShape   = env.Shape{Planes: 1024, Height: 64, Width: 64}
+	maxActions = 1 << 16
+)
+
+// syntheticSpec reads PLANESxHEIGHTxWIDTH:ACTIONS, each at most maxShape (the net it makes
+// is bounded too: benchNet).
 func syntheticSpec(s string) (*net.Spec, error) {
 	var p, h, w, a int
 	if n, err := fmt.Sscanf(s, "%dx%dx%d:%d", &p, &h, &w, &a); err != nil || n != 4 || p < 1 || h < 1 || w < 1 || a < 1 ||
 		fmt.Sprintf("%dx%dx%d:%d", p, h, w, a) != s { // as written, nothing after it
 		return nil, fmt.Errorf("--shape %q: want PLANESxHEIGHTxWIDTH:ACTIONS, e.g. 7x6x6:300", s)
+	}
+	if p > maxShape.Planes || h > maxShape.Height || w > maxShape.Width || a > maxActions {
+		return nil, fmt.Errorf("--shape %q: want at most %dx%dx%d:%d", s, maxShape.Planes, maxShape.Height, maxShape.Width, maxActions)
 	}
 	info := &env.Info{Name: "synthetic-" + s, NumActions: a, Observation: env.Shape{Planes: p, Height: h, Width: w}}
 	return net.NewSpec(info, nil)

@@ -61,7 +61,8 @@ func netCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writ
 	}
 }
 
-// netInfo prints a checkpoint's header and size, after checking the whole file.
+// netInfo prints a checkpoint's header and size, after checking the whole file as the
+// loaders do (net.Inspect: its checksum, its header, every value finite).
 func netInfo(w io.Writer, path string) error {
 	h, size, err := net.Inspect(path)
 	if err != nil {
@@ -90,7 +91,7 @@ func netInfo(w io.Writer, path string) error {
 			trained += n
 		}
 	}
-	fmt.Fprintf(w, "file         %s (%d bytes, checksum ok)\n", path, size)
+	fmt.Fprintf(w, "file         %s (%d bytes, checksum ok, every value finite)\n", path, size)
 	fmt.Fprintf(w, "format       %d\n", h.Format)
 	fmt.Fprintf(w, "game         %s (%s)\n", h.Game, versions(h))
 	fmt.Fprintf(w, "shape        observation %v, %d actions, policy %s\n", h.Observation, h.NumActions, policy)

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
+	"hash/crc32"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -40,6 +43,7 @@ func TestNetCommands(t *testing.T) {
 	small := net.DefaultConfig()
 	small.Blocks, small.Channels = 1, 8 // good's net
 	older := olderRules(t, dir, "yinsh-blitz", small)
+	nan, nanRefused := diverged(t, dir, "yinsh-blitz", small)
 
 	tests := []struct {
 		name    string
@@ -50,7 +54,7 @@ func TestNetCommands(t *testing.T) {
 		{"init", []string{"net", "init", "--config", good, "--out", ckpt}, []string{"wrote " + ckpt, "fresh yinsh-blitz net"}, ""},
 		{"init refuses to overwrite", []string{"net", "init", "--config", good, "--out", ckpt}, nil, "the file exists"},
 		{"init overwrites with --force", []string{"net", "init", "--config", good, "--out", ckpt, "--force"}, []string{"wrote"}, ""},
-		{"info", []string{"net", "info", ckpt}, []string{"game         yinsh-blitz (rules revision 2, encoding 1)", "checksum ok", "1 block × 8 channels", "spatial, 59 planes + 1 off the grid", "optimizer    sgd"}, ""},
+		{"info", []string{"net", "info", ckpt}, []string{"game         yinsh-blitz (rules revision 2, encoding 1)", "checksum ok, every value finite", "1 block × 8 channels", "spatial, 59 planes + 1 off the grid", "optimizer    sgd"}, ""},
 		{"init another", []string{"net", "init", "--config", good, "--out", other, "--seed", "2"}, []string{"wrote"}, ""},
 		{"init a deeper net", []string{"net", "init", "--config", deeper, "--out", deep}, []string{"wrote"}, ""},
 		{"average", []string{"net", "average", "--out", mean, ckpt, other}, []string{"wrote " + mean + ": the mean of 2 checkpoints of yinsh-blitz, steps 0 to 0"}, ""},
@@ -65,6 +69,7 @@ func TestNetCommands(t *testing.T) {
 		{"average of nothing", []string{"net", "average", "--out", mean + "2"}, nil, "give the checkpoints to average"},
 		{"average without --out", []string{"net", "average", ckpt}, nil, "--out: give"},
 		{"info of a bad file", []string{"net", "info", garbage}, nil, "garbage.ckpt: truncated"},
+		{"info of a diverged net: the loader's refusal", []string{"net", "info", nan}, nil, nanRefused},
 		{"info without a file", []string{"net", "info"}, nil, "give one checkpoint file"},
 		{"init with an unknown key", []string{"net", "init", "--config", unknown, "--out", ckpt + "2"}, nil, "unknown.yaml: line 3: net.blockz: no such setting (did you mean net.blocks?)"},
 		{"init with a bad value", []string{"net", "init", "--config", invalid, "--out", ckpt + "2"}, nil, "invalid.yaml: net.blocks: must be in [0, 128], is -1"},
@@ -80,6 +85,11 @@ func TestNetCommands(t *testing.T) {
 		{"bench net, a shape with text after it", []string{"bench", "net", "--shape", "7x6x6:300abc"}, nil, `--shape "7x6x6:300abc"`},
 		{"bench net, a shape and a game", []string{"bench", "net", "--shape", "7x6x6:300", "--game", "gyges"}, nil, "--game gyges with --shape 7x6x6:300"},
 		{"bench net, bad batch", []string{"bench", "net", "--batch", "0"}, nil, `--batch: "0"`},
+		{"bench net, too large a batch", []string{"bench", "net", "--batch", "1,4097"}, nil, `--batch: "4097" is not a whole number from 1 to 4096`},
+		{"bench net, too many workers", []string{"bench", "net", "--workers", "1000000"}, nil, `--workers: "1000000" is not a whole number from 1 to 256`},
+		{"bench net, too large a training batch", []string{"bench", "net", "--train", "1000000"}, nil, "--train 1000000: want a batch size from 0 (none) to 4096"},
+		{"bench net, too large a shape", []string{"bench", "net", "--shape", "7x6x6:1000000000"}, nil, `--shape "7x6x6:1000000000": want at most 1024x64x64:65536`},
+		{"bench net, a shape whose net no checkpoint holds", []string{"bench", "net", "--shape", "1x64x64:65536"}, nil, "the net of synthetic-1x64x64:65536 would hold 4300620323 bytes of weights, more than the 268435456 of the largest checkpoint"},
 		{"bench, unknown", []string{"bench", "frob"}, nil, `unknown benchmark "frob"`},
 	}
 	for _, tt := range tests {
@@ -133,6 +143,45 @@ func TestNetCommands(t *testing.T) {
 	if !differ {
 		t.Error("the two nets averaged are the same: the check tells nothing")
 	}
+}
+
+// diverged writes dir/diverged.ckpt, a fresh net of game whose first weight is a NaN under a
+// correct checksum (what a diverged run would write, were Save not refusing it), and returns
+// its path and the error net.Load refuses it with.
+func diverged(t *testing.T, dir, game string, c net.Config) (string, string) {
+	t.Helper()
+	g, err := games.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := g.NetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := net.NewWeights(spec, c, rand.New(rand.NewPCG(1, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "diverged.ckpt")
+	if err := net.Save(path, w, nil, 0, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// magic, format, header size, header: the first tensor's first value follows.
+	at := len(net.Magic) + 8 + int(binary.LittleEndian.Uint32(data[len(net.Magic)+4:]))
+	binary.LittleEndian.PutUint32(data[at:], math.Float32bits(float32(math.NaN())))
+	data = binary.LittleEndian.AppendUint32(data[:len(data)-4], crc32.Checksum(data[:len(data)-4], crc32.MakeTable(crc32.Castagnoli)))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = net.Load(path, spec)
+	if err == nil || !strings.Contains(err.Error(), "holds NaN at index 0 (the network diverged)") {
+		t.Fatalf("the diverged net: %v, want the loader's refusal of the NaN (not of the file)", err)
+	}
+	return path, err.Error()
 }
 
 // olderRules writes dir/older.ckpt, a fresh net of game as a build playing the revision of its

@@ -18,6 +18,7 @@ import (
 	"github.com/zerogames/zero/configs"
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/games/gamestrain"
+	znet "github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train"
 	"github.com/zerogames/zero/train/dist"
 )
@@ -85,6 +86,14 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if err != nil {
 			return err
 		}
+		// A new run's init checkpoint is read before the run folder is touched: one that is
+		// missing, not a checkpoint file, damaged or of another shape leaves the folder as it
+		// was (train.Run, which reads it again, would have locked the folder first).
+		if cfg.Init != "" && !exists(filepath.Join(dir, "state.json")) {
+			if err := checkInit(cfg); err != nil {
+				return fmt.Errorf("init: %w", err)
+			}
+		}
 		if *session > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, *session)
@@ -99,6 +108,20 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		}
 		return err
 	}
+}
+
+// checkInit reads cfg.Init as the run will start from it (znet.LoadTransfer).
+func checkInit(cfg train.Config) error {
+	g, err := games.Lookup(cfg.Game)
+	if err != nil {
+		return err
+	}
+	spec, err := g.NetSpec()
+	if err != nil {
+		return err
+	}
+	_, err = znet.LoadTransfer(cfg.Init, spec)
+	return err
 }
 
 // transportFlags checks the transport's flags and makes them a train.Transport.
