@@ -241,18 +241,6 @@ func PlayParams(game string) mcts.Params {
 	return p
 }
 
-// NeedsSimulations tells whether the spec's player searches a number of simulations only: an
-// mcts player whose search parameters for game (PlayParams and the spec's settings) have a
-// Gumbel root, whose sequential halving shares out a budget known in advance. Such a player
-// is refused a time a move, and the engine refuses it a search by time.
-func (sp Spec) NeedsSimulations(game string) bool {
-	if sp.Kind != "mcts" {
-		return false
-	}
-	p := PlayParams(game)
-	return sp.apply(&p) == nil && p.Gumbel
-}
-
 // Budget is the spec's N or TIME (uct, ucb1, mcts), as given in a spec.
 func (sp Spec) Budget() string {
 	if sp.Simulations == 0 && sp.Time > 0 {
@@ -428,9 +416,6 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
 		}
 		if err := params.Validate(); err != nil {
 			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
-		}
-		if params.Gumbel && sp.Simulations == 0 {
-			return nil, fmt.Errorf("player %q: a Gumbel root (gumbel=true) searches a number of simulations, not a time a move (mcts:N:…)", sp.Text)
 		}
 		e, err := net.LoadEngine(sp.Checkpoint, spec)
 		if err != nil {

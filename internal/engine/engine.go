@@ -266,25 +266,12 @@ func cmdGo(s *Session, arg string) (reply, error) {
 		an, err = s.analyze(selfplay.Limits{Simulations: n, Untimed: true})
 	default:
 		// A time budget only: as many simulations as fit.
-		if err := s.untimedOnly("go time"); err != nil {
-			return reply{}, err
-		}
 		an, err = s.analyze(selfplay.Limits{Simulations: math.MaxInt, Time: time.Duration(n) * time.Millisecond})
 	}
 	if err != nil {
 		return reply{}, err
 	}
 	return many(moveLines(an)), nil
-}
-
-// untimedOnly refuses a search by time (go time, go infinite) for a player whose search needs
-// a number of simulations: an mcts player with a Gumbel root, whose sequential halving shares
-// out a budget known in advance.
-func (s *Session) untimedOnly(command string) error {
-	if sp, err := selfplay.ParseSpec(s.spec); err == nil && sp.NeedsSimulations(s.game.Info().Name) {
-		return fmt.Errorf("%s: the player %s has a Gumbel root, which searches a number of simulations only: use go visits N", command, s.spec)
-	}
-	return nil
 }
 
 // moveLines are an analysis' moves as go answers them: MOVE share=S win=W, the chosen first,
@@ -335,9 +322,6 @@ func (s *Session) goInfinite(num string) (reply, error) {
 	}
 	a, err := s.player()
 	if err != nil {
-		return reply{}, err
-	}
-	if err := s.untimedOnly("go infinite"); err != nil {
 		return reply{}, err
 	}
 	sp, err := selfplay.ParseSpec(s.spec)

@@ -87,25 +87,31 @@ func TestGenmove(t *testing.T) {
 	}
 }
 
-// An mcts player with a Gumbel root searches a number of simulations only (sequential halving
-// shares out a budget known in advance): a time a move is refused at once, and so are go time
-// and go infinite (go infinite answered "=", then an error), with an error that says why.
-func TestGumbelPlayerSearchesSimulationsOnly(t *testing.T) {
+// An mcts player with a Gumbel root searches for a time as the others do (its halving planned
+// for the time: mcts.Budget): a time a move, go time and go infinite answer moves. They were
+// refused ("searches a number of simulations only").
+func TestGumbelPlayerSearchesForATime(t *testing.T) {
 	s, _ := NewSession("yinsh-blitz")
-	if got := exec(t, s, "player mcts:1s:gumbel=true:models/yinsh-blitz.zck", ""); !strings.HasPrefix(got, "? ") || !strings.Contains(got, "not a time a move") {
-		t.Errorf("player mcts:1s:gumbel=true: %q", got)
+	exec(t, s, "player mcts:50ms:gumbel=true:models/yinsh-blitz.zck", "=\n\n")
+	played := exec(t, s, "genmove", "")
+	if !strings.HasPrefix(played, "= place ") {
+		t.Errorf("genmove of mcts:50ms with a Gumbel root: %q", played)
 	}
-	exec(t, s, "player", "= uct:1000\n\n")
 	exec(t, s, "player mcts:16:gumbel=true:models/yinsh-blitz.zck", "=\n\n")
-	for _, c := range []string{"go time 50", "go infinite"} {
-		if got := exec(t, s, c, ""); !strings.HasPrefix(got, "? "+strings.Join(strings.Fields(c)[:2], " ")+": ") || !strings.Contains(got, "use go visits N") {
+	for _, c := range []string{"go time 50", "go visits 16"} {
+		if got := exec(t, s, c, ""); !strings.HasPrefix(got, "=\nplace ") {
 			t.Errorf("%s with a Gumbel root: %q", c, got)
 		}
 	}
-	if got := exec(t, s, "go visits 16", ""); !strings.HasPrefix(got, "=\nplace ") {
-		t.Errorf("go visits 16 with a Gumbel root: %q", got)
+	var out strings.Builder
+	in := "go infinite 20\n# a moment\n" + strings.Repeat("\n", 3)
+	if err := s.Serve(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
 	}
-	exec(t, s, "moves", "=\n\n")
+	if !regexp.MustCompile(`^=\n(info visits [1-9][0-9]* .*\n)+(place \S+ share=\S+ win=\S+\n)+\n$`).MatchString(out.String()) {
+		t.Errorf("go infinite with a Gumbel root: %q", out.String())
+	}
+	exec(t, s, "moves", played) // go searches without playing
 }
 
 // A stop ends the search it comes right after: sent behind other commands, it waits its turn.
