@@ -52,7 +52,11 @@ func boundedZero(t *testing.T, dir, stdin string, args ...string) (stdout, stder
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Env = append(os.Environ(), newGameEnv+"=1", memoryEnv+"="+strconv.Itoa(childMemory))
+	// OPENBLAS_NUM_THREADS=1: OpenBLAS (-tags openblas) sizes its buffers for a thread pool of
+	// one thread a core when it loads, and under this address-space limit its first sgemm then
+	// waits for ever for memory it cannot map (seen on 0.3.21, 2 cores); zero runs one thread a
+	// BLAS call anyway (linalg.Setup), so the limit bounds what this test is about, our reads.
+	cmd.Env = append(os.Environ(), newGameEnv+"=1", memoryEnv+"="+strconv.Itoa(childMemory), "OPENBLAS_NUM_THREADS=1")
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut bytes.Buffer
