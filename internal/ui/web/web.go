@@ -495,7 +495,12 @@ func (s *Server) checkedSpec(spec string) (string, string, error) {
 			return "", "", badRequest("opponent %q: alpha-beta deeper than %d turns needs a time a move of at most %v (ab:%d:5s)", spec, maxWebABDepth, s.opts.MaxTime, sp.Depth)
 		}
 		if sp.Time == 0 || sp.Time > s.opts.MaxTime {
-			return fmt.Sprintf("ab:%d:%v", sp.Depth, s.opts.MaxTime), "", nil
+			// Capped, with its setting kept: ab:2:eval=none became the classical ab:2.
+			eval := ""
+			if sp.EndsOnly {
+				eval = "eval=none:"
+			}
+			return fmt.Sprintf("ab:%d:%s%v", sp.Depth, eval, s.opts.MaxTime), "", nil
 		}
 	case "uct", "ucb1", "mcts":
 		if sp.Time > s.opts.MaxTime {

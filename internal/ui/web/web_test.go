@@ -760,6 +760,10 @@ func TestInputIsChecked(t *testing.T) {
 		{"mcts:10:models/gyges.zck", "mcts:10:models/gyges.zck", "mcts:10:models/gyges.zck"},
 		{"mcts:1.5s:gyges.zck", "mcts:1.5s:models/gyges.zck", "mcts:1.5s:models/gyges.zck"},
 		{"ab:4", "ab:4:10s", "ab:4:10s"},
+		// The ends-only search stays that search when capped (it became the classical one).
+		{"ab:2:eval=none", "ab:2:eval=none:10s", "ab:2:eval=none:10s"},
+		{"ab:3:eval=none:1m", "ab:3:eval=none:10s", "ab:3:eval=none:10s"},
+		{"ab:3:eval=none:2s", "ab:3:eval=none:2s", "ab:3:eval=none:2s"},
 	} {
 		if got, shown, err := s.checkSpec(tt.spec); err != nil || got != tt.want || shown != tt.shown {
 			t.Errorf("checkSpec(%q) = %q, %q, %v; want %q, %q", tt.spec, got, shown, err, tt.want, tt.shown)
