@@ -9,6 +9,7 @@ import (
 
 	"github.com/zerogames/zero/internal/engine"
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/models"
 )
 
 func engineCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
@@ -35,9 +36,14 @@ func gamesCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		if err := noArgs(args); err != nil {
 			return err
 		}
+		// Each game, its players, and its shipped model (in the binary) if it has one.
 		for _, g := range games.All() {
 			in := g.Info()
-			io.WriteString(stdout, in.Name+"\t"+in.PlayerNames[0]+" vs "+in.PlayerNames[1]+"\n")
+			model := "no shipped model"
+			if models.Shipped(in.Name + models.Ext) {
+				model = "model " + models.Path(in.Name+models.Ext)
+			}
+			io.WriteString(stdout, in.Name+"\t"+in.PlayerNames[0]+" vs "+in.PlayerNames[1]+"\t"+model+"\n")
 		}
 		return nil
 	}

@@ -32,7 +32,7 @@ func TestRun(t *testing.T) {
 		{"a worker's zero log period", []string{"worker", "--log", "0s", "--connect", "nats://127.0.0.1:1"}, "", nil, "--log 0s: want a duration > 0"},
 		{"a negative bench time", []string{"bench", "net", "--time", "-1s"}, "", nil, "--time -1s: want a duration > 0"},
 		{"unknown command", []string{"frobnicate"}, "", nil, `unknown command "frobnicate"`},
-		{"games", []string{"games"}, "", []string{"yinsh\twhite vs black", "yinsh-blitz"}, ""},
+		{"games", []string{"games"}, "", []string{"yinsh\twhite vs black\tmodel models/yinsh.zck\n", "yinsh-blitz\twhite vs black\tmodel models/yinsh-blitz.zck\n", "gyges-advanced\tsouth vs north\tmodel models/gyges-advanced.zck\n"}, ""},
 		{"perft from the start", []string{"perft", "--depth", "3"}, "",
 			[]string{"perft yinsh after 0 moves, white to move; every node made", "    1              85", "    2            7140", "    3          592620"}, ""},
 		{"perft bulk, after moves, divide", []string{"perft", "--game", "yinsh-blitz", "--moves", "place f6;place e5", "--depth", "2", "--bulk", "--divide"}, "",

@@ -87,7 +87,7 @@ func TestNewGame(t *testing.T) {
 
 	t.Run("listed", func(t *testing.T) {
 		out := zeroTicTacToe(t, dir, "", "games")
-		if !strings.HasSuffix(out, "imbriqua\tlight vs dark\ntictactoe\tx vs o\n") {
+		if !strings.HasSuffix(out, "imbriqua\tlight vs dark\tmodel models/imbriqua.zck\ntictactoe\tx vs o\tno shipped model\n") {
 			t.Fatalf("zero games does not end with tic-tac-toe, after the binary's games:\n%s", out)
 		}
 	})
