@@ -9,8 +9,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/pprof"
+	"runtime/trace"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zerogames/zero/configs"
@@ -258,11 +261,16 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 	per := fs.Duration("time", 30*time.Second, "time measured")
 	via := fs.String("transport", "nats", "where the games go: nats (a training run's path: an embedded NATS server, checked, into a replay buffer), direct (into a replay buffer), or both, alternating, to compare")
 	rounds := fs.Int("rounds", 1, "with --transport both, the number of rounds of the two")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured time (not the warm-up) to `FILE`, for go tool pprof")
+	traceFile := fs.String("trace", "", "write a runtime trace of the measured time to `FILE`, for go tool trace (where the goroutines wait)")
 	if help, err := parseFlags(fs, args, stdout, stderr); help || err != nil {
 		return err
 	}
 	if err := noArgs(fs.Args()); err != nil {
 		return err
+	}
+	if (*cpuProfile != "" || *traceFile != "") && *via == "both" {
+		return errors.New("--cpuprofile and --trace measure one transport: give --transport nats or direct")
 	}
 	if err := durations(durationFlag{"warmup", *warm, "no warm-up"}, durationFlag{"time", *per, ""}); err != nil {
 		return err
@@ -323,7 +331,14 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 		sp.Simulations, sp.CheapSimulations, sp.FullShare, sp.Gumbel, sp.Solver, sp.ScanDepth, sp.CacheMB)
 	var sum [2]train.SelfPlaySpeed // direct, nats
 	for _, nats := range ways {
+		stopProfiles, err := profileAfter(ctx, *warm, *cpuProfile, *traceFile)
+		if err != nil {
+			return err
+		}
 		s, err := g.BenchSelfPlay(ctx, cfg, w, *warm, *per, nats)
+		if perr := stopProfiles(); err == nil {
+			err = perr
+		}
 		if err != nil {
 			return err
 		}
@@ -352,6 +367,68 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 			n.CPUSeconds/n.Seconds, d.CPUSeconds/d.Seconds, perGame(n), perGame(d), 100*(perGame(n)/perGame(d)-1))
 	}
 	return nil
+}
+
+// profileAfter starts, once warm has passed, a CPU profile into cpuFile and a runtime trace
+// into traceFile (each if named); the function it returns stops them and closes the files
+// (a profile never started, the measure cut short, leaves an empty file). The files are made
+// at once, so a path that cannot be written fails before the measure.
+func profileAfter(ctx context.Context, warm time.Duration, cpuFile, traceFile string) (stop func() error, err error) {
+	var cpu, tr *os.File
+	closeAll := func() error {
+		var errs []error
+		for _, f := range []*os.File{cpu, tr} {
+			if f != nil {
+				errs = append(errs, f.Close())
+			}
+		}
+		return errors.Join(errs...)
+	}
+	if cpuFile != "" {
+		if cpu, err = os.Create(cpuFile); err != nil {
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+	}
+	if traceFile != "" {
+		if tr, err = os.Create(traceFile); err != nil {
+			closeAll()
+			return nil, fmt.Errorf("--trace: %w", err)
+		}
+	}
+	if cpu == nil && tr == nil {
+		return func() error { return nil }, nil
+	}
+	var mu sync.Mutex
+	started, stopped := false, false
+	timer := time.AfterFunc(warm, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped || ctx.Err() != nil {
+			return
+		}
+		started = true
+		if cpu != nil {
+			pprof.StartCPUProfile(cpu)
+		}
+		if tr != nil {
+			trace.Start(tr)
+		}
+	})
+	return func() error {
+		timer.Stop()
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		if started {
+			if cpu != nil {
+				pprof.StopCPUProfile()
+			}
+			if tr != nil {
+				trace.Stop()
+			}
+		}
+		return closeAll()
+	}, nil
 }
 
 // printSelfPlay prints what one measure of self-play found.

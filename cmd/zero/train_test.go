@@ -52,6 +52,9 @@ func TestTrainCommand(t *testing.T) {
 		{"unknown game in a file", []string{"train", "--config", chess, "--run", filepath.Join(dir, "x")}, nil, `chess.yaml: game: unknown game "chess"`},
 		{"nothing to train", []string{"train"}, nil, "give --game GAME, --config FILE, or --run DIR"},
 		{"bench selfplay", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms"}, []string{"yinsh-blitz: net 1 block × 8 channels", "simulations/s", "overhead"}, ""},
+		{"bench selfplay profiled", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms", "--transport", "direct", "--cpuprofile", filepath.Join(dir, "cpu.prof"), "--trace", filepath.Join(dir, "run.trace")}, []string{"\ndirect, "}, ""},
+		{"bench selfplay profiles one transport", []string{"bench", "selfplay", "--config", cfg, "--transport", "both", "--cpuprofile", filepath.Join(dir, "x.prof")}, nil, "--cpuprofile and --trace measure one transport"},
+		{"bench selfplay profile not writable", []string{"bench", "selfplay", "--config", cfg, "--transport", "direct", "--cpuprofile", filepath.Join(dir, "none", "x.prof")}, nil, "--cpuprofile: open"},
 		{"bench selfplay both ways", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms", "--transport", "both"}, []string{"\ndirect, ", "\nnats, ", "nats against direct over 1 rounds"}, ""},
 		{"bench selfplay, rounds of one transport", []string{"bench", "selfplay", "--rounds", "3"}, nil, "--rounds 3: only with --transport both"},
 		{"bench selfplay, no rounds", []string{"bench", "selfplay", "--transport", "both", "--rounds", "0"}, nil, "--rounds 0: want a number of rounds ≥ 1"},
@@ -73,6 +76,15 @@ func TestTrainCommand(t *testing.T) {
 		for _, want := range tt.wantOut {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("%s: output lacks %q:\n%s", tt.name, want, stdout.String())
+			}
+		}
+		if tt.name == "bench selfplay profiled" {
+			// The profile and the trace of the measured time, each a file of its tool's format.
+			for _, f := range []struct{ name, magic string }{{"cpu.prof", "\x1f\x8b"}, {"run.trace", "go 1."}} {
+				data, err := os.ReadFile(filepath.Join(dir, f.name))
+				if err != nil || !bytes.HasPrefix(data, []byte(f.magic)) {
+					t.Errorf("%s: %s: %d bytes starting %q, %v", tt.name, f.name, len(data), data[:min(len(data), 8)], err)
+				}
 			}
 		}
 	}
