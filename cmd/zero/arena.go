@@ -62,11 +62,16 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		}
 		dir := *out
 		fresh := dir == ""
+		made := false // the --out folder is this arena's: an arena that plays nothing removes it
 		if fresh {
 			dir = filepath.Join("runs", "arena", g.Info().Name+"-"+time.Now().Format("20060102-150405"))
-		} else if err := os.MkdirAll(dir, 0o755); err != nil {
-			// Before the games: not after hours of them.
-			return fmt.Errorf("--out: %w", err)
+		} else {
+			_, statErr := os.Stat(dir)
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				// Before the games: not after hours of them.
+				return fmt.Errorf("--out: %w", err)
+			}
+			made = errors.Is(statErr, os.ErrNotExist)
 		}
 		pairs := len(list) * (len(list) - 1) / 2
 		progress := selfplay.NewProgress(stdout, pairs**n, "arena "+g.Info().Name)
@@ -76,6 +81,9 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			Progress: progress.Game,
 		})
 		if res == nil {
+			if made {
+				os.Remove(dir) // empty: nothing was played (a player refused, a bad setting)
+			}
 			return err
 		}
 		stopped := err // Ctrl-C: the games played are rated and written, then the command fails

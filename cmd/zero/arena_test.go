@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -12,6 +13,9 @@ import (
 // TestSearchCommands: zero arena, and the engine's player flags.
 func TestSearchCommands(t *testing.T) {
 	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "kept"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name    string
 		args    []string
@@ -34,6 +38,8 @@ func TestSearchCommands(t *testing.T) {
 		{"a player searching too much", []string{"arena", "--players", "random,uct:2000000000"}, nil, `player "uct:2000000000": the number of simulations "2000000000" is not a whole number from 1 to 1000000000`},
 		{"an unknown game", []string{"arena", "--game", "go", "--players", "random,uct:5"}, nil, `--game: unknown game "go"`},
 		{"a network player without its checkpoint", []string{"arena", "--players", "random,mcts:5:a.zero"}, nil, "checkpoint a.zero"},
+		{"a refused player in a new --out", []string{"arena", "--players", "random,mcts:5:a.zero", "--out", filepath.Join(dir, "refused", "new")}, nil, "checkpoint a.zero"},
+		{"a refused player in an existing --out", []string{"arena", "--players", "random,mcts:5:a.zero", "--out", filepath.Join(dir, "kept")}, nil, "checkpoint a.zero"},
 		{"engine with a bad player", []string{"engine", "--player", "uct:x"}, nil, `--player: player "uct:x"`},
 		{"engine with a player", []string{"engine", "--game", "yinsh-blitz", "--player", "random", "--seed", "3"}, nil, ""},
 		{"an anchor that does not play", []string{"arena", "--players", "random,uct:5", "--anchor", "uct:6"}, nil, "anchor"},
@@ -59,6 +65,14 @@ func TestSearchCommands(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "a", f)); err != nil {
 			t.Error(err)
 		}
+	}
+	// An arena that plays nothing leaves no empty --out folder of its own making, and keeps
+	// one that was there.
+	if _, err := os.Stat(filepath.Join(dir, "refused", "new")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused arena's new --out folder: %v, want it removed", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "kept")); err != nil {
+		t.Errorf("a refused arena's existing --out folder: %v", err)
 	}
 }
 
