@@ -159,6 +159,8 @@ func resize[T any](x []T, n int) []T {
 // n)·c_scale·q̂.
 type completion struct {
 	sg, mix, lo, span, sigma float64
+	// alpha is the weight of the children's minimax values in their Q (Params.MinimaxWeight).
+	alpha float64
 }
 
 func (s *Search[S]) complete(nd *node) completion {
@@ -168,14 +170,14 @@ func (s *Search[S]) complete(nd *node) completion {
 	sumP, sumPQ := 0.0, 0.0
 	for _, c := range children {
 		if c.n > 0 || c.solved {
-			q := sg * c.mean()
+			q := sg * c.mixed(s.p.MinimaxWeight)
 			sumN += float64(c.n)
 			sumP += float64(c.prior)
 			sumPQ += float64(c.prior) * q
 			maxN = max(maxN, c.n)
 		}
 	}
-	cm := completion{sg: sg, mix: sg * float64(nd.value), sigma: (s.p.CVisit + float64(maxN)) * s.p.CScale}
+	cm := completion{sg: sg, mix: sg * float64(nd.value), sigma: (s.p.CVisit + float64(maxN)) * s.p.CScale, alpha: s.p.MinimaxWeight}
 	if sumN > 0 && sumP > 0 {
 		cm.mix = (cm.mix + sumN*sumPQ/sumP) / (1 + sumN)
 	}
@@ -191,7 +193,7 @@ func (s *Search[S]) complete(nd *node) completion {
 // raw is child c's completed Q, from the decider's view.
 func (cm *completion) raw(c *node) float64 {
 	if c.n > 0 || c.solved {
-		return cm.sg * c.mean()
+		return cm.sg * c.mixed(cm.alpha)
 	}
 	return cm.mix
 }

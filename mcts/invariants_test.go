@@ -103,6 +103,12 @@ func (s *Search[S]) checkTree() error {
 		if err := s.checkProof(nd); err != nil {
 			return where("%v", err)
 		}
+		// Implicit minimax backups: an expanded node holds the minimax of its children's
+		// known values (the root's children proven by a root proof after the last backup
+		// aside).
+		if v, known := s.childMinimax(nd); s.p.MinimaxWeight > 0 && known && i != 0 && !nd.solved && (!nd.hasMM || nd.mm != v) {
+			return where("minimax value %v (known %v), its children's %v", nd.mm, nd.hasMM, v)
+		}
 		switch {
 		case nd.toMove == env.Chance:
 			if nd.n != sumN && !(nd.solved && nd.n > sumN) {

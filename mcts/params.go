@@ -162,6 +162,18 @@ type Params struct {
 	// moves left, so what an easy proof leaves goes to the harder ones.
 	RootProof      int `yaml:"root_proof" json:"root_proof"`
 	RootProofNodes int `yaml:"root_proof_nodes" json:"root_proof_nodes"`
+
+	// MinimaxWeight, if positive, is the weight α of implicit minimax backups (Lanctot,
+	// Winands, Pepels and Sturtevant 2014): every node the search adds is valued by the game's
+	// static evaluation (env.Heuristic), each node above holds the minimax of those values
+	// over its children in the tree, and choices read a child's value as
+	// (1-α)·(its mean) + α·(its minimax value), below the root and at a Gumbel root. It needs a
+	// game with a heuristic.
+	MinimaxWeight float64 `yaml:"minimax_weight" json:"minimax_weight"`
+	// HeuristicWeight, if positive, is the weight λ of the game's static evaluation in the
+	// value of each leaf the oracle evaluates: (1-λ)·(the oracle's value) + λ·(the heuristic),
+	// as AlphaGo mixed its value network with rollouts. It needs a game with a heuristic.
+	HeuristicWeight float64 `yaml:"heuristic_weight" json:"heuristic_weight"`
 }
 
 // DefaultParams returns parameters for play: PUCT with AlphaZero's constants, no noise, the most
@@ -229,6 +241,7 @@ func (e *ParamError) Error() string {
 //	scan_depth                             1 to 8 (with the solver)
 //	root_proof                             0 to MaxABDepth
 //	root_proof_nodes                       1 to MaxRootProofNodes (2^40)
+//	minimax_weight, heuristic_weight       0 to 1
 //	temperature values                     0 to 100, their moves ascending
 const (
 	// MaxInFlight bounds InFlight: a search holds the policy of every leaf in flight (the
@@ -287,6 +300,10 @@ func (p *Params) Validate() error {
 		return bad("root_proof", p.RootProof, fmt.Sprintf("0 (off) to %d turns", MaxABDepth))
 	case p.RootProof > 0 && p.RootProofNodes < 1 || int64(p.RootProofNodes) > MaxRootProofNodes:
 		return bad("root_proof_nodes", p.RootProofNodes, fmt.Sprintf("1 to %d (2^40)", MaxRootProofNodes))
+	case !in(p.MinimaxWeight, 0, 1):
+		return bad("minimax_weight", p.MinimaxWeight, "a number in [0, 1] (0: off)")
+	case !in(p.HeuristicWeight, 0, 1):
+		return bad("heuristic_weight", p.HeuristicWeight, "a number in [0, 1] (0: off)")
 	}
 	return p.Temperature.validate()
 }

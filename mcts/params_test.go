@@ -21,6 +21,7 @@ func TestParamsYAML(t *testing.T) {
 	odd := UCTParams()
 	odd.GumbelInterior, odd.SampleChance, odd.GumbelScale, odd.CVisit, odd.CScale = true, true, 0, 25, 0.5
 	odd.MaxNodes, odd.VirtualLoss, odd.CPuctBase, odd.UCBC, odd.Temperature = 1000, 3, 0, 2.5, Constant(0.5)
+	odd.MinimaxWeight, odd.HeuristicWeight = 0.25, 0.5
 	for _, tc := range []struct {
 		name string
 		p    Params
@@ -55,7 +56,7 @@ func TestParamsYAML(t *testing.T) {
 	want := []string{"rule", "c_puct", "c_puct_base", "fpu_reduction", "ucb_c", "dirichlet_alpha",
 		"noise_fraction", "temperature", "gumbel", "gumbel_interior", "gumbel_actions", "gumbel_scale",
 		"c_visit", "c_scale", "in_flight", "virtual_loss", "max_nodes", "sample_chance", "solver",
-		"scan_depth", "root_proof", "root_proof_nodes"}
+		"scan_depth", "root_proof", "root_proof_nodes", "minimax_weight", "heuristic_weight"}
 	if len(keys) != len(want) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}
@@ -109,6 +110,9 @@ func TestParamErrorKeys(t *testing.T) {
 		{"root_proof_nodes", func(p *Params) { p.RootProofNodes = 0 }},
 		{"temperature[1].from", func(p *Params) { p.Temperature = Schedule{{3, 1}, {2, 0}} }},
 		{"temperature[0].value", func(p *Params) { p.Temperature = Constant(-1) }},
+		{"minimax_weight", func(p *Params) { p.MinimaxWeight = 1.5 }},
+		{"minimax_weight", func(p *Params) { p.MinimaxWeight = math.NaN() }},
+		{"heuristic_weight", func(p *Params) { p.HeuristicWeight = -0.1 }},
 	} {
 		p := DefaultParams()
 		tc.change(&p)

@@ -32,6 +32,9 @@ type Search[S env.State[S]] struct {
 	outcomes []env.Outcome
 	// canWin tells whether the decider at a state can win at once (the solver's leaf check).
 	canWin func(S) bool
+	// heuristic is the game's static evaluation (env.Heuristic), or nil: the values of
+	// Params.MinimaxWeight and Params.HeuristicWeight.
+	heuristic func(S) float64
 	// cache, if set, answers for the oracle the positions it has seen (SetCache); cached
 	// receives the logits of a hit.
 	cache  *Cache[S]
@@ -66,6 +69,8 @@ type Search[S env.State[S]] struct {
 	timed     bool
 	timedFrom time.Time
 	rate      float64
+	// mmStale tells Start to work out the minimax values again (recomputeMinimax).
+	mmStale bool
 }
 
 // Budget bounds a search.
@@ -109,6 +114,12 @@ func New[S env.State[S]](g env.Game[S], oracle Oracle[S], p Params, seed uint64)
 		value:      make([]float32, p.InFlight),
 		canWin:     env.WinChecker(g),
 	}
+	if h, ok := g.(env.Heuristic[S]); ok {
+		s.heuristic = h.Heuristic
+	}
+	if err := s.checkHeuristic(p); err != nil {
+		return nil, err
+	}
 	s.prover, _ = NewAlphaBeta(g, 1, 0, seed)
 	s.t.reset(g.New())
 	return s, nil
@@ -147,6 +158,12 @@ func (s *Search[S]) SetParams(p Params) error {
 	}
 	if len(s.leafNode) > 0 {
 		return errors.New("mcts: SetParams with leaves in flight: Apply them first")
+	}
+	if err := s.checkHeuristic(p); err != nil {
+		return err
+	}
+	if p.MinimaxWeight > 0 && s.p.MinimaxWeight == 0 {
+		s.mmStale = true // the tree grew without minimax values
 	}
 	s.p = p
 	s.policy = resize(s.policy, p.InFlight*s.numActions)
@@ -358,8 +375,37 @@ func (s *Search[S]) Start(sims int) error {
 		case s.t.proofsCut && s.p.RootProof > 0:
 			s.resumeProofs()
 		}
+		s.mmStale = true // what the scans and proofs proved went up without minimax values
 	}
+	if s.mmStale && s.p.MinimaxWeight > 0 {
+		s.recomputeMinimax()
+	}
+	s.mmStale = false
 	return nil
+}
+
+// recomputeMinimax works out every node's minimax value again (Params.MinimaxWeight), children
+// before parents (a child's index is above its parent's): after the solver's scans and proofs
+// at Start, which prove nodes without backing anything up, and when the weight was off while
+// the tree grew (SetParams).
+func (s *Search[S]) recomputeMinimax() {
+	for i := int32(len(s.t.nodes)) - 1; i >= 0; i-- {
+		nd := &s.t.nodes[i]
+		if nd.state < 0 || nd.n == 0 && !nd.solved {
+			continue
+		}
+		if v, known := s.childMinimax(nd); known {
+			nd.mm, nd.hasMM = v, true
+			continue
+		}
+		switch st := s.t.states[nd.state]; {
+		case nd.hasMM || nd.solved:
+		case nd.toMove == env.Terminal:
+			nd.mm, nd.hasMM = float32(st.Result().Value(0)), true
+		case nd.toMove != env.Chance && s.heuristic != nil:
+			nd.mm, nd.hasMM = float32(s.heuristic(st)*sign(nd.toMove)), true
+		}
+	}
 }
 
 // Finished tells whether the search begun by Start has run its simulations (or filled the
@@ -495,6 +541,11 @@ func (s *Search[S]) finishDescent(start int, v float64, proved bool) {
 		s.propagate(path)
 	}
 	s.backup(path, v, false)
+	if s.p.MinimaxWeight > 0 {
+		leaf := &s.t.nodes[path[len(path)-1]]
+		leaf.mm, leaf.hasMM = float32(v), true
+		s.backupMinimax(path)
+	}
 	s.paths = s.paths[:start]
 	s.started++
 	s.done++
@@ -593,6 +644,13 @@ func (s *Search[S]) settle(i int32, path []int32, logits []float32, v float64, i
 		s.cache.Store(s.t.states[s.t.nodes[i].state], s.actions, logits, float32(v))
 	}
 	v0 := v * sign(s.t.nodes[i].toMove)
+	if s.heuristic != nil && (s.p.MinimaxWeight > 0 || s.p.HeuristicWeight > 0) {
+		h := s.heuristic(s.t.states[s.t.nodes[i].state]) * sign(s.t.nodes[i].toMove)
+		if lam := s.p.HeuristicWeight; lam > 0 {
+			v0 = (1-lam)*v0 + lam*h
+		}
+		s.t.nodes[i].mm, s.t.nodes[i].hasMM = float32(h), true
+	}
 	s.t.nodes[i].value = float32(v0)
 	s.t.nodes[i].pending = false
 	if s.p.Solver && len(path)-1 < s.p.ScanDepth {
@@ -603,10 +661,77 @@ func (s *Search[S]) settle(i int32, path []int32, logits []float32, v float64, i
 		}
 	}
 	s.backup(path, v0, inflight)
+	if s.p.MinimaxWeight > 0 {
+		s.backupMinimax(path)
+	}
 	if i != 0 {
 		s.done++
 	}
 	return nil
+}
+
+// checkHeuristic refuses parameters that need the game's heuristic when it has none.
+func (s *Search[S]) checkHeuristic(p Params) error {
+	if s.heuristic != nil {
+		return nil
+	}
+	switch {
+	case p.MinimaxWeight > 0:
+		return &ParamError{Key: "minimax_weight", Value: p.MinimaxWeight, Want: "0: the game has no static evaluation (env.Heuristic)"}
+	case p.HeuristicWeight > 0:
+		return &ParamError{Key: "heuristic_weight", Value: p.HeuristicWeight, Want: "0: the game has no static evaluation (env.Heuristic)"}
+	}
+	return nil
+}
+
+// backupMinimax brings the minimax values of path's nodes up to date after its last node's
+// (Params.MinimaxWeight): each expanded node takes the best of its children's known values for
+// its decider (a chance node their probability-weighted mean), a leaf keeps its own, and the
+// walk stops at the first node above the leaf that it leaves unchanged.
+func (s *Search[S]) backupMinimax(path []int32) {
+	for k := len(path) - 1; k >= 0; k-- {
+		nd := &s.t.nodes[path[k]]
+		v, known := s.childMinimax(nd)
+		if !known {
+			if k == len(path)-1 {
+				continue // a leaf, or a node none of whose children is valued yet
+			}
+			return
+		}
+		if k < len(path)-1 && nd.hasMM && nd.mm == v {
+			return
+		}
+		nd.mm, nd.hasMM = v, true
+	}
+}
+
+// childMinimax is the minimax value of expanded node nd from its children's known values, and
+// whether any is known.
+func (s *Search[S]) childMinimax(nd *node) (float32, bool) {
+	if !nd.expanded() {
+		return 0, false
+	}
+	children := s.t.nodes[nd.first : nd.first+nd.count]
+	if nd.toMove == env.Chance {
+		sum, mass := 0.0, 0.0
+		for c := range children {
+			if ch := &children[c]; ch.hasMM || ch.solved {
+				sum += float64(ch.prior) * ch.minimax()
+				mass += float64(ch.prior)
+			}
+		}
+		if mass == 0 {
+			return 0, false
+		}
+		return float32(sum / mass), true
+	}
+	sg, best, known := sign(nd.toMove), math.Inf(-1), false
+	for c := range children {
+		if ch := &children[c]; ch.hasMM || ch.solved {
+			best, known = max(best, sg*ch.minimax()), true
+		}
+	}
+	return float32(sg * best), known
 }
 
 func (s *Search[S]) leafText(i int32) string {
@@ -786,7 +911,11 @@ func (s *Search[S]) childQ(ch *node, sg, visits float64) float64 {
 	if ch.solved {
 		return sg * float64(ch.proven)
 	}
-	return (sg*ch.w - s.p.VirtualLoss*float64(ch.inflight)) / visits
+	q := (sg*ch.w - s.p.VirtualLoss*float64(ch.inflight)) / visits
+	if a := s.p.MinimaxWeight; a > 0 && ch.hasMM {
+		q = (1-a)*q + a*sg*float64(ch.mm)
+	}
+	return q
 }
 
 // selectOutcome picks the outcome to descend to at chance node i: drawn by probability, or

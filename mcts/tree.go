@@ -50,6 +50,10 @@ type node struct {
 	// byProof marks a node proven by an alpha-beta from it (Params.RootProof), not by its
 	// children.
 	byProof bool
+	// hasMM marks a node whose minimax value mm is known (Params.MinimaxWeight): the game's
+	// heuristic at a leaf, the best of its children's above (player 0's view).
+	hasMM bool
+	mm    float32
 }
 
 func (nd *node) expanded() bool { return nd.first >= 0 }
@@ -61,6 +65,25 @@ func (nd *node) mean() float64 {
 		return float64(nd.proven)
 	}
 	return nd.w / float64(nd.n)
+}
+
+// mixed is the node's value (player 0's view) as the search's choices read it with implicit
+// minimax backups of weight alpha (Params.MinimaxWeight): its proven value once solved, else
+// (1-alpha)·mean + alpha·mm where the minimax value is known. The node must have been visited
+// or solved.
+func (nd *node) mixed(alpha float64) float64 {
+	if nd.solved || alpha == 0 || !nd.hasMM {
+		return nd.mean()
+	}
+	return (1-alpha)*nd.w/float64(nd.n) + alpha*float64(nd.mm)
+}
+
+// minimax is the node's minimax value (player 0's view): its proven value once solved.
+func (nd *node) minimax() float64 {
+	if nd.solved {
+		return float64(nd.proven)
+	}
+	return float64(nd.mm)
 }
 
 // lostFor tells whether the node is a proven loss for the player of sign sg.
