@@ -130,7 +130,7 @@ var commands = []command{
 	// (whose history starts there: Reset would go back to it).
 	{"new", "", "start the current game again", noArg, func(s *Session, _ string) (reply, error) { s.pos = s.game.NewPosition(); return ok(), nil }},
 	{"position", "MOVES", "set the position: the moves from the start, separated by ';' (all or nothing); or a position in the game's notation, if it has one (gyges)", needsArg, cmdPosition},
-	{"play", "MOVE", "play a move in the game's notation (refused if illegal)", needsArg, cmdPlay},
+	{"play", "[COLOR] MOVE", "play a move in the game's notation (refused if illegal); GTP's COLOR, if given, must be the side to move", needsArg, cmdPlay},
 	{"legal", "", "the legal moves, one per line, sorted byte-wise", noArg, func(s *Session, _ string) (reply, error) { return many(s.pos.Legal()), nil }},
 	{"tomove", "", "who decides next: a player, chance, or none", noArg, func(s *Session, _ string) (reply, error) { return one(s.pos.ToMove()), nil }},
 	{"result", "", "none while the game goes on, else the winner or draw", noArg, func(s *Session, _ string) (reply, error) { return one(s.pos.Result()), nil }},
@@ -141,9 +141,15 @@ var commands = []command{
 	}},
 	{"undo", "", "take back the last decision", noArg, func(s *Session, _ string) (reply, error) { return ok(), s.pos.Undo() }},
 	{"player", "[SPEC]", "set the player of genmove and go (random, uct:N, ucb1:N, ab:D, mcts:N:CHECKPOINT); without SPEC, the player", mayTakeArg, cmdPlayer},
-	{"genmove", "", "the player chooses a move, plays it and answers it", noArg, cmdGenmove},
+	{"genmove", "[COLOR]", "the player chooses a move, plays it and answers it; GTP's COLOR, if given, must be the side to move", mayTakeArg, cmdGenmove},
+	{"reg_genmove", "[COLOR]", "the player chooses a move and answers it, without playing it", mayTakeArg, cmdRegGenmove},
 	{"go", "visits N|time MS|infinite [MS]", "the player searches (N simulations, or MS milliseconds) and answers its moves, the chosen first, without playing; infinite: until stop, with an info line every MS milliseconds (default 500)", needsArg, cmdGo},
 	{"stop", "", "end the search under way: of go infinite (any command does), genmove, go visits or go time (which answer with what they found); else nothing", noArg, func(*Session, string) (reply, error) { return ok(), nil }},
+	{"clear_board", "", "GTP's name of new: start the current game again", noArg, func(s *Session, _ string) (reply, error) { s.pos = s.game.NewPosition(); return ok(), nil }},
+	{"showboard", "", "GTP's name of show: the board as text", noArg, func(s *Session, _ string) (reply, error) { return manyText(s.pos.Show()), nil }},
+	{"boardsize", "N", "GTP's board size: accepted if it is the game's (gyges 6), else refused as an unacceptable size", needsArg, cmdBoardsize},
+	{"komi", "X", "GTP's komi: a number, accepted and without effect (the games have no komi)", needsArg, cmdKomi},
+	{"final_score", "", "GTP's score of the game over: B+R or W+R (the first or second player won; B+N with a margin N in a game scored by counting), or 0 for a draw", noArg, cmdFinalScore},
 	{"name", "", "the engine's name", noArg, func(*Session, string) (reply, error) { return one("zero"), nil }},
 	{"version", "", "the engine's version", noArg, func(*Session, string) (reply, error) { return one(Version), nil }},
 	{"protocol_version", "", "the version of GTP whose framing this protocol follows: " + ProtocolVersion, noArg, func(*Session, string) (reply, error) { return one(ProtocolVersion), nil }},
@@ -195,7 +201,107 @@ func cmdPlay(s *Session, arg string) (reply, error) {
 	if s.pos.Over() {
 		return fail("the game is over (%s)", s.pos.Result())
 	}
+	if word, move, two := strings.Cut(arg, " "); two {
+		if _, isColour := s.colour(word); isColour {
+			if err := s.checkColour(word); err != nil {
+				return reply{}, err
+			}
+			arg = strings.TrimSpace(move)
+		}
+	}
 	return ok(), s.pos.Play(arg)
+}
+
+// colour reads a GTP colour as a player of the current game (0 first to move, 1 second),
+// whatever its case: the game's own names (white and black in YINSH, south and north in Gygès,
+// light and dark in Imbriqua), or GTP's black (b) and white (w), which in a game whose players
+// have other names are the first player and the second, as black moves first in Go.
+func (s *Session) colour(word string) (int, bool) {
+	word = strings.ToLower(word)
+	names := s.pos.Info().PlayerNames
+	for p, n := range names {
+		if word == n {
+			return p, true
+		}
+	}
+	gtp := map[string]string{"b": "black", "black": "black", "w": "white", "white": "white"}
+	name, ok := gtp[word]
+	if !ok {
+		return 0, false
+	}
+	for p, n := range names {
+		if n == name {
+			return p, true
+		}
+	}
+	if name == "black" {
+		return 0, true
+	}
+	return 1, true
+}
+
+// checkColour refuses a GTP colour that is not the side to move.
+func (s *Session) checkColour(word string) error {
+	p, ok := s.colour(word)
+	if !ok {
+		names := s.pos.Info().PlayerNames
+		return fmt.Errorf("%q is not a colour of %s: %s, %s (or GTP's black and white)", word, s.pos.Info().Name, names[0], names[1])
+	}
+	if s.pos.Over() {
+		return fmt.Errorf("the game is over (%s)", s.pos.Result())
+	}
+	if name := s.pos.Info().PlayerNames[p]; s.pos.ToMove() != name {
+		return fmt.Errorf("%s is not to move: %s is (%s is %s)", word, s.pos.ToMove(), word, name)
+	}
+	return nil
+}
+
+func cmdBoardsize(s *Session, arg string) (reply, error) {
+	sh := s.pos.Info().Observation
+	if n, isNumber := wholeNumber(arg); isNumber && sh.Height == sh.Width && n == sh.Width {
+		return ok(), nil
+	}
+	return fail("unacceptable size %q: %s is played on its own board (%d×%d)", arg, s.pos.Info().Name, sh.Height, sh.Width)
+}
+
+func cmdKomi(_ *Session, arg string) (reply, error) {
+	if x, err := strconv.ParseFloat(arg, 64); err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return fail("komi %q is not a number", arg)
+	}
+	return ok(), nil
+}
+
+func cmdFinalScore(s *Session, _ string) (reply, error) {
+	if !s.pos.Over() {
+		return fail("the game is not over: %s is to move", s.pos.ToMove())
+	}
+	names := s.pos.Info().PlayerNames
+	result := s.pos.Result()
+	if result == "draw" {
+		return one("0"), nil
+	}
+	winner := 0
+	if result == names[1] {
+		winner = 1
+	}
+	// The winner's GTP letter: B for the first player, W for the second, unless the game's
+	// own names are GTP's (YINSH: white moves first).
+	letter := [2]string{"B", "W"}
+	if names[0] == "white" && names[1] == "black" {
+		letter = [2]string{"W", "B"}
+	}
+	margin := "R"
+	if score, ok := s.pos.Score(); ok {
+		margin = strconv.Itoa(abs(score[winner] - score[1-winner]))
+	}
+	return one(letter[winner] + "+" + margin), nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 func cmdPlayer(s *Session, arg string) (reply, error) {
@@ -228,13 +334,31 @@ func (s *Session) analyze(lim selfplay.Limits) (selfplay.Analysis, error) {
 	return an, err
 }
 
-func cmdGenmove(s *Session, _ string) (reply, error) {
+func cmdGenmove(s *Session, arg string) (reply, error) {
+	if arg != "" {
+		if err := s.checkColour(arg); err != nil {
+			return reply{}, err
+		}
+	}
 	an, err := s.analyze(selfplay.Limits{})
 	if err != nil {
 		return reply{}, err
 	}
 	if err := s.pos.Play(an.Best()); err != nil {
 		return fail("the player chose %s: %v", an.Best(), err)
+	}
+	return one(an.Best()), nil
+}
+
+func cmdRegGenmove(s *Session, arg string) (reply, error) {
+	if arg != "" {
+		if err := s.checkColour(arg); err != nil {
+			return reply{}, err
+		}
+	}
+	an, err := s.analyze(selfplay.Limits{})
+	if err != nil {
+		return reply{}, err
 	}
 	return one(an.Best()), nil
 }
@@ -553,11 +677,11 @@ func parseLine(line string) (blank bool, id, name, arg string) {
 	return false, id, name, strings.TrimSpace(arg)
 }
 
-// searches tells whether a line is a command that searches and answers once, genmove or go
-// (visits or time): a stop ends it early.
+// searches tells whether a line is a command that searches and answers once, genmove,
+// reg_genmove or go (visits or time): a stop ends it early.
 func searches(line string) bool {
 	_, _, name, arg := parseLine(line)
-	return name == "genmove" || name == "go" && !strings.HasPrefix(arg, "infinite")
+	return name == "genmove" || name == "reg_genmove" || name == "go" && !strings.HasPrefix(arg, "infinite")
 }
 
 // stopIsNext tells whether the first command among lines (blank lines and comments skipped)

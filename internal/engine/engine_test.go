@@ -32,7 +32,7 @@ func TestTranscripts(t *testing.T) {
 		{"an illegal move is refused and changes nothing", "play place f6\nplay place f6\nmoves\ntomove\n",
 			"=\n\n? place f6: the point is taken\n\n= place f6\n\n= black\n\n"},
 		{"garbage", "frobnicate\nplay\nplay move\nundo\n",
-			"? unknown command \"frobnicate\" (try help)\n\n? play needs MOVE\n\n? \"move\": want place P, move P-Q, row P-Q, ring P or pass (lower-case, as in place f6)\n\n? nothing to undo: the game is at its start\n\n"},
+			"? unknown command \"frobnicate\" (try help)\n\n? play needs [COLOR] MOVE\n\n? \"move\": want place P, move P-Q, row P-Q, ring P or pass (lower-case, as in place f6)\n\n? nothing to undo: the game is at its start\n\n"},
 		{"switching games", "game\ngame yinsh-blitz\ngame\ngame chess\ngame\n",
 			"= yinsh\n\n=\n\n= yinsh-blitz\n\n? unknown game \"chess\" (known: yinsh, yinsh-blitz, gyges, gyges-advanced, imbriqua)\n\n= yinsh-blitz\n\n"},
 		{"new starts again", "play place f6\nnew\nmoves\n", "=\n\n=\n\n=\n\n"},

@@ -74,7 +74,7 @@ func TestGenmove(t *testing.T) {
 		{"go visits -3", "want a whole number"},
 		{"go time 1e3", "want a whole number"},
 		{"go nodes 5", "want go visits N or go time MS"},
-		{"genmove now", "genmove takes no argument"},
+		{"genmove now", "\"now\" is not a colour of yinsh-blitz"},
 	} {
 		if got := s.Exec(bad.line); !strings.HasPrefix(got, "? ") || !strings.Contains(got, bad.says) {
 			t.Errorf("%s: %q, want an error saying %q", bad.line, got, bad.says)
