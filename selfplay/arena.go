@@ -383,7 +383,12 @@ func (r *ArenaResult) WriteTable(w io.Writer) error {
 
 // writePairs prints the results of each pair, then what each player spent on its moves.
 func (r *ArenaResult) writePairs(w io.Writer, tw *tabwriter.Writer) error {
-	fmt.Fprintln(tw, "pair (a vs b)\ta wins\tdraws\tb wins\twins with side 0 (a, b)")
+	// The first side by its name in the game (south, white, light), as the records give it.
+	first := "side 0"
+	if len(r.Records) > 0 && r.Records[0].Sides[0] != "" {
+		first = r.Records[0].Sides[0]
+	}
+	fmt.Fprintf(tw, "pair (a vs b)\ta wins\tdraws\tb wins\twins as %s (a, b)\n", first)
 	for _, p := range r.Pairs {
 		fmt.Fprintf(tw, "%s vs %s\t%d\t%d\t%d\t%d, %d\n", p.A, p.B, p.WinsA, p.Draws, p.WinsB, p.WinsAFirst, p.WinsBFirst)
 	}

@@ -103,7 +103,7 @@ func TestArena(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"tictactoe: 30 games, 10 per pair", "random = 0", "uct:300", "random vs uct:30",
-		"player   moves chosen  time a move  simulations a move", "\nuct:300  "} {
+		"player   moves chosen  time a move  simulations a move", "\nuct:300  ", "wins as x (a, b)"} {
 		if !strings.Contains(table.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, table.String())
 		}

@@ -51,7 +51,7 @@ func playCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wri
 	fs.StringVar(&cfg.Models, "models", "", "a `DIR` of models whose GAME.zck is the default opponent before the shipped one (which is in the binary)")
 	fs.StringVar(&cfg.Side, "as", "", "your side: one of the game's players ("+joinSides()+") or random (default the first player, or your side in --load's record)")
 	fs.StringVar(&cfg.Load, "load", "", "a game record to replay and go on from: a saved game (JSON), or game N of an arena's games.jsonl as FILE#N; its game replaces --game")
-	fs.StringVar(&cfg.Record, "record", "", "where to save the game when it ends or on Ctrl-C (default "+savedGames+"/zero-GAME-DATE-TIME.json, a folder .gitignore covers; - not to save)")
+	fs.StringVar(&cfg.Record, "record", "", "where to save the game when it ends, on Ctrl-C or at the end of the input (default "+savedGames+"/zero-GAME-DATE-TIME.json, a folder .gitignore covers; - not to save)")
 	var seed optUint64
 	fs.Var(&seed, "seed", "the seed `N` of the agent, the random side and chance draws (default: from the clock)")
 	return func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/zerogames/zero/internal/atomicfile"
@@ -136,6 +137,9 @@ func replayDump(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--last %d: want a number of games ≥ 0", *last)
 	}
 	dir := filepath.Join(*run, train.ReplayDir)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("--run %s: not a run folder (no %s/ in it)", *run, train.ReplayDir)
+	}
 	read := func(dir string) (*replay.Report, error) { return replay.Scan(dir, "", 0) }
 	if *last > 0 { // the newest shards only
 		read = func(dir string) (*replay.Report, error) { return replay.ScanNewest(dir, *last) }

@@ -46,7 +46,7 @@ func TestReplayDump(t *testing.T) {
 		{"the last 2, to stdout", []string{"--run", runDir, "--last", "2"}, len(shards) - 2, true, ""},
 		{"more than there are", []string{"--run", runDir, "--last", "1000", "--out", dump}, 0, false, ""},
 		{"no run", nil, 0, false, "give the run folder, --run DIR"},
-		{"a folder without shards", []string{"--run", dir}, 0, false, "--run " + dir + ": open " + filepath.Join(dir, "replay") + ": no such file"},
+		{"a folder without shards", []string{"--run", dir}, 0, false, "--run " + dir + ": not a run folder (no replay/ in it)"},
 		{"a negative count", []string{"--run", runDir, "--last", "-1"}, 0, false, "--last -1: want a number of games ≥ 0"},
 		{"an argument", []string{"--run", runDir, "more"}, 0, false, `unexpected argument "more"`},
 	}

@@ -35,8 +35,9 @@ type Config struct {
 	Models string
 	Side   string // the person's side: a player name or "random"
 	Load   string // a record to replay and go on from ("" for none)
-	// Record is where the game is saved when it ends or on Ctrl-C ("" not to save it); its
-	// folder is made if need be. After new, the next game goes to FILE-2.json, and so on.
+	// Record is where the game is saved when it ends, on Ctrl-C or at the end of the input (""
+	// not to save it); its folder is made if need be. After new, the next game goes to
+	// FILE-2.json, and so on.
 	Record string
 	Seed   uint64
 	// Spinner receives the spinner while the agent thinks (a terminal); nil shows none.
@@ -156,8 +157,7 @@ func (s *session) loop(ctx context.Context, in <-chan lineread.Line) error {
 		}
 		switch {
 		case !ok || errors.Is(line.Err, io.EOF) && strings.TrimSpace(line.Text) == "":
-			fmt.Fprintln(s.out)
-			return nil
+			return s.stop("end of the input")
 		case errors.Is(line.Err, lineread.ErrLong):
 			fmt.Fprintf(s.out, "? line too long (the limit is %d bytes): nothing was done\n", lineread.Max)
 			continue
@@ -180,8 +180,12 @@ func (s *session) loop(ctx context.Context, in <-chan lineread.Line) error {
 
 // interrupted ends the session on Ctrl-C, at the prompt or while the agent thinks: the game
 // so far is saved first, as a finished one is (the agent's decisions already made included).
-func (s *session) interrupted() error {
-	fmt.Fprintln(s.out, "\ninterrupted")
+func (s *session) interrupted() error { return s.stop("interrupted") }
+
+// stop ends the session other than by quit (Ctrl-C, the end of the input), saying why: the
+// game so far is saved first, unless it has no move or is saved already.
+func (s *session) stop(why string) error {
+	fmt.Fprintln(s.out, "\n"+why)
 	if len(s.m.Pos.Moves()) == 0 {
 		return nil
 	}
@@ -304,7 +308,7 @@ var commands = []command{
 		return false, nil
 	}},
 	{"help", "", "this list", nil}, // answered by do: the table cannot refer to itself
-	{"quit", "", "leave (an unfinished game is not saved: save FILE first; Ctrl-C saves it)", func(*session, context.Context, string) (bool, error) { return false, errQuit }},
+	{"quit", "", "leave (an unfinished game is not saved: save FILE first; Ctrl-C and the end of the input save it)", func(*session, context.Context, string) (bool, error) { return false, errQuit }},
 }
 
 // do runs one line: a command, or else a move.

@@ -121,6 +121,11 @@ func TestPlay(t *testing.T) {
 		{"a bad opponent with a record", Config{Load: setup, Opponent: "uct:abc", NewMatch: ui.NewMatch}, "", nil, nil, `player "uct:abc"`, ""},
 		{"new: the next game has a file of its own", Config{Game: "yinsh-blitz", Record: filepath.Join(dir, "games", "g.json")}, "place f6\nresign\nnew\nplace e5\nresign\n",
 			[]string{"The game is saved in " + filepath.Join(dir, "games", "g.json"), "The game is saved in " + filepath.Join(dir, "games", "g-2.json")}, nil, "", ""},
+		// The end of the input saves the game so far, as Ctrl-C does, and says so.
+		{"the end of the input saves", Config{Game: "yinsh-blitz", Record: filepath.Join(dir, "eof.json")}, "place f6\nplace e5",
+			[]string{"end of the input\nThe game so far is saved in " + filepath.Join(dir, "eof.json")}, nil, "", ""},
+		{"the end of the input before a move saves nothing", Config{Game: "yinsh-blitz", Record: filepath.Join(dir, "none.json")}, "",
+			[]string{"end of the input\n"}, []string{"saved"}, "", ""},
 		{"resign, then save the record", Config{Game: "yinsh-blitz", Record: rec}, "place f6\nresign\nplace e5\nquit\nplace e5\n",
 			[]string{"white resigned: black wins.", "The game is saved in " + rec, "(game over)> ? the game is over"}, []string{"place e5\n"}, "", ""},
 	}
