@@ -310,3 +310,12 @@ type SpatialPolicy interface {
 	PolicyPlanes() int
 	PolicyCell(a Action) (plane, cell int, ok bool)
 }
+
+// EarlierEncodings is implemented by games whose observation grew by planes appended at its end,
+// so that networks trained on an earlier encoding still play: such a network reads the first
+// planes of today's observation, as many as it was trained on (the action space unchanged).
+type EarlierEncodings interface {
+	// EncodingPlanes is the number of planes a network of encoding enc reads, false if the game
+	// cannot serve enc (Info().Encoding gives all of today's).
+	EncodingPlanes(enc int) (int, bool)
+}

@@ -153,6 +153,9 @@ type Checkpoint struct {
 	Weights *Weights
 	// Optimizer is the optimizer's state, or nil if the file holds none.
 	Optimizer *Optimizer
+	// WidenedFrom is the encoding of the file when Load widened its network to today's (an
+	// earlier encoding whose observation is the first planes of today's), else 0.
+	WidenedFrom int
 }
 
 // layoutHash is a CRC-32C of the map from actions to policy outputs, so that a game that
@@ -412,12 +415,28 @@ func decode(data []byte, spec *Spec, anyGame bool) (*Checkpoint, error) {
 	h.Normalize()
 	// A net of another encoding would read observations and policy outputs that mean something
 	// else; as a start for training (anyGame) its weights are still of use. A net of another
-	// revision of the rules reads the same encoding: it plays.
-	if enc := max(spec.Encoding, 1); h.Encoding != enc && !anyGame {
+	// revision of the rules reads the same encoding: it plays. A net of an earlier encoding
+	// whose observation is the first planes of today's (env.EarlierEncodings) is widened to
+	// today's: the planes appended since get zero weights, so it computes what it did.
+	enc := max(spec.Encoding, 1)
+	base := spec
+	planes, widen := 0, false
+	if h.Encoding != enc && h.Game == spec.Game {
+		planes, widen = spec.earlierPlanes(h.Encoding)
+		if widen {
+			if h.Observation.Planes != planes {
+				return nil, fmt.Errorf("wrong shape: the checkpoint of encoding %d has %d observation planes; %s's encoding %d reads %d", h.Encoding, h.Observation.Planes, h.Game, h.Encoding, planes)
+			}
+			b := *spec
+			b.Observation.Planes, b.Encoding = planes, h.Encoding
+			base = &b
+		}
+	}
+	if h.Encoding != enc && !anyGame && !widen {
 		return nil, fmt.Errorf("wrong encoding: the checkpoint reads version %d of %s's observation and actions, this program writes version %d", h.Encoding, h.Game, enc)
 	}
 	saved := &Spec{Observation: h.Observation, NumActions: h.NumActions, PolicyPlanes: h.PolicyPlanes, OffGrid: h.OffGrid}
-	if err := spec.sameShape(saved); err != nil {
+	if err := base.sameShape(saved); err != nil {
 		return nil, fmt.Errorf("wrong shape: the checkpoint has %w", err)
 	}
 	if h.PolicyLayout != spec.layoutHash() {
@@ -425,7 +444,7 @@ func decode(data []byte, spec *Spec, anyGame bool) (*Checkpoint, error) {
 	}
 	// parse checked the net and optimizer configs, and the tensors against their layout for
 	// the saved shape, which sameShape found equal to spec's: w's tensors are the file's.
-	w, err := NewWeights(spec, h.Net, nil)
+	w, err := NewWeights(base, h.Net, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +470,79 @@ func decode(data []byte, spec *Spec, anyGame bool) (*Checkpoint, error) {
 			return nil, err
 		}
 	}
-	return &Checkpoint{Header: h, Weights: w, Optimizer: opt}, nil
+	c := &Checkpoint{Header: h, Weights: w, Optimizer: opt}
+	if widen {
+		if err := c.widen(spec); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// widen makes c's network, of an earlier encoding whose observation is the first planes of
+// spec's, a network of spec's encoding that computes the same: the stem's weights over the
+// planes appended since are zero (so are the optimizer's moments there). The header then says
+// the new encoding and shape, and WidenedFrom the encoding of the file.
+func (c *Checkpoint) widen(spec *Spec) error {
+	w, err := NewWeights(spec, c.Weights.Config, nil)
+	if err != nil {
+		return err
+	}
+	old := c.Weights
+	if len(w.Params) != len(old.Params) {
+		return fmt.Errorf("net: widening: %d tensors, the file has %d", len(w.Params), len(old.Params))
+	}
+	from, to := old.Spec.Observation.Planes, spec.Observation.Planes
+	// copyParam copies src into dst, which has the same shape or, for a tensor over the
+	// observation's planes (its second dimension), more planes.
+	copyParam := func(name string, dst, src []float32, dshape, sshape []int) error {
+		if len(dst) == len(src) {
+			copy(dst, src)
+			return nil
+		}
+		if len(dshape) != 4 || len(sshape) != 4 || dshape[0] != sshape[0] || dshape[1] != to || sshape[1] != from || dshape[2] != sshape[2] || dshape[3] != sshape[3] {
+			return fmt.Errorf("net: widening: tensor %s of shape %v cannot become %v", name, sshape, dshape)
+		}
+		k := dshape[2] * dshape[3]
+		for o := range dshape[0] {
+			copy(dst[o*to*k:o*to*k+from*k], src[o*from*k:(o+1)*from*k])
+		}
+		return nil
+	}
+	for i, p := range w.Params {
+		q := old.Params[i]
+		if p.Name != q.Name {
+			return fmt.Errorf("net: widening: tensor %d is %s, the file's %s", i, p.Name, q.Name)
+		}
+		if err := copyParam(p.Name, p.Data, q.Data, p.Shape, q.Shape); err != nil {
+			return err
+		}
+	}
+	if c.Optimizer != nil {
+		opt := NewOptimizer(w)
+		opt.Config, opt.Step = c.Optimizer.Config, c.Optimizer.Step
+		k := 0
+		for i, p := range w.Params {
+			if !p.Trained() {
+				continue
+			}
+			q := old.Params[i]
+			if err := copyParam(p.Name, opt.First[k], c.Optimizer.First[k], p.Shape, q.Shape); err != nil {
+				return err
+			}
+			if len(opt.Second) > 0 && len(c.Optimizer.Second) > 0 {
+				if err := copyParam(p.Name, opt.Second[k], c.Optimizer.Second[k], p.Shape, q.Shape); err != nil {
+					return err
+				}
+			}
+			k++
+		}
+		c.Optimizer = opt
+	}
+	c.WidenedFrom = c.Header.Encoding
+	c.Weights = w
+	c.Header.Encoding, c.Header.Observation = spec.Encoding, spec.Observation
+	return nil
 }
 
 // LoadEngine loads the checkpoint at path for spec (see Load) and returns an inference engine

@@ -32,6 +32,9 @@ type Spec struct {
 	OffGrid int
 	// output[a] is action a's index among the policy outputs.
 	output []int32
+	// earlier is the game's env.EarlierEncodings, if it has one: the encodings whose networks
+	// read the first planes of today's observation, which Load widens to today's.
+	earlier env.EarlierEncodings
 }
 
 // NewSpec describes a game for the network. Pass the game itself as policy if it implements
@@ -85,7 +88,24 @@ func NewSpec(info *env.Info, policy env.SpatialPolicy) (*Spec, error) {
 // SpecOf describes a game for the network, with a spatial policy head when the game offers one.
 func SpecOf(info *env.Info, game any) (*Spec, error) {
 	sp, _ := game.(env.SpatialPolicy)
-	return NewSpec(info, sp)
+	s, err := NewSpec(info, sp)
+	if err == nil {
+		s.earlier, _ = game.(env.EarlierEncodings)
+	}
+	return s, err
+}
+
+// EarlierPlanes is the number of observation planes a network of encoding enc reads, the first
+// of today's, if the game serves that earlier encoding (env.EarlierEncodings): Load widens such a
+// network to today's encoding. False for today's encoding and those the game does not serve.
+func (s *Spec) EarlierPlanes(enc int) (int, bool) { return s.earlierPlanes(enc) }
+
+func (s *Spec) earlierPlanes(enc int) (int, bool) {
+	if s.earlier == nil || enc == s.Encoding {
+		return 0, false
+	}
+	n, ok := s.earlier.EncodingPlanes(enc)
+	return n, ok && n >= 1 && n < s.Observation.Planes
 }
 
 // Spatial tells whether the policy head is convolutional.

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train"
 )
@@ -91,7 +93,13 @@ func netInfo(w io.Writer, path string) error {
 			trained += n
 		}
 	}
-	fmt.Fprintf(w, "file         %s (%d bytes, checksum ok, every value finite)\n", path, size)
+	where := ""
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if _, ok := models.ShippedName(path); ok {
+			where = "the binary's own shipped model, no such file here; "
+		}
+	}
+	fmt.Fprintf(w, "file         %s (%s%d bytes, checksum ok, every value finite)\n", path, where, size)
 	fmt.Fprintf(w, "format       %d\n", h.Format)
 	fmt.Fprintf(w, "game         %s (%s)\n", h.Game, versions(h))
 	fmt.Fprintf(w, "shape        observation %v, %d actions, policy %s\n", h.Observation, h.NumActions, policy)
@@ -235,7 +243,14 @@ func versions(h net.Header) string {
 	s := fmt.Sprintf("rules revision %d, encoding %d", h.Rules, h.Encoding)
 	if g, err := games.Lookup(h.Game); err == nil {
 		in := g.Info()
-		if in.Encoding != h.Encoding {
+		var planes int
+		widened := false
+		if spec, err := g.NetSpec(); err == nil {
+			planes, widened = spec.EarlierPlanes(h.Encoding)
+		}
+		if widened {
+			notes = append(notes, fmt.Sprintf("this program writes encoding %d and plays this net widened to it (its %d observation planes are the first of today's %d)", in.Encoding, planes, in.Observation.Planes))
+		} else if in.Encoding != h.Encoding {
 			notes = append(notes, fmt.Sprintf("this program writes encoding %d: it cannot play this net", in.Encoding))
 		} else if in.Rules != h.Rules {
 			notes = append(notes, fmt.Sprintf("this program plays rules revision %d; the net learned revision %d and reads the same encoding", in.Rules, h.Rules))

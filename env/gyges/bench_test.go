@@ -159,7 +159,8 @@ func BenchmarkCanWin(b *testing.B) {
 }
 
 // BenchmarkHeuristic is the evaluation of the positions after each move of the benchmark
-// position (the horizon of an alpha-beta search), beside listing their legal moves.
+// position (the horizon of an alpha-beta search), beside their observation (the network's
+// input, the reach planes included) and listing their legal moves.
 func BenchmarkHeuristic(b *testing.B) {
 	for _, g := range benchGames {
 		s := benchState(b, g)
@@ -174,6 +175,16 @@ func BenchmarkHeuristic(b *testing.B) {
 			for b.Loop() {
 				for _, c := range children {
 					g.Heuristic(c)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(children))/b.Elapsed().Seconds(), "positions/s")
+		})
+		b.Run(g.info.Name+"/observe", func(b *testing.B) {
+			obs := make([]float32, numPlanes*numSquares)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, c := range children {
+					c.Observe(obs)
 				}
 			}
 			b.ReportMetric(float64(b.N*len(children))/b.Elapsed().Seconds(), "positions/s")

@@ -85,8 +85,10 @@
 //
 // Legal lists them in ascending order by construction. The game is an [env.SpatialPolicy]: one
 // plane per size to place (at the square), one per end of a move and, with the advanced rule,
-// one per (end, drop) of a replacement, all read at the start square. The observation is 13
-// planes of 6×6 in the frame (see the plane constants in game.go). The one symmetry besides the
+// one per (end, drop) of a replacement, all read at the start square. The observation is 21
+// planes of 6×6 in the frame (see the plane constants in game.go): the pieces, rows and counts
+// of encoding 1's 13, then what each player's pieces that may move reach (encoding 2, the
+// heuristic's reach). A network of encoding 1 reads the first 13 (Game.EncodingPlanes). The one symmetry besides the
 // identity is the left–right mirror, which is a mirror in either frame.
 //
 // # Move generation

@@ -38,6 +38,7 @@ var (
 	_ env.WinFinder[State]    = (*Game)(nil)
 	_ env.LegalCounter[State] = (*Game)(nil)
 	_ env.Heuristic[State]    = (*Game)(nil)
+	_ env.EarlierEncodings    = (*Game)(nil)
 	_ env.Hasher[State]       = (*Game)(nil)
 )
 
@@ -74,7 +75,7 @@ func NewGame(cfg Config) (*Game, error) {
 		MaxLength:   2*piecesEach + cfg.MoveCap,
 		Symmetries:  2,
 		Rules:       1,
-		Encoding:    1,
+		Encoding:    2,
 	}}, nil
 }
 
@@ -155,8 +156,33 @@ const (
 	planeTheirToPlace = 8  // 3 planes: the opponent's
 	planeMovesMade    = 11 // moves made / move cap
 	planeAdvancedRule = 12 // all 1 with the advanced rule
-	numPlanes         = 13
+	// Encoding 2 appends what each player's pieces that may move reach (the heuristic's reach,
+	// heuristic.go), worked out for both players whoever is to move; all 0 during the set-up.
+	planeOwnEnds    = 13 // per square, 1/4 for each of the mover's pieces whose moves end there
+	planeOwnLands   = 14 // 1 on the pieces the mover's moves land on (bounce or replace)
+	planeOwnRow     = 15 // 1 on the mover's pieces that may move (the row he moves from)
+	planeTheirEnds  = 16 // the same three for the opponent
+	planeTheirLands = 17
+	planeTheirRow   = 18
+	planeOwnGoal    = 19 // all 1 if the mover reaches the goal (he wins at once)
+	planeTheirGoal  = 20 // all 1 if the opponent does (the mover must stop him)
+	numPlanes       = 21
+	// planesV1 is the observation of encoding 1, the first 13 planes of encoding 2's: the
+	// networks trained on it read those planes of today's observation (EncodingPlanes).
+	planesV1 = 13
 )
+
+// EncodingPlanes is the number of planes a network of encoding enc reads, the first of today's
+// (env.EarlierEncodings): encoding 1's 13, before the reach planes were appended.
+func (g *Game) EncodingPlanes(enc int) (int, bool) {
+	switch enc {
+	case 1:
+		return planesV1, true
+	case g.info.Encoding:
+		return numPlanes, true
+	}
+	return 0, false
+}
 
 // Observe writes the observation planes (see the plane constants) into dst.
 func (s State) Observe(dst []float32) {
@@ -181,6 +207,30 @@ func (s State) Observe(dst []float32) {
 	fill(dst[planeMovesMade*numSquares:], float32(s.moves)/float32(s.moveCap))
 	if s.advanced {
 		fill(dst[planeAdvancedRule*numSquares:], 1)
+	}
+	if s.SettingUp() || s.result != env.Ongoing {
+		return
+	}
+	var me, them sideReach
+	s.reachOf(&me, false, dst[planeOwnEnds*numSquares:planeOwnEnds*numSquares+numSquares], false)
+	t := s.turned()
+	t.reachOf(&them, false, dst[planeTheirEnds*numSquares:planeTheirEnds*numSquares+numSquares], true)
+	setMask(dst[planeOwnLands*numSquares:], me.landed)
+	setMask(dst[planeOwnRow*numSquares:], me.row)
+	setMask(dst[planeTheirLands*numSquares:], turn(them.landed))
+	setMask(dst[planeTheirRow*numSquares:], turn(them.row))
+	if me.goal {
+		fill(dst[planeOwnGoal*numSquares:], 1)
+	}
+	if them.goal {
+		fill(dst[planeTheirGoal*numSquares:], 1)
+	}
+}
+
+// setMask writes 1 at the squares of m.
+func setMask(dst []float32, m uint64) {
+	for ; m != 0; m &= m - 1 {
+		dst[lowest(m)] = 1
 	}
 }
 

@@ -60,12 +60,16 @@ type sideReach struct {
 	ends, lands int    // the ends of the moves (the goal left out) and the pieces landed on, summed over pieces
 	squares     uint64 // the empty squares where some move ends
 	pieces      uint64 // the pieces landed on and those of the row that may move
+	landed      uint64 // the pieces landed on
+	row         uint64 // the pieces of the row that may move
 }
 
 // reachOf works out the reach of the player to move (s is in his frame): the pieces of his
 // nearest occupied row, or of the next row if none of them has a legal move, and so on. With
 // stopAtGoal it stops at the first piece that reaches the goal, the rest left unfinished.
-func (s *State) reachOf(out *sideReach, stopAtGoal bool) {
+// If counts is not nil (36 squares, zeroed), it adds 1/4 at each empty square for each piece
+// whose moves end there, at the square turned over if flip (the observation's reach planes).
+func (s *State) reachOf(out *sideReach, stopAtGoal bool, counts []float32, flip bool) {
 	*out = sideReach{}
 	occ := s.occupied()
 	r := reach{lo: s.lo, hi: s.hi, advanced: s.advanced, limits: searchLimits{boundAfter, carefulAfter}}
@@ -73,7 +77,10 @@ func (s *State) reachOf(out *sideReach, stopAtGoal bool) {
 		row := occ & rowMask[lowest(rows)/6]
 		rows &^= row
 		r.row, r.bounded = row, false
-		*out = sideReach{pieces: row}
+		*out = sideReach{pieces: row, row: row}
+		if counts != nil {
+			clear(counts[:numSquares])
+		}
 		movable := false
 		for m := row; m != 0; m &= m - 1 {
 			p := lowest(m)
@@ -90,6 +97,14 @@ func (s *State) reachOf(out *sideReach, stopAtGoal bool) {
 			out.lands += bits.OnesCount64(r.lands)
 			out.squares |= ends &^ goalBit
 			out.pieces |= r.lands
+			out.landed |= r.lands
+			for m := ends &^ goalBit; counts != nil && m != 0; m &= m - 1 {
+				q := lowest(m)
+				if flip {
+					q = numSquares - 1 - q
+				}
+				counts[q] += 0.25
+			}
 			movable = movable || ends != 0 || s.advanced && s.canReplace(occ, p, r.lands)
 		}
 		if movable {
@@ -97,6 +112,16 @@ func (s *State) reachOf(out *sideReach, stopAtGoal bool) {
 		}
 	}
 	*out = sideReach{}
+	if counts != nil {
+		clear(counts[:numSquares])
+	}
+}
+
+// turned is s with the board turned over: the opponent's frame, the same player to move.
+func (s *State) turned() State {
+	t := *s
+	t.lo, t.hi = turn(s.lo), turn(s.hi)
+	return t
 }
 
 // evaluate is the heuristic value of s for the player to move, with weights w.
@@ -105,12 +130,11 @@ func (s *State) evaluate(w *weights) float64 {
 		return 0
 	}
 	var me, them sideReach
-	if s.reachOf(&me, true); me.goal {
+	if s.reachOf(&me, true, nil, false); me.goal {
 		return goalValue
 	}
-	t := *s
-	t.lo, t.hi = turn(s.lo), turn(s.hi)
-	t.reachOf(&them, false)
+	t := s.turned()
+	t.reachOf(&them, false, nil, false)
 	theirSquares, theirPieces := turn(them.squares), turn(them.pieces)
 	x := w.ends*float64(me.ends-them.ends) + w.lands*float64(me.lands-them.lands) +
 		w.squares*float64(bits.OnesCount64(me.squares&^theirSquares)-bits.OnesCount64(theirSquares&^me.squares))

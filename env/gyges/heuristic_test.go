@@ -95,7 +95,7 @@ func TestReachOf(t *testing.T) {
 	for _, g := range []*Game{Basic, Advanced} {
 		for _, s := range movementPositions(g, 5, 6) {
 			var r sideReach
-			s.reachOf(&r, false)
+			s.reachOf(&r, false, nil, false)
 			var ends int
 			var squares, landed uint64
 			toGoal := false
@@ -160,5 +160,90 @@ func TestHeuristicAllocs(t *testing.T) {
 		}); n != 0 {
 			t.Errorf("%s: %v allocations", g.info.Name, n)
 		}
+	}
+}
+
+// TestReachPlanes: encoding 2's planes are the heuristic's reach of each player (the mover's
+// ends counted per piece, the pieces landed on, the row that may move, the goal), the
+// opponent's in the mover's frame; encoding 1's 13 planes come first (EncodingPlanes); Observe
+// allocates nothing.
+func TestReachPlanes(t *testing.T) {
+	if n, ok := Advanced.EncodingPlanes(1); !ok || n != planesV1 {
+		t.Fatalf("EncodingPlanes(1) = %d, %v", n, ok)
+	}
+	if n, ok := Advanced.EncodingPlanes(Advanced.Info().Encoding); !ok || n != numPlanes || Advanced.Info().Observation.Planes != numPlanes {
+		t.Fatalf("today's encoding: %d planes, %v", n, ok)
+	}
+	if _, ok := Advanced.EncodingPlanes(3); ok {
+		t.Fatal("EncodingPlanes(3) served")
+	}
+	obs := make([]float32, numPlanes*numSquares)
+	plane := func(k int) []float32 { return obs[k*numSquares : (k+1)*numSquares] }
+	mask := func(k int) (m uint64) {
+		for q, v := range plane(k) {
+			if v != 0 && v != 1 {
+				t.Fatalf("plane %d holds %v", k, v)
+			}
+			if v == 1 {
+				m |= 1 << q
+			}
+		}
+		return m
+	}
+	sum := func(k int) (x float32) {
+		for _, v := range plane(k) {
+			x += v
+		}
+		return x
+	}
+	goals := [2]int{}
+	for _, g := range []*Game{Basic, Advanced} {
+		for _, s := range movementPositions(g, 7, 200) {
+			s.Observe(obs)
+			var me, them sideReach
+			s.reachOf(&me, false, nil, false)
+			tu := s.turned()
+			tu.reachOf(&them, false, nil, false)
+			switch {
+			case sum(planeOwnEnds)*4 != float32(me.ends) || sum(planeTheirEnds)*4 != float32(them.ends):
+				t.Fatalf("%s %s: ends %v and %v, want %d and %d", g.info.Name, s.Position(), sum(planeOwnEnds)*4, sum(planeTheirEnds)*4, me.ends, them.ends)
+			case mask(planeOwnLands) != me.landed || mask(planeTheirLands) != turn(them.landed):
+				t.Fatalf("%s %s: the pieces landed on differ", g.info.Name, s.Position())
+			case mask(planeOwnRow) != me.row || mask(planeTheirRow) != turn(them.row):
+				t.Fatalf("%s %s: the rows that may move differ", g.info.Name, s.Position())
+			case (sum(planeOwnGoal) == numSquares) != me.goal || (sum(planeTheirGoal) == numSquares) != them.goal:
+				t.Fatalf("%s %s: the goal planes differ", g.info.Name, s.Position())
+			}
+			for q, v := range plane(planeOwnEnds) {
+				if v != 0 && me.squares&(1<<q) == 0 {
+					t.Fatalf("%s %s: an end at %d, not one of the mover's squares", g.info.Name, s.Position(), q)
+				}
+			}
+			if me.goal {
+				goals[0]++
+			}
+			if them.goal {
+				goals[1]++
+			}
+		}
+	}
+	if goals[0] == 0 || goals[1] == 0 {
+		t.Errorf("goal reached by the mover in %d positions, by the opponent in %d: the test sees neither case", goals[0], goals[1])
+	}
+	// During the set-up the reach planes are 0.
+	s := Advanced.New().Play(0)
+	s.Observe(obs)
+	for _, v := range obs[planeOwnEnds*numSquares:] {
+		if v != 0 {
+			t.Fatal("reach planes set during the set-up")
+		}
+	}
+	states := movementPositions(Advanced, 1, 2)
+	if n := testing.AllocsPerRun(5, func() {
+		for _, s := range states {
+			s.Observe(obs)
+		}
+	}); n != 0 {
+		t.Errorf("Observe: %v allocations", n)
 	}
 }
