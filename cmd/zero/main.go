@@ -194,6 +194,11 @@ type durationFlag struct {
 }
 
 func noArgs(args []string) error {
+	if n := len(args); n > 1 && isHelp(args[n-1]) {
+		// zero help games extra: the help asked of a command that takes no argument, which
+		// run's help branch passed on with -h after the word.
+		return fmt.Errorf("unexpected argument %q: the command takes none (zero help COMMAND shows its flags)", strings.Join(args[:n-1], " "))
+	}
 	if len(args) > 0 {
 		return fmt.Errorf("unexpected argument %q (flags go before, as --depth 4)", strings.Join(args, " "))
 	}

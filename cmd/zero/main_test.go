@@ -21,6 +21,7 @@ func TestRun(t *testing.T) {
 		{"help for replay dump", []string{"help", "replay", "dump"}, "", []string{"usage: zero replay dump --run DIR [flags]", "-last N", "-out FILE"}, ""},
 		{"help help: the usage, not a stack overflow", []string{"help", "help"}, "", []string{"usage: zero COMMAND"}, ""},
 		{"-h -h", []string{"-h", "-h"}, "", []string{"usage: zero COMMAND"}, ""},
+		{"help of a command with a word it does not take", []string{"help", "games", "extra"}, "", nil, `unexpected argument "extra": the command takes none`},
 		{"--help help perft", []string{"--help", "help", "perft"}, "", []string{"usage: zero perft [flags]"}, ""},
 		{"replay without an action", []string{"replay"}, "", nil, "replay: say what to do: dump"},
 		{"net info -h", []string{"net", "info", "-h"}, "", []string{"usage: zero net info CHECKPOINT\n\ncheck a checkpoint"}, ""},
