@@ -202,8 +202,10 @@ func (m *Match) Play(move string) error {
 // explain words the refusal err of text: a short form the notation cannot read as given
 // ("d6-d9" for "move d6-d9") is read whole with the first word of each kind of move legal now,
 // so that an illegal move gets the rule that forbids it rather than a lesson in the notation's
-// first words; the first kind that reads it speaks, and if none does, err stands. A legal long
-// form that Expand left is ambiguous.
+// first words; the first kind that reads it speaks. With one kind legal (YINSH's move phase),
+// its long form's refusal speaks even where that kind cannot read it ("d4-e9": d4 and e9 are not
+// on one line); with several and none reading it, err stands. A legal long form that Expand left
+// is ambiguous.
 func (m *Match) explain(text string, err error) error {
 	if text == "" || strings.Contains(text, " ") || m.Pos.Parses(text) {
 		return err
@@ -230,6 +232,9 @@ func (m *Match) explain(text string, err error) error {
 			return fmt.Errorf("%q is short for more than one move (%s): type it whole", text, strings.Join(all, ", "))
 		}
 		return m.Pos.Clone().Play(long)
+	}
+	if len(words) == 1 {
+		return m.Pos.Clone().Play(words[0] + " " + text)
 	}
 	return err
 }

@@ -436,7 +436,10 @@ func TestShortIllegalMove(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"d6-d9", "move d6-d9: the ring cannot go there (a ring moves in a line over empty points"},
 		{"move d6-d9", "move d6-d9: the ring cannot go there"},
-		{"d6-a6", `"d6-a6": want place P, move P-Q`}, // no move: the notation's word stands
+		// One kind of move is legal: its refusal of the long form speaks, even where it
+		// cannot read it.
+		{"d6-a6", `"move d6-a6": there is no point a6`},
+		{"d4-e9", `"move d4-e9": d4 and e9 are not on one line`},
 		{"row d6-d9", `row d6-d9`},                   // another kind, as given: its own complaint
 		{"", "want place P, move P-Q"},
 	}
