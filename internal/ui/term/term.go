@@ -420,7 +420,17 @@ func (s *session) hint(ctx context.Context, _ string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	fmt.Fprintf(s.out, "%s's view after %d simulations", s.m.Agent().Spec(), an.Work)
+	spec := s.m.Agent().Spec()
+	switch {
+	case spec == "random":
+		// It does not search: its pick is all it has to say.
+		fmt.Fprintf(s.out, "random draws a legal move, without searching; it would play %s\n", an.Best())
+		return false, nil
+	case strings.HasPrefix(spec, "ab:"):
+		fmt.Fprintf(s.out, "%s's view after %d positions searched", spec, an.Work)
+	default:
+		fmt.Fprintf(s.out, "%s's view after %d simulations", spec, an.Work)
+	}
 	if !an.NoValue {
 		fmt.Fprintf(s.out, " (value %+.2f for %s)", an.Value, s.m.Pos.ToMove())
 	}

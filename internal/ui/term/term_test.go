@@ -87,6 +87,11 @@ func TestPlay(t *testing.T) {
 			[]string{"you play black against scripted", "white (scripted) plays place a2", "84 legal moves:", "black> "}, nil, "", ""},
 		{"hint", Config{Game: "yinsh"}, "hint\n",
 			[]string{"scripted's view after 100 simulations (value +0.50 for white):", "place a2         visits  50.0%   wins  75%", "place a4"}, nil, "", ""},
+		// Agents that do not run simulations say what they did instead.
+		{"hint of random", Config{Game: "yinsh", Opponent: "random", NewMatch: ui.NewMatch}, "hint\n",
+			[]string{"random draws a legal move, without searching; it would play place "}, []string{"simulations", "100.0%"}, "", ""},
+		{"hint of alpha-beta", Config{Game: "gyges", Opponent: "ab:1", NewMatch: ui.NewMatch}, "hint\n",
+			[]string{"ab:1's view after ", " positions searched"}, []string{"simulations"}, "", ""},
 		{"a spinner while the agent thinks", Config{Game: "yinsh", Side: "black", Spinner: &strings.Builder{}, NewMatch: slowMatch}, "",
 			[]string{"white (scripted) plays place a2"}, nil, "", "white thinks: 100/100 simulations"},
 		{"Gygès: the set-up by size", Config{Game: "gyges"}, "?\n",
