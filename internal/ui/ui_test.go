@@ -440,7 +440,7 @@ func TestShortIllegalMove(t *testing.T) {
 		// cannot read it.
 		{"d6-a6", `"move d6-a6": there is no point a6`},
 		{"d4-e9", `"move d4-e9": d4 and e9 are not on one line`},
-		{"row d6-d9", `row d6-d9`},                   // another kind, as given: its own complaint
+		{"row d6-d9", `row d6-d9`}, // another kind, as given: its own complaint
 		{"", "want place P, move P-Q"},
 	}
 	for _, tt := range tests {
