@@ -1,32 +1,29 @@
 package imbriqua
 
 import (
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/envtest"
 )
 
 // hashChanges each change one field of a state (the first and the last card of the pile's order
 // apart): a key that leaves the field out hashes the changed state as the original.
-var hashChanges = []struct {
-	field  string
-	change func(*State)
-}{
-	{"light's pawns", func(s *State) { s.pawns[0] ^= 1 << 63 }},
-	{"dark's pawns", func(s *State) { s.pawns[1] ^= 1 }},
-	{"first card drawn", func(s *State) { s.order[0] ^= 1 }},
-	{"tenth card drawn", func(s *State) { s.order[chanceCards-1] ^= 8 }},
-	{"cards unknown", func(s *State) { s.unknown ^= 1 << chanceCards }},
-	{"turn", func(s *State) { s.turn ^= 1 }},
-	{"opening placements", func(s *State) { s.opening ^= 1 }},
-	{"phase", func(s *State) { s.phase ^= 1 }},
-	{"card 11's placements left", func(s *State) { s.bonus ^= 1 }},
-	{"pawn placed", func(s *State) { s.placed ^= 1 }},
-	{"chain", func(s *State) { s.chain ^= 1 }},
-	{"player to decide", func(s *State) { s.toMove ^= 1 }},
-	{"result", func(s *State) { s.result ^= 1 }},
+var hashChanges = []envtest.HashChange[State]{
+	{Field: "light's pawns", Change: func(s *State) { s.pawns[0] ^= 1 << 63 }},
+	{Field: "dark's pawns", Change: func(s *State) { s.pawns[1] ^= 1 }},
+	{Field: "first card drawn", Change: func(s *State) { s.order[0] ^= 1 }},
+	{Field: "tenth card drawn", Change: func(s *State) { s.order[chanceCards-1] ^= 8 }},
+	{Field: "cards unknown", Change: func(s *State) { s.unknown ^= 1 << chanceCards }},
+	{Field: "turn", Change: func(s *State) { s.turn ^= 1 }},
+	{Field: "opening placements", Change: func(s *State) { s.opening ^= 1 }},
+	{Field: "phase", Change: func(s *State) { s.phase ^= 1 }},
+	{Field: "card 11's placements left", Change: func(s *State) { s.bonus ^= 1 }},
+	{Field: "pawn placed", Change: func(s *State) { s.placed ^= 1 }},
+	{Field: "chain", Change: func(s *State) { s.chain ^= 1 }},
+	{Field: "player to decide", Change: func(s *State) { s.toMove ^= 1 }},
+	{Field: "result", Change: func(s *State) { s.result ^= 1 }},
 }
 
 // TestHash: the states of seeded random games, chance included, 100000 distinct ones, all hash
@@ -34,34 +31,7 @@ var hashChanges = []struct {
 // two orders of the same placements hashes alike, one with two pawns swapped apart, and so does
 // one with another card drawn.
 func TestHash(t *testing.T) {
-	seen := map[uint64]State{}
-	for i := 0; len(seen) < 100000; i++ {
-		if i == 5000 {
-			t.Fatalf("%d games gave %d states only", i, len(seen))
-		}
-		w := env.NewWalker[State](rand.New(rand.NewPCG(uint64(i), 7)), NumActions)
-		for s := Game.New(); ; s = s.Play(w.Step(s)) {
-			h := Game.Hash(s)
-			if y, ok := seen[h]; ok && y != s {
-				t.Fatalf("%s and %s hash alike", y.String(), s.String())
-			}
-			seen[h] = s
-			if s.ToMove() == env.Terminal {
-				break
-			}
-		}
-	}
-	for h, s := range seen {
-		for _, c := range hashChanges {
-			x := s
-			c.change(&x)
-			if hx := Game.Hash(x); hx == h {
-				t.Fatalf("%s: %s hashes as with the %s changed", c.field, s.String(), c.field)
-			} else if y, ok := seen[hx]; ok && y != x {
-				t.Fatalf("%s: %s with the %s changed hashes as %s", c.field, s.String(), c.field, y.String())
-			}
-		}
-	}
+	envtest.CheckHash(t, func(int) env.Game[State] { return Game }, 100000, hashChanges)
 
 	play := func(actions ...env.Action) State {
 		s := Game.New()

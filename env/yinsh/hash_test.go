@@ -1,72 +1,41 @@
 package yinsh
 
 import (
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/envtest"
 )
 
 // hashChanges each change one field of a state (both words of a bitboard apart): a key that
 // leaves the field out hashes the changed state as the original.
-var hashChanges = []struct {
-	field  string
-	change func(*State)
-}{
-	{"white rings, low word", func(s *State) { s.rings[0].lo ^= 1 }},
-	{"white rings, high word", func(s *State) { s.rings[0].hi ^= 1 }},
-	{"black rings, low word", func(s *State) { s.rings[1].lo ^= 1 }},
-	{"black rings, high word", func(s *State) { s.rings[1].hi ^= 1 }},
-	{"white markers, low word", func(s *State) { s.markers[0].lo ^= 1 }},
-	{"white markers, high word", func(s *State) { s.markers[0].hi ^= 1 }},
-	{"black markers, low word", func(s *State) { s.markers[1].lo ^= 1 }},
-	{"black markers, high word", func(s *State) { s.markers[1].hi ^= 1 }},
-	{"white's rings removed", func(s *State) { s.removed[0] ^= 1 }},
-	{"black's rings removed", func(s *State) { s.removed[1] ^= 1 }},
-	{"rings placed", func(s *State) { s.placed ^= 1 }},
-	{"markers used", func(s *State) { s.used ^= 1 }},
-	{"phase", func(s *State) { s.phase ^= 1 }},
-	{"player to decide", func(s *State) { s.toMove ^= 1 }},
-	{"mover", func(s *State) { s.mover ^= 1 }},
-	{"passed", func(s *State) { s.passed = !s.passed }},
-	{"variant", func(s *State) { s.blitz = !s.blitz }},
-	{"result", func(s *State) { s.result ^= 1 }},
+var hashChanges = []envtest.HashChange[State]{
+	{Field: "white rings, low word", Change: func(s *State) { s.rings[0].lo ^= 1 }},
+	{Field: "white rings, high word", Change: func(s *State) { s.rings[0].hi ^= 1 }},
+	{Field: "black rings, low word", Change: func(s *State) { s.rings[1].lo ^= 1 }},
+	{Field: "black rings, high word", Change: func(s *State) { s.rings[1].hi ^= 1 }},
+	{Field: "white markers, low word", Change: func(s *State) { s.markers[0].lo ^= 1 }},
+	{Field: "white markers, high word", Change: func(s *State) { s.markers[0].hi ^= 1 }},
+	{Field: "black markers, low word", Change: func(s *State) { s.markers[1].lo ^= 1 }},
+	{Field: "black markers, high word", Change: func(s *State) { s.markers[1].hi ^= 1 }},
+	{Field: "white's rings removed", Change: func(s *State) { s.removed[0] ^= 1 }},
+	{Field: "black's rings removed", Change: func(s *State) { s.removed[1] ^= 1 }},
+	{Field: "rings placed", Change: func(s *State) { s.placed ^= 1 }},
+	{Field: "markers used", Change: func(s *State) { s.used ^= 1 }},
+	{Field: "phase", Change: func(s *State) { s.phase ^= 1 }},
+	{Field: "player to decide", Change: func(s *State) { s.toMove ^= 1 }},
+	{Field: "mover", Change: func(s *State) { s.mover ^= 1 }},
+	{Field: "passed", Change: func(s *State) { s.passed = !s.passed }},
+	{Field: "variant", Change: func(s *State) { s.blitz = !s.blitz }},
+	{Field: "result", Change: func(s *State) { s.result ^= 1 }},
 }
 
 // TestHash: the states of seeded random games of both variants, 100000 distinct ones, all hash
 // apart, and apart from each of them with one field changed (hashChanges); a state reached by
 // two orders of the same placements hashes alike, one with two rings swapped apart.
 func TestHash(t *testing.T) {
-	seen := map[uint64]State{}
-	for i := 0; len(seen) < 100000; i++ {
-		if i == 5000 {
-			t.Fatalf("%d games gave %d states only", i, len(seen))
-		}
-		g := []*Game{Normal, Blitz}[i%2]
-		w := env.NewWalker[State](rand.New(rand.NewPCG(uint64(i), 7)), NumActions)
-		for s := g.New(); ; s = s.Play(w.Step(s)) {
-			h := g.Hash(s)
-			if y, ok := seen[h]; ok && y != s {
-				t.Fatalf("%s and %s hash alike", y.String(), s.String())
-			}
-			seen[h] = s
-			if s.ToMove() == env.Terminal {
-				break
-			}
-		}
-	}
-	for h, s := range seen {
-		for _, c := range hashChanges {
-			x := s
-			c.change(&x)
-			if hx := Normal.Hash(x); hx == h {
-				t.Fatalf("%s: %s hashes as with the %s changed", c.field, s.String(), c.field)
-			} else if y, ok := seen[hx]; ok && y != x {
-				t.Fatalf("%s: %s with the %s changed hashes as %s", c.field, s.String(), c.field, y.String())
-			}
-		}
-	}
+	envtest.CheckHash(t, func(i int) env.Game[State] { return []*Game{Normal, Blitz}[i%2] }, 100000, hashChanges)
 
 	play := func(actions ...env.Action) State {
 		s := Normal.New()

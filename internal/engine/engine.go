@@ -334,13 +334,19 @@ func (s *Session) analyze(lim selfplay.Limits) (selfplay.Analysis, error) {
 	return an, err
 }
 
-func cmdGenmove(s *Session, arg string) (reply, error) {
+// choose runs the player on the current position for genmove and reg_genmove, GTP's colour
+// arg (if given) first checked against the side to move.
+func (s *Session) choose(arg string) (selfplay.Analysis, error) {
 	if arg != "" {
 		if err := s.checkColour(arg); err != nil {
-			return reply{}, err
+			return selfplay.Analysis{}, err
 		}
 	}
-	an, err := s.analyze(selfplay.Limits{})
+	return s.analyze(selfplay.Limits{})
+}
+
+func cmdGenmove(s *Session, arg string) (reply, error) {
+	an, err := s.choose(arg)
 	if err != nil {
 		return reply{}, err
 	}
@@ -351,12 +357,7 @@ func cmdGenmove(s *Session, arg string) (reply, error) {
 }
 
 func cmdRegGenmove(s *Session, arg string) (reply, error) {
-	if arg != "" {
-		if err := s.checkColour(arg); err != nil {
-			return reply{}, err
-		}
-	}
-	an, err := s.analyze(selfplay.Limits{})
+	an, err := s.choose(arg)
 	if err != nil {
 		return reply{}, err
 	}
