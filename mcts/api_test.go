@@ -305,7 +305,7 @@ func TestBudgets(t *testing.T) {
 	if err := s2.Run(context.Background(), Budget{Simulations: 100000}); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(s2.t.nodes); n < 1000 || n > 1000+85 || s2.Simulations() >= 100000 {
+	if n := s2.t.len(); n < 1000 || n > 1000+85 || s2.Simulations() >= 100000 {
 		t.Errorf("MaxNodes 1000: %d nodes after %d simulations", n, s2.Simulations())
 	}
 	if err := s2.checkTree(); err != nil {
@@ -406,10 +406,10 @@ func TestSetRoot(t *testing.T) {
 	// b2 then a1 is well explored: x's best and one of o's answers.
 	st := replay(t, g, "b2;a1")
 	i := s.nodeAt(4, 0)
-	if i < 0 || s.t.nodes[i].n < 10 {
+	if i < 0 || s.t.at(i).n < 10 {
 		t.Fatalf("b2;a1 not explored")
 	}
-	want := int(s.t.nodes[i].n)
+	want := int(s.t.at(i).n)
 	s.SetRoot(st)
 	if s.Root() != st || s.Visits() != want {
 		t.Errorf("SetRoot(b2;a1): %d visits kept, want %d", s.Visits(), want)
@@ -474,9 +474,9 @@ func TestRelease(t *testing.T) {
 		t.Fatal("the tree kept nothing of b2;a1: the test shows nothing")
 	}
 	released.Release()
-	if released.Root() != st || len(released.t.nodes) != 1 || cap(released.t.nodes) > 8 || cap(released.t.spare) > 8 || cap(released.t.states) > 8 {
-		t.Fatalf("after Release: root %v, %d nodes (cap %d, spare cap %d, states cap %d); want the root alone, the arenas given back",
-			released.Root(), len(released.t.nodes), cap(released.t.nodes), cap(released.t.spare), cap(released.t.states))
+	if released.Root() != st || released.t.len() != 1 || len(released.t.pages) != 1 || cap(released.t.pages[0]) > firstPage || len(released.t.spare) > 0 || cap(released.t.states) > 8 {
+		t.Fatalf("after Release: root %v, %d nodes (%d pages, the first of %d, %d spare pages, states cap %d); want the root alone, the arenas given back",
+			released.Root(), released.t.len(), len(released.t.pages), cap(released.t.pages[0]), len(released.t.spare), cap(released.t.states))
 	}
 	released.Seed(1)
 	for _, s := range []*Search[testgames.Board]{fresh, released} {

@@ -44,9 +44,10 @@
 //
 // # Invariants
 //
-//   - Nodes live in one slice and refer to each other by int32 index; the children of a node
-//     are contiguous. Positions are kept for the nodes that were reached, in a second slice.
-//     Advance copies the kept subtree into spare slices, so memory does not grow over a game.
+//   - Nodes live in pages and refer to each other by int32 index; the children of a node are
+//     contiguous, in one page. A growing tree adds pages, never copying the nodes it has.
+//     Positions are kept for the nodes that were reached, in a slice. Advance copies the kept
+//     subtree into spare pages, so memory does not grow over a game.
 //   - Once its slices have grown to the size of the searches asked of it, a search allocates
 //     nothing per simulation (tests hold it with testing.AllocsPerRun), oracles included.
 //   - A search is deterministic given its seed, its parameters, its oracle's answers and the

@@ -124,12 +124,12 @@ func (s *Search[S]) replan() {
 // prepare draws the Gumbel sample and lays out the sequence for the root's children.
 func (s *Search[S]) prepareGumbel() {
 	gr := &s.gumbel
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	k := int(root.count)
 	gr.g, gr.logit, gr.local, gr.q = resize(gr.g, k), resize(gr.logit, k), resize(gr.local, k), resize(gr.q, k)
 	open := 0 // the actions the sample may take: not the solver's proven losses
 	for c := range k {
-		if !s.excluded(&s.t.nodes[root.first+int32(c)]) {
+		if !s.excluded(s.t.at(root.first + int32(c))) {
 			open++
 		}
 		// -log(-log u) is a Gumbel(0, 1) draw; u = 0 would give -Inf.
@@ -138,7 +138,7 @@ func (s *Search[S]) prepareGumbel() {
 			u = s.rng.Float64()
 		}
 		gr.g[c] = s.p.GumbelScale * -math.Log(-math.Log(u))
-		gr.logit[c] = math.Log(max(float64(s.t.nodes[root.first+int32(c)].prior), 1e-30))
+		gr.logit[c] = math.Log(max(float64(s.t.at(root.first+int32(c)).prior), 1e-30))
 		gr.local[c] = 0
 	}
 	gr.sequence(min(s.p.GumbelActions, max(open, 1)), s.budget)
@@ -165,7 +165,7 @@ type completion struct {
 
 func (s *Search[S]) complete(nd *node) completion {
 	sg := sign(nd.toMove)
-	children := s.t.nodes[nd.first : nd.first+nd.count]
+	children := s.t.slice(nd.first, nd.first+nd.count)
 	sumN, maxN := 0.0, int32(0)
 	sumP, sumPQ := 0.0, 0.0
 	for _, c := range children {
@@ -203,10 +203,10 @@ func (cm *completion) q(c *node) float64 { return (cm.raw(c) - cm.lo) / cm.span 
 
 // completedQ fills gr.q with the root children's rescaled completed Q and returns σ's factor.
 func (s *Search[S]) completedQ() float64 {
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	cm := s.complete(root)
 	for k := range s.gumbel.q {
-		s.gumbel.q[k] = cm.q(&s.t.nodes[root.first+int32(k)])
+		s.gumbel.q[k] = cm.q(s.t.at(root.first + int32(k)))
 	}
 	return cm.sigma
 }
@@ -214,13 +214,13 @@ func (s *Search[S]) completedQ() float64 {
 // gumbelSelect picks the root child for simulation number s.started.
 func (s *Search[S]) gumbelSelect() int32 {
 	gr := &s.gumbel
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	sigma := s.completedQ()
 	want := int32(-1)
 	if s.started < len(gr.seq) {
 		want = gr.seq[s.started]
 	}
-	children := s.t.nodes[root.first : root.first+root.count]
+	children := s.t.slice(root.first, root.first+root.count)
 	best, bestK := math.Inf(-1), -1
 	for k := range gr.local {
 		if gr.local[k] != want || s.excluded(&children[k]) {
@@ -257,9 +257,9 @@ func (s *Search[S]) gumbelSelect() int32 {
 // actions that were given the most visits in the search (the last phase's survivors).
 func (s *Search[S]) gumbelChoice() int32 {
 	gr := &s.gumbel
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	sigma := s.completedQ()
-	children := s.t.nodes[root.first : root.first+root.count]
+	children := s.t.slice(root.first, root.first+root.count)
 	most := int32(0)
 	for k, n := range gr.local {
 		if !s.excluded(&children[k]) {
@@ -282,7 +282,7 @@ func (s *Search[S]) gumbelChoice() int32 {
 // actions: Gumbel AlphaZero's policy target.
 func (s *Search[S]) improvedPolicy(dst []float32) {
 	gr := &s.gumbel
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	sigma := s.completedQ()
 	hi := math.Inf(-1)
 	for k := range gr.q {
@@ -292,7 +292,7 @@ func (s *Search[S]) improvedPolicy(dst []float32) {
 	for k := range gr.q {
 		sum += math.Exp(gr.logit[k] + sigma*gr.q[k] - hi)
 	}
-	for k, c := range s.t.nodes[root.first : root.first+root.count] {
+	for k, c := range s.t.slice(root.first, root.first+root.count) {
 		dst[c.action] = float32(math.Exp(gr.logit[k]+sigma*gr.q[k]-hi) / sum)
 	}
 }
@@ -302,8 +302,8 @@ func (s *Search[S]) improvedPolicy(dst []float32) {
 // σ(q̂)) the node's improved policy, that is π'(a) ∝ P(a)·exp(σ(q̂(a))). Leaves in flight
 // count as visits.
 func (s *Search[S]) improvedSelect(i int32) int32 {
-	nd := &s.t.nodes[i]
-	children := s.t.nodes[nd.first : nd.first+nd.count]
+	nd := s.t.at(i)
+	children := s.t.slice(nd.first, nd.first+nd.count)
 	cm := s.complete(nd)
 	// Exponents relative to the largest, so that exp neither overflows nor underflows all.
 	top := 0.0

@@ -23,10 +23,10 @@ import (
 //     proven could not be (nothing was left unpropagated).
 func (s *Search[S]) checkTree() error {
 	t := &s.t
-	seen := make([]bool, len(t.nodes))
+	seen := make([]bool, t.len())
 	var walk func(i int32, depth int) error
 	walk = func(i int32, depth int) error {
-		nd := &t.nodes[i]
+		nd := t.at(i)
 		where := func(format string, args ...any) error {
 			return fmt.Errorf("node %d (depth %d, action %d, decider %d): %s", i, depth, nd.action, nd.toMove,
 				fmt.Sprintf(format, args...))
@@ -59,7 +59,7 @@ func (s *Search[S]) checkTree() error {
 			if depth != 1 || !nd.solved {
 				return where("proven by alpha-beta at depth %d (solved %v)", depth, nd.solved)
 			}
-			if v, ok := s.prover.Prove(t.states[nd.state], t.nodes[0].toMove, s.p.RootProof-1, 0); !ok || float64(nd.proven) != v {
+			if v, ok := s.prover.Prove(t.states[nd.state], t.at(0).toMove, s.p.RootProof-1, 0); !ok || float64(nd.proven) != v {
 				return where("proven %v by alpha-beta, which now says %v (%v)", nd.proven, v, ok)
 			}
 			return nil
@@ -80,10 +80,10 @@ func (s *Search[S]) checkTree() error {
 			}
 			return nil
 		}
-		if nd.first <= i || int(nd.first+nd.count) > len(t.nodes) || nd.count == 0 {
+		if nd.first <= i || int(nd.first+nd.count) > t.len() || nd.count == 0 {
 			return where("children [%d, %d+%d) out of place", nd.first, nd.first, nd.count)
 		}
-		children := t.nodes[nd.first : nd.first+nd.count]
+		children := t.slice(nd.first, nd.first+nd.count)
 		sumN, sumW, sumP := int32(0), 0.0, 0.0
 		hasChance := false
 		for k, c := range children {
@@ -143,13 +143,13 @@ func (s *Search[S]) checkTree() error {
 func (s *Search[S]) nodeAt(actions ...env.Action) int32 {
 	i := int32(0)
 	for _, a := range actions {
-		nd := &s.t.nodes[i]
+		nd := s.t.at(i)
 		if !nd.expanded() {
 			return -1
 		}
 		next := int32(-1)
 		for c := nd.first; c < nd.first+nd.count; c++ {
-			if s.t.nodes[c].action == a {
+			if s.t.at(c).action == a {
 				next = c
 			}
 		}
@@ -163,7 +163,7 @@ func (s *Search[S]) nodeAt(actions ...env.Action) int32 {
 
 // q is the mean value of node i for player p (its proven value once proven), and its visits.
 func (s *Search[S]) q(i int32, p env.Player) (float64, int32) {
-	nd := &s.t.nodes[i]
+	nd := s.t.at(i)
 	if nd.n == 0 && !nd.solved {
 		return 0, 0
 	}
@@ -179,11 +179,11 @@ func (s *Search[S]) checkProof(nd *node) error {
 	// What trySolve would find, worked out again on a copy.
 	cp := *nd
 	cp.solved = false
-	saved := s.t.nodes[0]
-	s.t.nodes[0] = cp
+	saved := *s.t.at(0)
+	*s.t.at(0) = cp
 	ok := s.trySolve(0)
-	got := s.t.nodes[0]
-	s.t.nodes[0] = saved
+	got := *s.t.at(0)
+	*s.t.at(0) = saved
 	switch {
 	case ok != nd.solved:
 		return fmt.Errorf("proven %v, but its children prove it: %v", nd.solved, ok)
@@ -196,8 +196,8 @@ func (s *Search[S]) checkProof(nd *node) error {
 // checkProven compares every proven node that has a position with its exact value (player 0's
 // view), and counts them: a test that proves nothing would prove nothing wrong either.
 func (s *Search[S]) checkProven(exact func(S) float64) error {
-	for i := range s.t.nodes {
-		nd := &s.t.nodes[i]
+	for i := range int32(s.t.len()) {
+		nd := s.t.at(i)
 		if !nd.solved || nd.state < 0 {
 			continue
 		}

@@ -61,9 +61,9 @@ func TestMinimaxBackupsExact(t *testing.T) {
 			if err := s.checkTree(); err != nil {
 				t.Fatal(err)
 			}
-			root := &s.t.nodes[0]
+			root := s.t.at(0)
 			for k, want := range []float32{-0.8, 0.1} {
-				if c := &s.t.nodes[root.first+int32(k)]; !c.hasMM || c.mm != want {
+				if c := s.t.at(root.first + int32(k)); !c.hasMM || c.mm != want {
 					t.Errorf("move %d: minimax value %v (known %v), want %v", k, c.mm, c.hasMM, want)
 				}
 			}
@@ -99,9 +99,9 @@ func TestHeuristicLeafValues(t *testing.T) {
 	if err := s.Run(context.Background(), Budget{Simulations: 2}); err != nil {
 		t.Fatal(err)
 	}
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	for k, want := range []float64{-0.5, 0.25} { // player a's view
-		if c := &s.t.nodes[root.first+int32(k)]; c.n != 1 || c.w != want {
+		if c := s.t.at(root.first + int32(k)); c.n != 1 || c.w != want {
 			t.Errorf("move %d: %d visits of value %v, want 1 of %v", k, c.n, c.w, want)
 		}
 	}

@@ -25,12 +25,12 @@ type Child struct {
 // Children appends to dst what the search knows of each legal action at the root, in action
 // order. The root has no children before its first evaluation.
 func (s *Search[S]) Children(dst []Child) []Child {
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	if !root.expanded() {
 		return dst
 	}
 	sg := sign(root.toMove)
-	for _, c := range s.t.nodes[root.first : root.first+root.count] {
+	for _, c := range s.t.slice(root.first, root.first+root.count) {
 		q := 0.0
 		if c.n > 0 || c.solved {
 			q = sg * c.mean()
@@ -46,13 +46,13 @@ func (s *Search[S]) Children(dst []Child) []Child {
 // higher prior), down to a chance decision, a node not yet expanded or whose actions are
 // unvisited, or max actions in all. Nothing is appended if first is not a root action.
 func (s *Search[S]) PV(first env.Action, max int, dst []env.Action) []env.Action {
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	if !root.expanded() || max < 1 {
 		return dst
 	}
 	at := int32(-1)
 	for k := root.first; k < root.first+root.count; k++ {
-		if s.t.nodes[k].action == first {
+		if s.t.at(k).action == first {
 			at = k
 		}
 	}
@@ -61,15 +61,15 @@ func (s *Search[S]) PV(first env.Action, max int, dst []env.Action) []env.Action
 	}
 	dst = append(dst, first)
 	for n := 1; n < max; n++ {
-		nd := &s.t.nodes[at]
+		nd := s.t.at(at)
 		if !nd.expanded() || nd.toMove == env.Chance {
 			break
 		}
 		best := int32(-1)
 		for k := nd.first; k < nd.first+nd.count; k++ {
-			c, b := &s.t.nodes[k], (*node)(nil)
+			c, b := s.t.at(k), (*node)(nil)
 			if best >= 0 {
-				b = &s.t.nodes[best]
+				b = s.t.at(best)
 			}
 			if c.n > 0 && (b == nil || c.n > b.n || c.n == b.n && c.prior > b.prior) {
 				best = k
@@ -78,19 +78,19 @@ func (s *Search[S]) PV(first env.Action, max int, dst []env.Action) []env.Action
 		if best < 0 {
 			break
 		}
-		dst = append(dst, s.t.nodes[best].action)
+		dst = append(dst, s.t.at(best).action)
 		at = best
 	}
 	return dst
 }
 
 // Visits is the number of values backed up through the root, its own evaluation included.
-func (s *Search[S]) Visits() int { return int(s.t.nodes[0].n) }
+func (s *Search[S]) Visits() int { return int(s.t.at(0).n) }
 
 // Value is the root's mean value from the point of view of its decider, 0 before any visit;
 // its proven value once the solver has proven it.
 func (s *Search[S]) Value() float64 {
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	if root.n == 0 && !root.solved {
 		return 0
 	}
@@ -104,7 +104,7 @@ func (s *Search[S]) Value() float64 {
 // is left, and a proven root gives its share to the children Choose would take.
 func (s *Search[S]) Policy(dst []float32) {
 	clear(dst[:s.numActions])
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	if !root.expanded() {
 		return
 	}
@@ -115,7 +115,7 @@ func (s *Search[S]) Policy(dst []float32) {
 	if s.p.Gumbel && s.prepared {
 		s.improvedPolicy(dst)
 	} else {
-		children := s.t.nodes[root.first : root.first+root.count]
+		children := s.t.slice(root.first, root.first+root.count)
 		total := 0.0
 		for _, c := range children {
 			total += float64(c.n)
@@ -130,14 +130,14 @@ func (s *Search[S]) Policy(dst []float32) {
 	}
 	// The solver's proven losses out, the rest renormalized.
 	sum, cut := float32(0), false
-	for _, c := range s.t.nodes[root.first : root.first+root.count] {
+	for _, c := range s.t.slice(root.first, root.first+root.count) {
 		if s.excluded(&c) {
 			dst[c.action], cut = 0, true
 		}
 		sum += dst[c.action]
 	}
 	if cut && sum > 0 {
-		for _, c := range s.t.nodes[root.first : root.first+root.count] {
+		for _, c := range s.t.slice(root.first, root.first+root.count) {
 			dst[c.action] /= sum
 		}
 	}
@@ -146,15 +146,15 @@ func (s *Search[S]) Policy(dst []float32) {
 // provenPolicy shares the policy equally among the children of a proven root that are as good
 // as the one Choose takes: the proven value and the depth of provenBest.
 func (s *Search[S]) provenPolicy(dst []float32) {
-	root := &s.t.nodes[0]
-	b := &s.t.nodes[s.provenBest()]
+	root := s.t.at(0)
+	b := s.t.at(s.provenBest())
 	n := 0
-	for _, c := range s.t.nodes[root.first : root.first+root.count] {
+	for _, c := range s.t.slice(root.first, root.first+root.count) {
 		if c.solved && c.proven == b.proven && c.depth == b.depth {
 			n++
 		}
 	}
-	for _, c := range s.t.nodes[root.first : root.first+root.count] {
+	for _, c := range s.t.slice(root.first, root.first+root.count) {
 		if c.solved && c.proven == b.proven && c.depth == b.depth {
 			dst[c.action] = 1 / float32(n)
 		}
@@ -166,17 +166,17 @@ func (s *Search[S]) provenPolicy(dst []float32) {
 // else the most visited action at temperature 0 (ties to the higher prior, then the lower
 // action), or an action drawn with probability ∝ visits^(1/τ).
 func (s *Search[S]) Choose(move int) (env.Action, error) {
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	if !root.expanded() {
 		return 0, errors.New("mcts: Choose before the root was searched")
 	}
 	if root.solved {
-		return s.t.nodes[s.provenBest()].action, nil
+		return s.t.at(s.provenBest()).action, nil
 	}
 	if s.p.Gumbel && s.prepared {
-		return s.t.nodes[s.gumbelChoice()].action, nil
+		return s.t.at(s.gumbelChoice()).action, nil
 	}
-	children := s.t.nodes[root.first : root.first+root.count]
+	children := s.t.slice(root.first, root.first+root.count)
 	tau := s.p.Temperature.At(move)
 	most := int32(0)
 	for k := range children {

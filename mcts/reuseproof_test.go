@@ -295,8 +295,8 @@ func TestScanDepthAfterReuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	expanded := false // the setup: node 2 expanded below the old root's children, unscanned
-	for _, nd := range reused.t.nodes {
-		if nd.state >= 0 && reused.t.states[nd.state].id == 2 {
+	for i := range int32(reused.t.len()) {
+		if nd := reused.t.at(i); nd.state >= 0 && reused.t.states[nd.state].id == 2 {
 			expanded = nd.expanded() && !nd.scanned && !nd.solved
 		}
 	}

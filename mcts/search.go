@@ -29,7 +29,10 @@ type Search[S env.State[S]] struct {
 	t          tree[S]
 
 	actions  []env.Action
+	priors   []float32
 	outcomes []env.Outcome
+	// expanded are the legal actions of the node expand last expanded (the cache stores them).
+	expanded []env.Action
 	// canWin tells whether the decider at a state can win at once (the solver's leaf check).
 	canWin func(S) bool
 	// heuristic is the game's static evaluation (env.Heuristic), or nil: the values of
@@ -109,6 +112,7 @@ func New[S env.State[S]](g env.Game[S], oracle Oracle[S], p Params, seed uint64)
 		pcg:        pcg,
 		rng:        rand.New(pcg),
 		actions:    make([]env.Action, 0, n),
+		priors:     make([]float32, 0, n),
 		outcomes:   make([]env.Outcome, 0, n),
 		policy:     make([]float32, p.InFlight*n),
 		value:      make([]float32, p.InFlight),
@@ -121,6 +125,7 @@ func New[S env.State[S]](g env.Game[S], oracle Oracle[S], p Params, seed uint64)
 		return nil, err
 	}
 	s.prover, _ = NewAlphaBeta(g, 1, 0, seed)
+	s.t.setShift(pageShift(n))
 	s.t.reset(g.New())
 	return s, nil
 }
@@ -173,7 +178,7 @@ func (s *Search[S]) SetParams(p Params) error {
 }
 
 // Root is the position at the root.
-func (s *Search[S]) Root() S { return s.t.states[s.t.nodes[0].state] }
+func (s *Search[S]) Root() S { return s.t.states[s.t.at(0).state] }
 
 // Reset makes root the root of a new, empty tree. The arenas keep their memory.
 func (s *Search[S]) Reset(root S) {
@@ -189,7 +194,7 @@ func (s *Search[S]) Reset(root S) {
 func (s *Search[S]) Release() {
 	s.dropLeaves()
 	root := s.Root()
-	s.t = tree[S]{}
+	s.t = tree[S]{shift: s.t.shift, mask: s.t.mask}
 	s.t.reset(root)
 	s.newRoot()
 }
@@ -221,7 +226,7 @@ func (s *Search[S]) find(st S, depth int) int32 {
 	for level, start := 0, 0; level <= depth && start < len(queue); level++ {
 		end := len(queue)
 		for _, i := range queue[start:end] {
-			nd := &s.t.nodes[i]
+			nd := s.t.at(i)
 			if nd.state < 0 {
 				continue
 			}
@@ -245,11 +250,11 @@ func (s *Search[S]) Advance(a env.Action) error {
 	if len(s.leafNode) > 0 {
 		return errors.New("mcts: Advance with leaves in flight: Apply them first")
 	}
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	if root.expanded() {
 		for c := root.first; c < root.first+root.count; c++ {
-			if s.t.nodes[c].action == a {
-				if s.t.nodes[c].state < 0 {
+			if s.t.at(c).action == a {
+				if s.t.at(c).state < 0 {
 					s.t.makeState(c, 0)
 				}
 				s.t.keep(c)
@@ -334,7 +339,7 @@ func (s *Search[S]) Run(ctx context.Context, b Budget) error {
 		// rollout's root is expanded before any simulation, and ended there it answered every
 		// move unsearched), and a stream of searches whose root proofs were cut (the engine's
 		// go infinite, which ends its slices on one that did nothing) goes on to resume them.
-		if b.Time > 0 && s.t.nodes[0].expanded() && now().After(deadline) && s.done > 0 {
+		if b.Time > 0 && s.t.at(0).expanded() && now().After(deadline) && s.done > 0 {
 			break
 		}
 	}
@@ -350,7 +355,7 @@ func (s *Search[S]) Start(sims int) error {
 	if len(s.leafNode) > 0 {
 		return errors.New("mcts: Start with leaves in flight: Apply them first")
 	}
-	switch s.t.nodes[0].toMove {
+	switch s.t.at(0).toMove {
 	case env.Terminal:
 		return errors.New("mcts: the game is over at the root")
 	case env.Chance:
@@ -365,7 +370,7 @@ func (s *Search[S]) Start(sims int) error {
 	// where they were cut by the next search of the position (a genmove after a stopped or
 	// timed search, each slice of the engine's go infinite): slices shorter than the proofs
 	// still see them through.
-	if root := &s.t.nodes[0]; s.p.Solver && root.expanded() {
+	if root := s.t.at(0); s.p.Solver && root.expanded() {
 		switch {
 		case !root.scanned:
 			// A root brought up by tree reuse: the nodes now above ScanDepth that were
@@ -389,8 +394,8 @@ func (s *Search[S]) Start(sims int) error {
 // at Start, which prove nodes without backing anything up, and when the weight was off while
 // the tree grew (SetParams).
 func (s *Search[S]) recomputeMinimax() {
-	for i := int32(len(s.t.nodes)) - 1; i >= 0; i-- {
-		nd := &s.t.nodes[i]
+	for i := int32(s.t.len()) - 1; i >= 0; i-- {
+		nd := s.t.at(i)
 		if nd.state < 0 || nd.n == 0 && !nd.solved {
 			continue
 		}
@@ -411,11 +416,11 @@ func (s *Search[S]) recomputeMinimax() {
 // Finished tells whether the search begun by Start has run its simulations (or filled the
 // tree to Params.MaxNodes, or proved the root's value).
 func (s *Search[S]) Finished() bool {
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	return root.expanded() && len(s.leafNode) == 0 && (s.done >= s.budget || s.full() || root.solved)
 }
 
-func (s *Search[S]) full() bool { return len(s.t.nodes) >= s.p.MaxNodes }
+func (s *Search[S]) full() bool { return s.t.len() >= s.p.MaxNodes }
 
 // Simulations is the number of simulations done since Start.
 func (s *Search[S]) Simulations() int { return s.done }
@@ -435,7 +440,7 @@ func (s *Search[S]) Collect() []S {
 		return s.leaves
 	}
 	s.leaves, s.leafNode, s.paths, s.pathEnd = s.leaves[:0], s.leafNode[:0], s.paths[:0], s.pathEnd[:0]
-	if !s.t.nodes[0].expanded() {
+	if !s.t.at(0).expanded() {
 		if s.fromCache(0, 0) {
 			return s.leaves // the cache answered for the root: nothing to evaluate yet
 		}
@@ -450,9 +455,9 @@ func (s *Search[S]) Collect() []S {
 	// loss, so unchecked they would pour simulation after simulation into an instant sibling
 	// (TestInstantDescentsWhileALeafWaits). With one leaf in flight nothing changes.
 	waited := 0
-	for d := 0; d < maxDescents && len(s.leafNode)+waited < s.p.InFlight && s.started < s.budget && !s.full() && !s.t.nodes[0].solved; d++ {
+	for d := 0; d < maxDescents && len(s.leafNode)+waited < s.p.InFlight && s.started < s.budget && !s.full() && !s.t.at(0).solved; d++ {
 		if s.p.Gumbel && s.gumbel.barrier(s.started) {
-			if s.t.nodes[0].inflight > 0 {
+			if s.t.at(0).inflight > 0 {
 				break // halving needs the values of the phase's leaves in flight
 			}
 			if s.timed && s.gumbel.planned != s.started {
@@ -479,7 +484,7 @@ func (s *Search[S]) descend() bool {
 	t := &s.t
 	i := int32(0)
 	for {
-		nd := &t.nodes[i]
+		nd := t.at(i)
 		var c int32
 		switch {
 		case nd.solved && i != 0:
@@ -521,7 +526,7 @@ func (s *Search[S]) descend() bool {
 		default:
 			c = s.selectChild(i)
 		}
-		if t.nodes[c].state < 0 {
+		if t.at(c).state < 0 {
 			t.makeState(c, i)
 		}
 		s.paths = append(s.paths, c)
@@ -542,7 +547,7 @@ func (s *Search[S]) finishDescent(start int, v float64, proved bool) {
 	}
 	s.backup(path, v, false)
 	if s.p.MinimaxWeight > 0 {
-		leaf := &s.t.nodes[path[len(path)-1]]
+		leaf := s.t.at(path[len(path)-1])
 		leaf.mm, leaf.hasMM = float32(v), true
 		s.backupMinimax(path)
 	}
@@ -557,7 +562,7 @@ func (s *Search[S]) fromCache(i int32, start int) bool {
 	if s.cache == nil {
 		return false
 	}
-	v, ok := s.cache.Lookup(s.t.states[s.t.nodes[i].state], s.cached)
+	v, ok := s.cache.Lookup(s.t.states[s.t.at(i).state], s.cached)
 	if !ok {
 		return false
 	}
@@ -585,11 +590,11 @@ func (s *Search[S]) commit(i int32) {
 	}
 	path := s.paths[start:]
 	for _, j := range path {
-		s.t.nodes[j].inflight++
+		s.t.at(j).inflight++
 	}
 	s.countRootChild(path, 1)
-	s.t.nodes[i].pending = true
-	s.leaves = append(s.leaves, s.t.states[s.t.nodes[i].state])
+	s.t.at(i).pending = true
+	s.leaves = append(s.leaves, s.t.states[s.t.at(i).state])
 	s.leafNode = append(s.leafNode, i)
 	s.pathEnd = append(s.pathEnd, int32(len(s.paths)))
 }
@@ -597,7 +602,7 @@ func (s *Search[S]) commit(i int32) {
 // countRootChild counts a simulation down path for the Gumbel root's sequential halving.
 func (s *Search[S]) countRootChild(path []int32, d int32) {
 	if s.p.Gumbel && s.prepared && len(path) > 1 {
-		s.gumbel.local[path[1]-s.t.nodes[0].first] += d
+		s.gumbel.local[path[1]-s.t.at(0).first] += d
 	}
 }
 
@@ -641,22 +646,22 @@ func (s *Search[S]) settle(i int32, path []int32, logits []float32, v float64, i
 		return err
 	}
 	if store && s.cache != nil {
-		s.cache.Store(s.t.states[s.t.nodes[i].state], s.actions, logits, float32(v))
+		s.cache.Store(s.t.states[s.t.at(i).state], s.expanded, logits, float32(v))
 	}
-	v0 := v * sign(s.t.nodes[i].toMove)
+	v0 := v * sign(s.t.at(i).toMove)
 	if s.heuristic != nil && (s.p.MinimaxWeight > 0 || s.p.HeuristicWeight > 0) {
-		h := s.heuristic(s.t.states[s.t.nodes[i].state]) * sign(s.t.nodes[i].toMove)
+		h := s.heuristic(s.t.states[s.t.at(i).state]) * sign(s.t.at(i).toMove)
 		if lam := s.p.HeuristicWeight; lam > 0 {
 			v0 = (1-lam)*v0 + lam*h
 		}
-		s.t.nodes[i].mm, s.t.nodes[i].hasMM = float32(h), true
+		s.t.at(i).mm, s.t.at(i).hasMM = float32(h), true
 	}
-	s.t.nodes[i].value = float32(v0)
-	s.t.nodes[i].pending = false
+	s.t.at(i).value = float32(v0)
+	s.t.at(i).pending = false
 	if s.p.Solver && len(path)-1 < s.p.ScanDepth {
 		// The solver looks at the new node's children; what it proves goes up first, so that
 		// the chance nodes above read it as v goes up.
-		if s.scan(i); s.t.nodes[i].solved {
+		if s.scan(i); s.t.at(i).solved {
 			s.propagate(path)
 		}
 	}
@@ -690,7 +695,7 @@ func (s *Search[S]) checkHeuristic(p Params) error {
 // walk stops at the first node above the leaf that it leaves unchanged.
 func (s *Search[S]) backupMinimax(path []int32) {
 	for k := len(path) - 1; k >= 0; k-- {
-		nd := &s.t.nodes[path[k]]
+		nd := s.t.at(path[k])
 		v, known := s.childMinimax(nd)
 		if !known {
 			if k == len(path)-1 {
@@ -711,7 +716,7 @@ func (s *Search[S]) childMinimax(nd *node) (float32, bool) {
 	if !nd.expanded() {
 		return 0, false
 	}
-	children := s.t.nodes[nd.first : nd.first+nd.count]
+	children := s.t.slice(nd.first, nd.first+nd.count)
 	if nd.toMove == env.Chance {
 		sum, mass := 0.0, 0.0
 		for c := range children {
@@ -735,7 +740,7 @@ func (s *Search[S]) childMinimax(nd *node) (float32, bool) {
 }
 
 func (s *Search[S]) leafText(i int32) string {
-	return s.t.states[s.t.nodes[i].state].String()
+	return s.t.states[s.t.at(i).state].String()
 }
 
 // dropLeaves forgets the leaves in flight, taking their virtual losses back.
@@ -748,10 +753,10 @@ func (s *Search[S]) dropFrom(j int) {
 			start = s.pathEnd[j-1]
 		}
 		for _, k := range s.paths[start:s.pathEnd[j]] {
-			s.t.nodes[k].inflight--
+			s.t.at(k).inflight--
 		}
 		s.countRootChild(s.paths[start:s.pathEnd[j]], -1)
-		s.t.nodes[s.leafNode[j]].pending = false
+		s.t.at(s.leafNode[j]).pending = false
 		if s.leafNode[j] != 0 {
 			s.started--
 		}
@@ -768,44 +773,62 @@ func (s *Search[S]) clearLeaves() {
 // of the logits over the legal actions.
 func (s *Search[S]) expand(i int32, logits []float32) error {
 	t := &s.t
-	s.actions = t.states[t.nodes[i].state].Legal(s.actions[:0])
+	var acts []env.Action
+	var priors []float32
+	var err error
+	s.actions, s.priors, err = legalPriors(t.states[t.at(i).state], logits, s.actions, s.priors)
+	acts, priors = s.actions, s.priors
+	if err != nil {
+		return err
+	}
+	first := t.addChildren(i, len(acts))
+	children := t.slice(first, first+int32(len(acts)))
+	for k := range children {
+		children[k].action, children[k].prior = acts[k], priors[k]
+	}
+	s.expanded = acts
+	return nil
+}
+
+// legalPriors returns st's legal actions and their priors, a softmax of the logits over the
+// legal actions, in the buffers acts and priors (emptied first). It refuses a logit that is NaN
+// or +Inf, or all -Inf.
+func legalPriors[S env.State[S]](st S, logits []float32, acts []env.Action, priors []float32) ([]env.Action, []float32, error) {
+	acts, priors = st.Legal(acts[:0]), priors[:0]
 	hi := math.Inf(-1)
-	for _, a := range s.actions {
+	for _, a := range acts {
 		l := float64(logits[a])
 		if math.IsNaN(l) || math.IsInf(l, 1) {
-			return fmt.Errorf("mcts: the oracle gave %q the logit %v at %q", env.ActionString(t.states[t.nodes[i].state], a), l, s.leafText(i))
+			return acts, priors, fmt.Errorf("mcts: the oracle gave %q the logit %v at %q", env.ActionString(st, a), l, st.String())
 		}
 		hi = max(hi, l)
 	}
 	if math.IsInf(hi, -1) {
-		return fmt.Errorf("mcts: the oracle gave every legal action a logit of -Inf at %q", s.leafText(i))
+		return acts, priors, fmt.Errorf("mcts: the oracle gave every legal action a logit of -Inf at %q", st.String())
 	}
-	first := t.addChildren(i, len(s.actions))
 	sum := 0.0
-	children := t.nodes[first : first+int32(len(s.actions))]
-	for k, a := range s.actions {
+	for _, a := range acts {
 		e := 1.0 // the most likely actions, and every action of a uniform policy
 		if d := float64(logits[a]) - hi; d != 0 {
 			e = math.Exp(d)
 		}
-		children[k].action = a
-		children[k].prior = float32(e)
+		priors = append(priors, float32(e))
 		sum += e
 	}
-	for k := range children {
-		children[k].prior = float32(float64(children[k].prior) / sum)
+	for k := range priors {
+		priors[k] = float32(float64(priors[k]) / sum)
 	}
-	return nil
+	return acts, priors, nil
 }
 
 // expandChance gives chance node i one child per outcome, with its probability as prior.
 func (s *Search[S]) expandChance(i int32) {
 	t := &s.t
-	s.outcomes = t.states[t.nodes[i].state].Chances(s.outcomes[:0])
+	s.outcomes = t.states[t.at(i).state].Chances(s.outcomes[:0])
 	first := t.addChildren(i, len(s.outcomes))
 	for k, o := range s.outcomes {
-		t.nodes[first+int32(k)].action = o.Action
-		t.nodes[first+int32(k)].prior = float32(o.Prob)
+		t.at(first + int32(k)).action = o.Action
+		t.at(first + int32(k)).prior = float32(o.Prob)
 	}
 }
 
@@ -813,9 +836,8 @@ func (s *Search[S]) expandChance(i int32) {
 // instead the probability-weighted mean of its visited outcomes, which its children already
 // hold since the walk goes up from the leaf.
 func (s *Search[S]) backup(path []int32, v float64, inflight bool) {
-	nodes := s.t.nodes
 	for k := len(path) - 1; k >= 0; k-- {
-		nd := &nodes[path[k]]
+		nd := s.t.at(path[k])
 		if inflight {
 			nd.inflight--
 		}
@@ -832,7 +854,7 @@ func (s *Search[S]) backup(path []int32, v float64, inflight bool) {
 // weighted by its probability, over the probability of the visited outcomes.
 func (s *Search[S]) chanceMean(nd *node) float64 {
 	sum, mass := 0.0, 0.0
-	for _, c := range s.t.nodes[nd.first : nd.first+nd.count] {
+	for _, c := range s.t.slice(nd.first, nd.first+nd.count) {
 		if c.n > 0 || c.solved {
 			p := float64(c.prior)
 			sum += p * c.mean()
@@ -847,9 +869,9 @@ func (s *Search[S]) chanceMean(nd *node) float64 {
 
 // selectChild picks the child to descend to at decision node i by the rule.
 func (s *Search[S]) selectChild(i int32) int32 {
-	nd := &s.t.nodes[i]
+	nd := s.t.at(i)
 	sg := sign(nd.toMove)
-	children := s.t.nodes[nd.first : nd.first+nd.count]
+	children := s.t.slice(nd.first, nd.first+nd.count)
 	parentN := float64(nd.n + nd.inflight)
 	best, bestK := math.Inf(-1), -1
 	if s.p.Rule == UCB1 {
@@ -921,8 +943,8 @@ func (s *Search[S]) childQ(ch *node, sg, visits float64) float64 {
 // selectOutcome picks the outcome to descend to at chance node i: drawn by probability, or
 // the one furthest below its share of the visits.
 func (s *Search[S]) selectOutcome(i int32) int32 {
-	nd := &s.t.nodes[i]
-	children := s.t.nodes[nd.first : nd.first+nd.count]
+	nd := s.t.at(i)
+	children := s.t.slice(nd.first, nd.first+nd.count)
 	if s.p.SampleChance {
 		u := s.rng.Float64()
 		for k := range children {
@@ -959,8 +981,8 @@ func (s *Search[S]) prepareRoot() {
 		return
 	}
 	s.noised = true
-	root := &s.t.nodes[0]
-	children := s.t.nodes[root.first : root.first+root.count]
+	root := s.t.at(0)
+	children := s.t.slice(root.first, root.first+root.count)
 	gamma := distuv.Gamma{Alpha: s.p.DirichletAlpha, Beta: 1, Src: s.pcg}
 	sum := 0.0
 	s.gumbel.scratch = s.gumbel.scratch[:0]

@@ -116,7 +116,7 @@ func playGames[S env.State[S]](t *testing.T, g env.Game[S], o Oracle[S], p Param
 			child := s.nodeAt(a)
 			kept := int32(0)
 			if child >= 0 {
-				kept = s.t.nodes[child].n
+				kept = s.t.at(child).n
 			}
 			if err := s.Advance(a); err != nil {
 				t.Fatal(err)
@@ -180,7 +180,7 @@ func TestChanceExact(t *testing.T) {
 			}
 			for _, e := range exact {
 				i := s.nodeAt(e.path...)
-				if i < 0 || s.t.nodes[i].count != 2 || s.t.nodes[s.t.nodes[i].first].n == 0 || s.t.nodes[s.t.nodes[i].first+1].n == 0 {
+				if i < 0 || s.t.at(i).count != 2 || s.t.at(s.t.at(i).first).n == 0 || s.t.at(s.t.at(i).first+1).n == 0 {
 					continue // both outcomes not visited: nothing to check (Gumbel may prune safe)
 				}
 				if q, n := s.q(i, 0); math.Abs(q-e.want) > 1e-7 {

@@ -26,7 +26,7 @@ import (
 // solvable tells whether the leaf i (a player's decision, not yet expanded) is a proven win
 // for its decider, and marks it so.
 func (s *Search[S]) solveLeaf(i int32) bool {
-	nd := &s.t.nodes[i]
+	nd := s.t.at(i)
 	if !s.canWin(s.t.states[nd.state]) {
 		return false
 	}
@@ -37,7 +37,7 @@ func (s *Search[S]) solveLeaf(i int32) bool {
 // propagate proves what the newly proven last node of path makes provable above it.
 func (s *Search[S]) propagate(path []int32) {
 	for k := len(path) - 2; k >= 0; k-- {
-		if s.t.nodes[path[k]].solved || !s.trySolve(path[k]) {
+		if s.t.at(path[k]).solved || !s.trySolve(path[k]) {
 			return
 		}
 	}
@@ -45,14 +45,14 @@ func (s *Search[S]) propagate(path []int32) {
 
 // trySolve proves the expanded node i if its children allow, and tells whether it did.
 func (s *Search[S]) trySolve(i int32) bool {
-	nd := &s.t.nodes[i]
+	nd := s.t.at(i)
 	if nd.solved {
 		return true
 	}
 	if !nd.expanded() {
 		return false
 	}
-	children := s.t.nodes[nd.first : nd.first+nd.count]
+	children := s.t.slice(nd.first, nd.first+nd.count)
 	if nd.toMove == env.Chance {
 		sum, depth := 0.0, int16(0)
 		same := true
@@ -117,16 +117,16 @@ func (s *Search[S]) trySolve(i int32) bool {
 // proven loss before any simulation is spent on it). The root is scanned, and the nodes above
 // Params.ScanDepth, once each.
 func (s *Search[S]) scan(i int32) {
-	s.t.nodes[i].scanned = true
-	nd := s.t.nodes[i]
+	s.t.at(i).scanned = true
+	nd := *s.t.at(i)
 	for c := nd.first; c < nd.first+nd.count; c++ {
-		if s.t.nodes[c].solved {
+		if s.t.at(c).solved {
 			continue
 		}
-		if s.t.nodes[c].state < 0 {
+		if s.t.at(c).state < 0 {
 			s.t.makeState(c, i)
 		}
-		ch := &s.t.nodes[c]
+		ch := s.t.at(c)
 		switch st := s.t.states[ch.state]; ch.toMove {
 		case env.Terminal:
 			ch.solve(float64(st.Result().Value(0)), 0)
@@ -141,7 +141,7 @@ func (s *Search[S]) scan(i int32) {
 	}
 	// A root proven as a leaf (its decider could win at once) is proven again from its
 	// children, which now show the win and its length.
-	s.t.nodes[i].solved = false
+	s.t.at(i).solved = false
 	s.trySolve(i)
 }
 
@@ -154,19 +154,19 @@ func (s *Search[S]) rescan(i int32, depth int) {
 	if depth+1 >= s.p.ScanDepth {
 		return
 	}
-	first, count := s.t.nodes[i].first, s.t.nodes[i].count
+	first, count := s.t.at(i).first, s.t.at(i).count
 	for c := first; c < first+count; c++ {
-		if ch := &s.t.nodes[c]; !ch.expanded() || ch.solved {
+		if ch := s.t.at(c); !ch.expanded() || ch.solved {
 			continue
 		}
 		s.rescan(c, depth+1)
-		if ch := &s.t.nodes[c]; ch.toMove != env.Chance && !ch.scanned {
+		if ch := s.t.at(c); ch.toMove != env.Chance && !ch.scanned {
 			s.scan(c)
 		} else {
 			s.trySolve(c)
 		}
 	}
-	if nd := &s.t.nodes[i]; nd.toMove == env.Chance {
+	if nd := s.t.at(i); nd.toMove == env.Chance {
 		// Its value reads its outcomes' proofs: worked out again, as a backup would.
 		nd.w = float64(nd.n) * s.chanceMean(nd)
 	}
@@ -175,7 +175,7 @@ func (s *Search[S]) rescan(i int32, depth int) {
 // resumeProofs goes on with the root's proofs where a search's end cut them short
 // (tree.proofsCut), and proves the root again from its children if they now show its value.
 func (s *Search[S]) resumeProofs() {
-	if s.t.nodes[0].solved {
+	if s.t.at(0).solved {
 		s.t.proofsCut = false // proven meanwhile by the simulations: nothing left to prove
 		return
 	}
@@ -193,7 +193,7 @@ func (s *Search[S]) resumeProofs() {
 // what it spent each time, until its share is small enough to end (proven or given up) within
 // one, so the later moves are tried too.
 func (s *Search[S]) proveRoot(resume bool) bool {
-	root := s.t.nodes[0]
+	root := *s.t.at(0)
 	p := root.toMove
 	from, budget := root.first, int64(s.p.RootProofNodes)
 	if resume {
@@ -203,7 +203,7 @@ func (s *Search[S]) proveRoot(resume bool) bool {
 	// left, so what an easy proof leaves goes to the harder ones after it.
 	left := int64(0)
 	for c := from; c < root.first+root.count; c++ {
-		if !s.t.nodes[c].solved {
+		if !s.t.at(c).solved {
 			left++
 		}
 	}
@@ -217,8 +217,8 @@ func (s *Search[S]) proveRoot(resume bool) bool {
 		return false
 	}
 	for c := from; c < root.first+root.count; c++ {
-		if s.t.nodes[c].solved {
-			if s.t.nodes[c].wonFor(sign(p)) {
+		if s.t.at(c).solved {
+			if s.t.at(c).wonFor(sign(p)) {
 				return true
 			}
 			continue
@@ -226,7 +226,7 @@ func (s *Search[S]) proveRoot(resume bool) bool {
 		if stopped() {
 			return cut(c) // the search is stopped, or its time is up
 		}
-		v, ok := s.prover.prove(ctx, s.t.states[s.t.nodes[c].state], p, s.p.RootProof-1, max(budget/left, 1), s.deadline)
+		v, ok := s.prover.prove(ctx, s.t.states[s.t.at(c).state], p, s.p.RootProof-1, max(budget/left, 1), s.deadline)
 		budget -= s.prover.nodes
 		if !ok && stopped() {
 			return cut(c) // cut, not failed: tried again when resumed
@@ -235,9 +235,9 @@ func (s *Search[S]) proveRoot(resume bool) bool {
 		if !ok {
 			continue
 		}
-		s.t.nodes[c].solve(v, 2*s.p.RootProof)
-		s.t.nodes[c].byProof = true
-		if s.t.nodes[c].wonFor(sign(p)) {
+		s.t.at(c).solve(v, 2*s.p.RootProof)
+		s.t.at(c).byProof = true
+		if s.t.at(c).wonFor(sign(p)) {
 			return true
 		}
 	}
@@ -247,7 +247,7 @@ func (s *Search[S]) proveRoot(resume bool) bool {
 // Proven tells whether the root's value is proven, and gives it from the root decider's
 // view (an expectation over chance).
 func (s *Search[S]) Proven() (float64, bool) {
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	if !root.solved || root.toMove == env.Terminal {
 		return 0, false
 	}
@@ -258,12 +258,12 @@ func (s *Search[S]) Proven() (float64, bool) {
 // among the best proven values a loss as late as can be, or a draw as soon as can be; ties to
 // the more visited, then the higher prior.
 func (s *Search[S]) provenBest() int32 {
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	sg := sign(root.toMove)
 	want := sg * float64(root.proven)
 	best := int32(-1)
 	for c := root.first; c < root.first+root.count; c++ {
-		ch := &s.t.nodes[c]
+		ch := s.t.at(c)
 		if !ch.solved || math.Abs(sg*float64(ch.proven)-want) > provenEps {
 			continue
 		}
@@ -271,7 +271,7 @@ func (s *Search[S]) provenBest() int32 {
 			best = c
 			continue
 		}
-		b := &s.t.nodes[best]
+		b := s.t.at(best)
 		longer := ch.depth > b.depth
 		if want > -1+provenEps {
 			longer = ch.depth < b.depth // a win or a draw: the sooner the better
@@ -289,6 +289,6 @@ func (s *Search[S]) provenBest() int32 {
 // excluded tells whether the root's child c is left out of the move choice and the policy
 // target: a proven loss while the root is not proven (some child is not a proven loss).
 func (s *Search[S]) excluded(c *node) bool {
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	return s.p.Solver && !root.solved && c.lostFor(sign(root.toMove))
 }

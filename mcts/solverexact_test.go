@@ -75,8 +75,8 @@ func exactTree(id int32) float64 {
 }
 
 func (s *Search[S]) reviewCheck(t *testing.T, exact func(S) float64) string {
-	for i := range s.t.nodes {
-		nd := &s.t.nodes[i]
+	for i := range int32(s.t.len()) {
+		nd := s.t.at(i)
 		if !nd.solved || nd.state < 0 {
 			continue
 		}
@@ -84,14 +84,14 @@ func (s *Search[S]) reviewCheck(t *testing.T, exact func(S) float64) string {
 			return "proven wrong"
 		}
 	}
-	root := &s.t.nodes[0]
+	root := s.t.at(0)
 	if !root.expanded() {
 		return ""
 	}
 	sg := sign(root.toMove)
 	rv := sg * exact(s.Root())
 	for c := root.first; c < root.first+root.count; c++ {
-		ch := &s.t.nodes[c]
+		ch := s.t.at(c)
 		if s.excluded(ch) {
 			st := s.t.states[root.state].Play(ch.action)
 			if sg*exact(st) > -1+1e-6 {
@@ -102,14 +102,14 @@ func (s *Search[S]) reviewCheck(t *testing.T, exact func(S) float64) string {
 	if !root.solved {
 		a, _ := s.Choose(0)
 		for c := root.first; c < root.first+root.count; c++ {
-			if s.t.nodes[c].action == a && s.t.nodes[c].lostFor(sg) {
+			if s.t.at(c).action == a && s.t.at(c).lostFor(sg) {
 				return "chose a proven loss"
 			}
 		}
 		pol := make([]float32, s.numActions)
 		s.Policy(pol)
 		for c := root.first; c < root.first+root.count; c++ {
-			if s.t.nodes[c].lostFor(sg) && pol[s.t.nodes[c].action] != 0 {
+			if s.t.at(c).lostFor(sg) && pol[s.t.at(c).action] != 0 {
 				return "policy on a proven loss"
 			}
 		}
@@ -156,11 +156,11 @@ func TestSolverExactOnRandomTrees(t *testing.T) {
 		for vi, vp := range variants {
 			s := mustSearch(t, g, Uniform[tpos]{}, vp, seed)
 			playTree(t, s, g.New(), rng, 30, func(st tpos) {
-				if s.t.nodes[0].solved {
+				if s.t.at(0).solved {
 					seen["root solved"]++
 				}
-				for i := range s.t.nodes {
-					if s.t.nodes[i].byProof {
+				for i := range int32(s.t.len()) {
+					if s.t.at(i).byProof {
 						seen["proven by a root proof"]++
 					}
 				}

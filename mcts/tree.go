@@ -1,13 +1,15 @@
 package mcts
 
 import (
+	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/zerogames/zero/env"
 )
 
-// node is one position of the tree, reached from its parent by action. Nodes live in one
-// slice and refer to each other by int32 index; the children of a node are contiguous, so a
+// node is one position of the tree, reached from its parent by action. Nodes live in pages
+// (tree) and refer to each other by int32 index; the children of a node are contiguous, so a
 // node only records the first and how many.
 //
 // Values are kept from player 0's point of view, whoever decides at the node: a decider p
@@ -109,12 +111,22 @@ func sign(p env.Player) float64 {
 	return 1
 }
 
-// tree holds the nodes and the positions of the nodes that have one, in two arenas each (the
-// spares receive the subtree kept when the root advances).
+// tree holds the nodes and the positions of the nodes that have one. The nodes live in pages
+// of 2^shift nodes, a node's index telling its page and its place there, so that a growing tree
+// never copies what it holds (a Gygès search of a few seconds reaches millions of nodes, and
+// growing one slice copied it over and over, half the search's time with the collector's waits
+// on the copies: docs/BENCHMARKS.md, "The tree in pages"). A node's children are contiguous in
+// one page: a page too full for them is left with a hole (unused nodes) at its end. Only the
+// first page grows, doubling up to the page size, so a small tree holds little. The spares
+// receive the subtree kept when the root advances.
 type tree[S env.State[S]] struct {
-	nodes  []node
+	pages [][]node
+	size  int32 // nodes in use, holes included: the indices below size
+	shift uint8
+	mask  int32
+	// spare are the pages of the tree before the last keep, which the next keep copies into.
+	spare  [][]node
 	states []S
-	spare  []node
 	spareS []S
 	// proofsCut tells that the root's proofs (Params.RootProof) were cut short by the end of
 	// a search's time or context: the next search of the same root resumes them (solver.go,
@@ -125,57 +137,139 @@ type tree[S env.State[S]] struct {
 	proofBudget int64
 }
 
+// minPageShift is the least page size (2^13 nodes, 448 KiB); a game with more actions, whose
+// node may have as many children, has pages of the power of two above its count.
+const minPageShift = 13
+
+// firstPage is the first page's size before it grows.
+const firstPage = 8
+
+// pageShift is the shift of the pages of a game of numActions actions.
+func pageShift(numActions int) uint8 {
+	return uint8(max(minPageShift, bits.Len(uint(max(numActions, 1)-1))))
+}
+
+// setShift sets the tree's page size (before any node).
+func (t *tree[S]) setShift(shift uint8) {
+	t.shift, t.mask = shift, int32(1)<<shift-1
+}
+
+// at is node i.
+func (t *tree[S]) at(i int32) *node { return &t.pages[i>>t.shift][i&t.mask] }
+
+// slice is the nodes lo to hi-1, which are in one page (a node's children).
+func (t *tree[S]) slice(lo, hi int32) []node {
+	o := lo & t.mask
+	return t.pages[lo>>t.shift][o : o+hi-lo : o+hi-lo]
+}
+
+// len is the number of node indices in use.
+func (t *tree[S]) len() int { return int(t.size) }
+
+// alloc returns the index of n new contiguous nodes, unset, after the last: in the last page
+// if they fit, else at the start of the next, the rest of the last made a hole.
+func (t *tree[S]) alloc(n int32) int32 {
+	if n > t.mask+1 {
+		panic(fmt.Sprintf("mcts: %d children exceed a page of %d nodes", n, t.mask+1))
+	}
+	first := t.size
+	if o := first & t.mask; o > 0 && o+n > t.mask+1 {
+		t.grow(first>>t.shift, t.mask+1)
+		page := t.pages[first>>t.shift]
+		for k := o; k <= t.mask; k++ {
+			page[k] = node{first: -1, state: -1, toMove: env.Terminal}
+		}
+		first = (first | t.mask) + 1
+	}
+	t.grow(first>>t.shift, first&t.mask+n)
+	t.size = first + n
+	return first
+}
+
+// grow makes page p hold at least n nodes: a new page at full size but the first, which
+// doubles from firstPage.
+func (t *tree[S]) grow(p, n int32) {
+	for int(p) >= len(t.pages) {
+		size := t.mask + 1
+		if len(t.pages) == 0 {
+			size = min(firstPage, size)
+		}
+		t.pages = append(t.pages, make([]node, size))
+	}
+	page := t.pages[p]
+	if int(n) <= len(page) {
+		return
+	}
+	size := int32(len(page))
+	for size < n {
+		size = min(2*size, t.mask+1)
+	}
+	grown := make([]node, size)
+	copy(grown, page)
+	t.pages[p] = grown
+}
+
 // reset makes a tree of the one node root.
 func (t *tree[S]) reset(root S) {
-	t.nodes = append(t.nodes[:0], node{first: -1, state: 0, toMove: root.ToMove(), action: -1})
+	t.size = 0
+	*t.at(t.alloc(1)) = node{first: -1, state: 0, toMove: root.ToMove(), action: -1}
 	t.states = append(t.states[:0], root)
 	t.proofsCut, t.proofNext, t.proofBudget = false, 0, 0
 }
 
 // makeState gives node i its position, the position of its parent after its action.
 func (t *tree[S]) makeState(i, parent int32) {
-	s := t.states[t.nodes[parent].state].Play(t.nodes[i].action)
-	t.nodes[i].state = int32(len(t.states))
-	t.nodes[i].toMove = s.ToMove()
+	nd := t.at(i)
+	s := t.states[t.at(parent).state].Play(nd.action)
+	nd.state = int32(len(t.states))
+	nd.toMove = s.ToMove()
 	t.states = append(t.states, s)
 }
 
-// addChildren appends n children to node i, with the given actions, and returns the first.
+// addChildren gives node i n children, unexpanded and without positions, and returns the
+// first.
 func (t *tree[S]) addChildren(i int32, n int) int32 {
-	first := int32(len(t.nodes))
-	for range n {
-		t.nodes = append(t.nodes, node{first: -1, state: -1, toMove: env.Terminal})
+	first := t.alloc(int32(n))
+	children := t.slice(first, first+int32(n))
+	for k := range children {
+		children[k] = node{first: -1, state: -1, toMove: env.Terminal}
 	}
-	t.nodes[i].first, t.nodes[i].count = first, int32(n)
+	nd := t.at(i)
+	nd.first, nd.count = first, int32(n)
 	return first
 }
 
 // keep makes node i the root, dropping everything that is not below it: the subtree is copied
-// breadth first into the spare arenas (so children stay contiguous), which then become the
+// breadth first into the spare pages (so children stay contiguous), which then become the
 // tree. No leaf may be in flight.
 func (t *tree[S]) keep(i int32) {
-	nodes, states := t.spare[:0], t.spareS[:0]
-	nodes = append(nodes, t.nodes[i])
-	nodes[0].action = -1
+	root := *t.at(i)
+	root.action = -1
 	// The root's scan runs the root proofs (Params.RootProof), which a node scanned as a
 	// child did not get: it is scanned again as the root.
-	nodes[0].scanned = false
+	root.scanned = false
 	t.proofsCut, t.proofNext, t.proofBudget = false, 0, 0
-	if nodes[0].byProof {
+	if root.byProof {
 		// Proven from its parent's side; as the root it is proven again from its children.
-		nodes[0].byProof, nodes[0].solved = false, false
+		root.byProof, root.solved = false, false
 	}
-	for j := 0; j < len(nodes); j++ {
-		if nodes[j].state >= 0 {
-			states = append(states, t.states[nodes[j].state])
-			nodes[j].state = int32(len(states) - 1)
+	old := tree[S]{pages: t.pages, size: t.size, shift: t.shift, mask: t.mask}
+	oldStates := t.states
+	t.pages, t.spare, t.size = t.spare, t.pages, 0
+	states := t.spareS[:0]
+	*t.at(t.alloc(1)) = root
+	for j := int32(0); j < t.size; j++ {
+		nd := t.at(j)
+		if nd.state >= 0 {
+			states = append(states, oldStates[nd.state])
+			nd.state = int32(len(states) - 1)
 		}
-		if nodes[j].first >= 0 {
-			first := nodes[j].first
-			nodes[j].first = int32(len(nodes))
-			nodes = append(nodes, t.nodes[first:first+nodes[j].count]...)
+		if nd.first >= 0 {
+			first, count := nd.first, nd.count
+			to := t.alloc(count)
+			copy(t.slice(to, to+count), old.slice(first, first+count))
+			t.at(j).first = to // alloc may have grown the page nd was in
 		}
 	}
-	t.spare, t.spareS = t.nodes, t.states
-	t.nodes, t.states = nodes, states
+	t.spareS, t.states = oldStates, states
 }
