@@ -92,6 +92,16 @@ func (c *Cache[S]) Clear() { c.floor = c.head }
 // Lookup writes the remembered logits of s's legal actions into logits (indexed by action; other
 // entries are left alone) and returns the remembered value, or reports false.
 func (c *Cache[S]) Lookup(s S, logits []float32) (float32, bool) {
+	pairs, v, ok := c.answer(s)
+	for _, p := range pairs {
+		logits[p.action] = p.logit
+	}
+	return v, ok
+}
+
+// answer is the remembered answer for s: its legal actions in ascending order with their
+// logits (the ring's, valid until the next Store), and its value; or false.
+func (c *Cache[S]) answer(s S) ([]cachePair, float32, bool) {
 	c.Lookups++
 	set := c.set(s)
 	for k := range set {
@@ -100,16 +110,14 @@ func (c *Cache[S]) Lookup(s S, logits []float32) (float32, bool) {
 			continue
 		}
 		start := sl.off % uint64(len(c.ring))
-		for _, p := range c.ring[start : start+uint64(sl.n)] {
-			logits[p.action] = p.logit
-		}
 		c.Hits++
-		return sl.value, true
+		return c.ring[start : start+uint64(sl.n)], sl.value, true
 	}
-	return 0, false
+	return nil, 0, false
 }
 
-// Store remembers the oracle's answer for s: the logits of its legal actions legal, and value.
+// Store remembers the oracle's answer for s: the logits of its legal actions legal (in
+// ascending order, as env.State.Legal lists them), and value.
 func (c *Cache[S]) Store(s S, legal []env.Action, logits []float32, value float32) {
 	n := uint64(len(legal))
 	if n > uint64(len(c.ring)) {

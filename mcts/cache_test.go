@@ -3,10 +3,12 @@ package mcts
 import (
 	"context"
 	"hash/maphash"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/env/gyges"
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/internal/testgames"
 )
@@ -154,5 +156,40 @@ func TestCacheChangesNothing(t *testing.T) {
 		}); n != 0 {
 			t.Errorf("a search with a cache allocates %v times", n)
 		}
+	}
+}
+
+// TestCachedPriors: a leaf the cache answers is expanded from the cache's pairs (its legal
+// actions with their logits, not listed again) into exactly the actions and priors the
+// oracle's logits gave it, bit for bit, so a search reads the same tree either way.
+func TestCachedPriors(t *testing.T) {
+	g := gyges.Advanced
+	c := NewCache(g, 1<<20)
+	rng := rand.New(rand.NewPCG(3, 4))
+	logits := make([]float32, g.Info().NumActions)
+	st := g.New()
+	checked := 0
+	for move := 0; move < 60 && st.ToMove() >= 0; move++ {
+		for a := range logits {
+			logits[a] = float32(rng.NormFloat64() * 3)
+		}
+		acts, priors, err := legalPriors(st, logits, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Store(st, acts, logits, 0.5)
+		pairs, _, ok := c.answer(st)
+		if !ok {
+			t.Fatalf("move %d: the answer just stored is not found", move)
+		}
+		gotActs, gotPriors := cachedPriors(pairs, nil, nil)
+		if !slices.Equal(gotActs, acts) || !slices.Equal(gotPriors, priors) {
+			t.Fatalf("move %d: the cache expands to %v %v, the oracle's logits to %v %v", move, gotActs, gotPriors, acts, priors)
+		}
+		checked++
+		st = st.Play(acts[rng.IntN(len(acts))])
+	}
+	if checked < 20 {
+		t.Fatalf("%d positions checked", checked)
 	}
 }

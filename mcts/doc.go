@@ -52,7 +52,9 @@
 //     nothing per simulation (tests hold it with testing.AllocsPerRun), oracles included.
 //   - A search is deterministic given its seed, its parameters, its oracle's answers and the
 //     order of the calls made on it; only a Budget.Time makes it depend on the machine.
-//   - A Search and the built-in oracles serve one goroutine at a time.
+//   - A Search and the built-in oracles serve one goroutine at a time. Run alone grows the
+//     tree from several (SetHelpers: one more goroutine for each helper oracle, lanes of leaves
+//     in flight under one lock, each evaluated without it), and then is not reproducible.
 //
 // The built-in oracles are [Uniform] (equal priors, value 0: the search alone) and [Rollout]
 // (the result of random games from the leaf: classic UCT), so the search runs, is tested and

@@ -31,17 +31,22 @@ type Search[S env.State[S]] struct {
 	actions  []env.Action
 	priors   []float32
 	outcomes []env.Outcome
-	// expanded are the legal actions of the node expand last expanded (the cache stores them).
+	// expanded are the legal actions of the node expand last expanded (the cache stores them);
+	// pre, while a lane applies its leaves (parallel.go), is that lane, which has worked out
+	// each leaf's actions and priors without the lock; applying is the index of the leaf being
+	// applied.
 	expanded []env.Action
+	pre      *lane[S]
+	applying int
 	// canWin tells whether the decider at a state can win at once (the solver's leaf check).
 	canWin func(S) bool
 	// heuristic is the game's static evaluation (env.Heuristic), or nil: the values of
 	// Params.MinimaxWeight and Params.HeuristicWeight.
 	heuristic func(S) float64
-	// cache, if set, answers for the oracle the positions it has seen (SetCache); cached
-	// receives the logits of a hit.
-	cache  *Cache[S]
-	cached []float32
+	// cache, if set, answers for the oracle the positions it has seen (SetCache); hit is its
+	// answer while fromCache settles a leaf with it.
+	cache *Cache[S]
+	hit   []cachePair
 	// prover runs the solver's root proofs (Params.RootProof); Run sets ctx, whose end they
 	// keep to, and deadline, the end of a search by time.
 	prover   *AlphaBeta[S]
@@ -74,6 +79,10 @@ type Search[S env.State[S]] struct {
 	rate      float64
 	// mmStale tells Start to work out the minimax values again (recomputeMinimax).
 	mmStale bool
+	// helpers are the oracles of the goroutines Run searches with beside the caller's, and
+	// lanes their leaves in flight, the caller's first (SetHelpers; parallel.go).
+	helpers []Oracle[S]
+	lanes   []*lane[S]
 }
 
 // Budget bounds a search.
@@ -142,9 +151,6 @@ const searchStream = 0x5ea_0c4
 // the oracle's answers there (nil: no cache). The searches of one goroutine may share one.
 func (s *Search[S]) SetCache(c *Cache[S]) {
 	s.cache = c
-	if c != nil && s.cached == nil {
-		s.cached = make([]float32, s.numActions)
-	}
 }
 
 // Params returns the search's parameters.
@@ -323,6 +329,13 @@ func (s *Search[S]) Run(ctx context.Context, b Budget) error {
 		if b.Progress != nil && s.done-reported >= progressEvery {
 			reported = s.done
 			b.Progress(s.done)
+		}
+		if len(s.helpers) > 0 && s.t.at(0).expanded() && len(s.leafNode) == 0 {
+			// The root expanded, the helpers join in (parallel.go) for the rest.
+			if err := s.runLanes(ctx, b, deadline, &reported); err != nil {
+				return err
+			}
+			break
 		}
 		if leaves := s.Collect(); len(leaves) > 0 {
 			n := len(leaves)
@@ -562,7 +575,7 @@ func (s *Search[S]) fromCache(i int32, start int) bool {
 	if s.cache == nil {
 		return false
 	}
-	v, ok := s.cache.Lookup(s.t.states[s.t.at(i).state], s.cached)
+	pairs, v, ok := s.cache.answer(s.t.states[s.t.at(i).state])
 	if !ok {
 		return false
 	}
@@ -571,8 +584,12 @@ func (s *Search[S]) fromCache(i int32, start int) bool {
 	}
 	path := s.paths[start:]
 	s.countRootChild(path, 1)
-	// The cache holds only answers expand took: it cannot fail on them.
-	if err := s.settle(i, path, s.cached, float64(v), false, false); err != nil {
+	// The cache holds only answers expand took: it cannot fail on them. Its pairs are the
+	// leaf's legal actions, in order, with their logits: expand takes them as they are.
+	s.hit = pairs
+	err := s.settle(i, path, nil, float64(v), false, false)
+	s.hit = nil
+	if err != nil {
 		panic("mcts: a cached answer refused: " + err.Error())
 	}
 	s.paths = s.paths[:start]
@@ -619,6 +636,7 @@ func (s *Search[S]) Apply(policy, value []float32) error {
 	}
 	for j := 0; j < n; j++ {
 		i := s.leafNode[j]
+		s.applying = j
 		v := float64(value[j])
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			s.dropFrom(j)
@@ -776,8 +794,18 @@ func (s *Search[S]) expand(i int32, logits []float32) error {
 	var acts []env.Action
 	var priors []float32
 	var err error
-	s.actions, s.priors, err = legalPriors(t.states[t.at(i).state], logits, s.actions, s.priors)
-	acts, priors = s.actions, s.priors
+	switch l := s.pre; {
+	case s.hit != nil:
+		// The cache's answer: the legal actions without listing them again.
+		s.actions, s.priors = cachedPriors(s.hit, s.actions, s.priors)
+		acts, priors = s.actions, s.priors
+	case l != nil:
+		// A lane's leaf, whose actions and priors were worked out without the lock.
+		acts, priors, err = l.expansion(s.applying)
+	default:
+		s.actions, s.priors, err = legalPriors(t.states[t.at(i).state], logits, s.actions, s.priors)
+		acts, priors = s.actions, s.priors
+	}
 	if err != nil {
 		return err
 	}
@@ -788,6 +816,29 @@ func (s *Search[S]) expand(i int32, logits []float32) error {
 	}
 	s.expanded = acts
 	return nil
+}
+
+// cachedPriors returns the actions of the cache's pairs and their priors, as legalPriors
+// works them out from the same logits, in the buffers acts and priors (emptied first).
+func cachedPriors(pairs []cachePair, acts []env.Action, priors []float32) ([]env.Action, []float32) {
+	acts, priors = acts[:0], priors[:0]
+	hi := math.Inf(-1)
+	for _, p := range pairs {
+		hi = max(hi, float64(p.logit))
+	}
+	sum := 0.0
+	for _, p := range pairs {
+		e := 1.0
+		if d := float64(p.logit) - hi; d != 0 {
+			e = math.Exp(d)
+		}
+		acts, priors = append(acts, p.action), append(priors, float32(e))
+		sum += e
+	}
+	for k := range priors {
+		priors[k] = float32(float64(priors[k]) / sum)
+	}
+	return acts, priors
 }
 
 // legalPriors returns st's legal actions and their priors, a softmax of the logits over the

@@ -89,6 +89,17 @@ type arenaGame struct {
 	cost       int // simulations per decision, to schedule the long games first
 }
 
+// arenaThreads is the threads of a player of an arena of players players, games games a pair
+// on workers goroutines: its spec's, or for a search bounded by time alone its share of the
+// cores among the games played at once (SearchThreads for a game played alone).
+func arenaThreads(sp Spec, workers, players, games int) int {
+	if sp.Threads > 0 || sp.Kind == "ab" || sp.Kind == "random" || sp.Time <= 0 || sp.Simulations > 0 {
+		return sp.Threads
+	}
+	atOnce := min(workers, max(players*(players-1)/2*games, 1))
+	return max(1, SearchThreads()/atOnce)
+}
+
 // Arena plays a round robin between cfg.Players on game g: cfg.Games games per pair, sides
 // alternating, on cfg.Workers goroutines, and rates the players. Stopped by ctx, it rates the
 // games finished and returns their result (Interrupted) with ctx's error, or only the error
@@ -116,6 +127,15 @@ func Arena[S env.State[S]](ctx context.Context, g env.Game[S], cfg ArenaConfig) 
 		prior = 2
 	case prior < 0:
 		prior = 0
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	// A player searching for a time alone, its threads not set, takes its share of the cores
+	// the games played at once share (one each when there are as many games as cores).
+	for i, sp := range specs {
+		specs[i].Threads = arenaThreads(sp, workers, len(specs), cfg.Games)
 	}
 	// Make one player of each spec first, so a bad spec or checkpoint fails before any game.
 	engines := map[string]string{}
@@ -146,10 +166,6 @@ func Arena[S env.State[S]](ctx context.Context, g env.Game[S], cfg ArenaConfig) 
 	}
 	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(games[j].cost, games[i].cost) })
 
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	parent := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

@@ -9,7 +9,9 @@
 // mcts:N:CHECKPOINT, whose checkpoint NewPlayer loads and which searches with its game's
 // PlayParams, changed by KEY=VALUE fields before the checkpoint (and symmetries=K: the
 // network's mean over K symmetries of each leaf, mcts.Symmetric); uct, ucb1 and mcts take a time
-// a move, uct:1s, instead of N). A player chooses a game's decisions (Choose) or analyzes a
+// a move, uct:1s, instead of N, and threads=K, the goroutines one search grows its tree from
+// (mcts.Search.SetHelpers): by default every core for a search bounded by time alone, an
+// arena's player its share, one for a search of N simulations). A player chooses a game's decisions (Choose) or analyzes a
 // position for people (Analyze: the moves ranked, within Limits).
 //
 // PlayGame plays one game and returns its Record. Record is the one game record of zero:

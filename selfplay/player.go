@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -122,6 +124,13 @@ func (a Analysis) Best() string { return a.Moves[0].Move }
 //	                    without them, the game's PlayParams. One more key, symmetries=K, has
 //	                    the network evaluate each leaf turned by the game's first K symmetries
 //	                    and the search take the mean (mcts.Symmetric): K evaluations a leaf
+//	uct:TIME:threads=K  (and ucb1, mcts: the setting threads=K, mcts:N:threads=K:CHECKPOINT)
+//	                    the search grows its tree from K goroutines at once, each with an
+//	                    oracle of its own (mcts.Search.SetHelpers). Without it a search bounded
+//	                    by time alone (uct:TIME, mcts:TIME, the engine's go infinite and go
+//	                    movetime) takes every core (GOMAXPROCS), an arena's player its share of
+//	                    them (ArenaConfig.Workers), and a search of N simulations one goroutine,
+//	                    reproducibly
 //
 // A player given TIME instead of N plays as fast as the machine is: its games depend on the
 // machine and its load, and are not reproduced by their seeds.
@@ -152,6 +161,10 @@ type Spec struct {
 	// Symmetries is an mcts player's setting symmetries=K: the network evaluates each leaf in
 	// the game's first K symmetries (mcts.Symmetric). 0 when not set: one, the identity.
 	Symmetries int
+	// Threads is the setting threads=K of uct, ucb1 and mcts: the goroutines a search grows
+	// its tree from. 0 when not set: every core for a search bounded by time alone (see
+	// SearchThreads), one for any other.
+	Threads int
 }
 
 // The largest budgets of a spec.
@@ -162,8 +175,29 @@ const (
 	MaxMoveTime = 24 * time.Hour
 )
 
-// symmetriesKey is the setting of Spec.Symmetries, which is not a search parameter.
-const symmetriesKey = "symmetries"
+// symmetriesKey and threadsKey are the settings of Spec.Symmetries and Spec.Threads, which
+// are not search parameters.
+const (
+	symmetriesKey = "symmetries"
+	threadsKey    = "threads"
+)
+
+// MaxThreads bounds a spec's threads=K.
+const MaxThreads = 256
+
+// SearchThreads is the number of goroutines a search bounded by time alone grows its tree
+// from when its spec does not say (threads=K): runtime.GOMAXPROCS(0), the machine's cores
+// unless told otherwise. An arena playing several games at once shares them out.
+func SearchThreads() int { return min(runtime.GOMAXPROCS(0), MaxThreads) }
+
+// readThreads reads the value of a setting threads=K.
+func readThreads(text, f, value string) (int, error) {
+	k, err := strconv.Atoi(value)
+	if err != nil || k < 1 || k > MaxThreads || value[0] == '+' {
+		return 0, fmt.Errorf("player %q: the setting %q: %q is not a whole number of threads from 1 to %d", text, f, value, MaxThreads)
+	}
+	return k, nil
+}
 
 // isSetting tells a KEY=VALUE field of an mcts spec from the start of its checkpoint's path:
 // it holds "=" but no path separator and does not start with ".". (A checkpoint whose name holds
@@ -184,15 +218,15 @@ func (sp Spec) apply(p *mcts.Params) error {
 		key, value, _ := strings.Cut(f, "=")
 		var node yaml.Node
 		switch {
-		case !slices.Contains(keys, key) && key != symmetriesKey:
-			return fmt.Errorf("player %q: the setting %q: %q is not a search parameter (%s, or %s; a checkpoint whose name holds \"=\" is written ./NAME)", sp.Text, f, key, strings.Join(keys, ", "), symmetriesKey)
+		case !slices.Contains(keys, key) && key != symmetriesKey && key != threadsKey:
+			return fmt.Errorf("player %q: the setting %q: %q is not a search parameter (%s, or %s, %s; a checkpoint whose name holds \"=\" is written ./NAME)", sp.Text, f, key, strings.Join(keys, ", "), symmetriesKey, threadsKey)
 		case slices.Contains(seen, key):
 			return fmt.Errorf("player %q: the setting %q: %s is set twice", sp.Text, f, key)
 		case value == "":
 			return fmt.Errorf("player %q: the setting %q has no value", sp.Text, f)
-		case key == symmetriesKey:
+		case key == symmetriesKey || key == threadsKey:
 			seen = append(seen, key)
-			continue // not a search parameter: ParseSpec reads it into Symmetries
+			continue // not a search parameter: ParseSpec reads it into Symmetries or Threads
 		case strings.ContainsAny(value, "#\n\r") || yaml.Unmarshal([]byte(value), &node) != nil ||
 			len(node.Content) != 1 || node.Content[0].Kind != yaml.ScalarNode || node.Content[0].Tag == "!!null":
 			return fmt.Errorf("player %q: the setting %q: %q is not one plain value", sp.Text, f, value)
@@ -278,11 +312,21 @@ func ParseSpec(text string) (Spec, error) {
 		}
 		return sp, nil
 	case "uct", "ucb1":
-		n, t, err := budget(rest)
+		field, setting, more := strings.Cut(rest, ":")
+		n, t, err := budget(field)
 		if err != nil {
 			return Spec{}, err
 		}
 		sp.Simulations, sp.Time = n, t
+		if more {
+			value, ok := strings.CutPrefix(setting, threadsKey+"=")
+			if !ok || strings.Contains(value, ":") {
+				return Spec{}, fmt.Errorf("player %q: the setting %q: %s's only setting is threads=K (%s:N:threads=K)", text, setting, kind, kind)
+			}
+			if sp.Threads, err = readThreads(text, setting, value); err != nil {
+				return Spec{}, err
+			}
+		}
 		return sp, nil
 	case "ab":
 		field, cap, timed := strings.Cut(rest, ":")
@@ -359,6 +403,11 @@ func ParseSpec(text string) (Spec, error) {
 				}
 				sp.Symmetries = k
 			}
+			if value, ok := strings.CutPrefix(f, threadsKey+"="); ok {
+				if sp.Threads, err = readThreads(text, f, value); err != nil {
+					return Spec{}, err
+				}
+			}
 		}
 		p := mcts.DefaultParams()
 		if err := sp.apply(&p); err != nil {
@@ -392,7 +441,13 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
 		if sp.Kind == "ucb1" {
 			p = mcts.UCTParams()
 		}
-		return newSearchPlayer(g, oracle, p, mcts.Budget{Simulations: sp.Simulations, Time: sp.Time}, oracle.Seed)
+		sr, err := newSearchPlayer(g, oracle, p, mcts.Budget{Simulations: sp.Simulations, Time: sp.Time}, oracle.Seed)
+		if err != nil {
+			return nil, err
+		}
+		sr.threads = sp.Threads
+		sr.newHelper = func(seed uint64) (mcts.Oracle[S], error) { return mcts.NewRollout(g, seed, 1), nil }
+		return sr, nil
 	case "ab":
 		ab, err := mcts.NewAlphaBeta(g, sp.Depth, sp.Time, 0)
 		if err != nil {
@@ -438,6 +493,23 @@ func NewPlayer[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
 		p.newCache = func() *mcts.Cache[S] { return mcts.NewCache(g, PlayerCacheBytes) }
 		p.released = true
 		p.engine = e.Describe()
+		p.threads = sp.Threads
+		// A helper's engine runs the same model, read once (net.Engine is for one goroutine).
+		model, backend := e.Model(), e.Backend()
+		p.newHelper = func(uint64) (mcts.Oracle[S], error) {
+			he, err := net.NewEngineOn(model, backend)
+			if err != nil {
+				return nil, err
+			}
+			var o mcts.Oracle[S] = mcts.Observe(g, he)
+			if sp.Symmetries > 1 {
+				if o, err = mcts.NewSymmetric(g, o, sp.Symmetries); err != nil {
+					he.Close()
+					return nil, err
+				}
+			}
+			return o, nil
+		}
 		return p, nil
 	}
 	return nil, fmt.Errorf("player %q: unknown kind %q", sp.Text, sp.Kind)
@@ -503,6 +575,41 @@ type Searcher[S env.State[S]] struct {
 	// by the next search.
 	newCache func() *mcts.Cache[S]
 	released bool
+	// threads is the spec's threads=K (0: SearchThreads for a search bounded by time alone,
+	// one for any other); newHelper makes the oracle of one more goroutine, made as a search
+	// first needs it and kept in helpers.
+	threads   int
+	newHelper func(seed uint64) (mcts.Oracle[S], error)
+	helpers   []mcts.Oracle[S]
+}
+
+// threadsFor is the number of goroutines a search within b grows the tree from.
+func (p *Searcher[S]) threadsFor(b mcts.Budget) int {
+	switch {
+	case p.newHelper == nil:
+		return 1
+	case p.threads > 0:
+		return p.threads
+	case b.Time > 0 && (b.Simulations <= 0 || b.Simulations == math.MaxInt):
+		return SearchThreads()
+	}
+	return 1
+}
+
+// run searches within b from the threads threadsFor gives.
+func (p *Searcher[S]) run(ctx context.Context, b mcts.Budget) error {
+	n := p.threadsFor(b)
+	for len(p.helpers) < n-1 {
+		o, err := p.newHelper(uint64(len(p.helpers)) + 1)
+		if err != nil {
+			return err
+		}
+		p.helpers = append(p.helpers, o)
+	}
+	if err := p.search.SetHelpers(p.helpers[:n-1]); err != nil {
+		return err
+	}
+	return p.search.Run(ctx, b)
 }
 
 // Release gives back the memory the player's thinking holds between moves, the search's tree
@@ -550,7 +657,7 @@ func (p *Searcher[S]) NewGame(s S, seed uint64) {
 func (p *Searcher[S]) Choose(ctx context.Context, s S, move int) (env.Action, error) {
 	p.reclaim()
 	p.search.SetRoot(s)
-	if err := p.search.Run(ctx, p.budget); err != nil {
+	if err := p.run(ctx, p.budget); err != nil {
 		return 0, err
 	}
 	return p.search.Choose(move)
@@ -593,7 +700,7 @@ func (p *Searcher[S]) Analyze(ctx context.Context, s S, lim Limits, progress fun
 	search.SetRoot(s)
 	// Cancelled before its first simulation, the search has nothing to answer (a rollout's
 	// root is visited once expanded, before any simulation): the caller runs a least search.
-	if err := search.Run(ctx, b); err != nil && (ctx.Err() == nil || search.Simulations() == 0) {
+	if err := p.run(ctx, b); err != nil && (ctx.Err() == nil || search.Simulations() == 0) {
 		return Analysis{}, err
 	}
 	best, err := search.Choose(0)

@@ -2,9 +2,12 @@ package selfplay
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -31,6 +34,12 @@ func TestParseSpec(t *testing.T) {
 			Simulations: 800, Checkpoint: "runs/yinsh/ckpt-000100.zero"}},
 		{"mcts:8:C:\\nets\\a.zero", Spec{Text: "mcts:8:C:\\nets\\a.zero", Kind: "mcts", Simulations: 8, Checkpoint: "C:\\nets\\a.zero"}},
 		{"ab:2", Spec{Text: "ab:2", Kind: "ab", Depth: 2}},
+		{"uct:1s:threads=3", Spec{Text: "uct:1s:threads=3", Kind: "uct", Time: time.Second, Threads: 3}},
+		{"ucb1:500:threads=1", Spec{Text: "ucb1:500:threads=1", Kind: "ucb1", Simulations: 500, Threads: 1}},
+		{"mcts:2s:threads=2:a.zck", Spec{Text: "mcts:2s:threads=2:a.zck", Kind: "mcts", Time: 2 * time.Second,
+			Checkpoint: "a.zck", Settings: "threads=2", Threads: 2}},
+		{"mcts:400:c_puct=1:threads=256:a.zck", Spec{Text: "mcts:400:c_puct=1:threads=256:a.zck", Kind: "mcts", Simulations: 400,
+			Checkpoint: "a.zck", Settings: "c_puct=1:threads=256", Threads: 256}},
 		{"ab:8", Spec{Text: "ab:8", Kind: "ab", Depth: 8}},
 		{"ab:4:1s", Spec{Text: "ab:4:1s", Kind: "ab", Depth: 4, Time: time.Second}},
 		{"ab:3:250ms", Spec{Text: "ab:3:250ms", Kind: "ab", Depth: 3, Time: 250 * time.Millisecond}},
@@ -72,7 +81,7 @@ func TestParseSpec(t *testing.T) {
 		{"uct:1x", "time a move"},
 		{"uct:1.5", "time a move"},
 		{"mcts:0ms:a.zck", "time a move"},
-		{"uct:200:x", "simulations"},
+		{"uct:200:x", `the setting "x": uct's only setting is threads=K (uct:N:threads=K)`},
 		{"random:3", "no parameter"},
 		{"mcts:800", "mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT"},
 		{"mcts:800:", "mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT"},
@@ -97,6 +106,12 @@ func TestParseSpec(t *testing.T) {
 		{"mcts:400:c_puct=:a.zck", `"c_puct=" has no value`},
 		{"mcts:400:c_puct=-1:a.zck", "c_puct = -1: want a number from 0 to 100"},
 		{"mcts:400:symmetries=0:a.zck", `the setting "symmetries=0": "0" is not a whole number of symmetries ≥ 1`},
+		{"mcts:1s:threads=0:a.zck", `the setting "threads=0": "0" is not a whole number of threads from 1 to 256`},
+		{"mcts:1s:threads=257:a.zck", `"257" is not a whole number of threads from 1 to 256`},
+		{"mcts:1s:threads=2:threads=2:a.zck", `the setting "threads=2": threads is set twice`},
+		{"uct:1s:threads=x", `player "uct:1s:threads=x": the setting "threads=x": "x" is not a whole number of threads`},
+		{"uct:1s:c_puct=1", `the setting "c_puct=1": uct's only setting is threads=K (uct:N:threads=K)`},
+		{"ucb1:10:threads=2:x", `the setting "threads=2:x": ucb1's only setting is threads=K`},
 		{"mcts:400:symmetries=+2:a.zck", `"+2" is not a whole number of symmetries`},
 		{"mcts:400:symmetries=all:a.zck", `"all" is not a whole number of symmetries`},
 		{"mcts:400:symmetries=:a.zck", `"" is not a whole number of symmetries`},
@@ -582,6 +597,83 @@ func TestImbriquaPlayProvesTheEndgame(t *testing.T) {
 		}
 		if proven != tc.proven || proven && (v != 1 || a != win) {
 			t.Errorf("%s: root proven %v (value %v), chose %s; want proven %v, and if so c2-c3, a win", tc.name, proven, v, env.ActionString(st, a), tc.proven)
+		}
+	}
+}
+
+// TestSearchThreads: a search bounded by time alone grows its tree from every core
+// (SearchThreads), a search of N simulations from one, reproducibly, unless the spec sets
+// threads=K; the helpers' oracles are the player's kind (a network engine of its own, random
+// games); an arena shares the cores among the games it plays at once.
+func TestSearchThreads(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	g := testgames.TicTacToe
+	spec, err := net.SpecOf(g.Info(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := net.NewWeights(spec, net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4},
+		rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ttt := filepath.Join(t.TempDir(), "ttt.zck")
+	if err := net.Save(ttt, w, nil, 0, time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		spec    string
+		lim     Limits
+		helpers int
+	}{
+		{"mcts:20:" + ttt, Limits{}, 0},
+		{"mcts:30ms:" + ttt, Limits{}, 1},
+		{"mcts:20:" + ttt, Limits{Simulations: math.MaxInt, Time: 30 * time.Millisecond}, 1}, // go infinite, go movetime
+		{"mcts:20:" + ttt, Limits{Simulations: 50, Time: time.Second}, 0},                    // a cap: still N simulations
+		{"mcts:20:threads=3:" + ttt, Limits{}, 2},
+		{"mcts:30ms:threads=1:" + ttt, Limits{}, 0},
+		{"uct:30ms", Limits{}, 1},
+		{"uct:100", Limits{}, 0},
+		{"ucb1:30ms:threads=4", Limits{}, 3},
+	} {
+		sp, err := ParseSpec(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewPlayer(g, sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := g.New()
+		p.NewGame(st, 1)
+		if _, err := p.Analyze(ctx, st, tc.lim, nil); err != nil {
+			t.Fatal(err)
+		}
+		sr := p.(*Searcher[testgames.Board])
+		if got := sr.search.Helpers(); got != tc.helpers {
+			t.Errorf("%s with %+v: %d helpers, want %d", tc.spec, tc.lim, got, tc.helpers)
+		}
+		for k, h := range sr.helpers[:sr.search.Helpers()] {
+			want := fmt.Sprintf("%T", sr.search.Oracle())
+			if got := fmt.Sprintf("%T", h); got != want || h == sr.search.Oracle() {
+				t.Errorf("%s: helper %d asks %s, want an oracle of its own of type %s", tc.spec, k, got, want)
+			}
+		}
+		if _, err := p.Choose(ctx, st, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An arena's timed players take their share of the cores: with both games at once, one each.
+	for _, tc := range []struct{ workers, threads int }{{2, 1}, {1, 2}} {
+		specs := []string{"uct:20ms", "uct:20ms:threads=1"}
+		if _, err := Arena(ctx, g, ArenaConfig{Players: specs, Games: 2, Workers: tc.workers, Seed: 1}); err != nil {
+			t.Fatal(err)
+		}
+		sp, _ := ParseSpec("uct:20ms")
+		got := arenaThreads(sp, tc.workers, len(specs), 2)
+		if got != tc.threads {
+			t.Errorf("workers %d: an arena's uct:20ms searches from %d threads, want %d", tc.workers, got, tc.threads)
 		}
 	}
 }

@@ -32,17 +32,19 @@ func benchCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if len(args) == 0 {
 			fs.Usage()
-			return errors.New("bench: say what to measure: net, selfplay or ingest")
+			return errors.New("bench: say what to measure: net, selfplay, search or ingest")
 		}
 		switch args[0] {
 		case "net":
 			return benchNet(ctx, args[1:], stdout, stderr)
 		case "selfplay":
 			return benchSelfPlay(ctx, args[1:], stdout, stderr)
+		case "search":
+			return benchSearch(ctx, args[1:], stdout, stderr)
 		case "ingest":
 			return benchIngest(ctx, args[1:], stdout, stderr)
 		}
-		return fmt.Errorf("bench: unknown benchmark %q (net, selfplay, ingest)", args[0])
+		return fmt.Errorf("bench: unknown benchmark %q (net, selfplay, search, ingest)", args[0])
 	}
 }
 

@@ -74,7 +74,7 @@ func subcommands() []subcommand {
 		{"report", "--run DIR [--run DIR ...] [flags]", "draw a training run's charts (losses, Elo, throughput) as PNG files, or several runs' over each other", reportCmd},
 		{"net", "info CHECKPOINT | init [flags] | average --out F CHECKPOINT...", "inspect a network checkpoint (net info), create one with random weights (net init), or average checkpoints of one net (net average)", netCmd},
 		{"replay", "dump|check|repair --run DIR [flags]", "a training run's self-play games: write them as game records (dump, one a line, as an arena's games.jsonl), list the damage in its replay buffer (check) or rewrite its damaged shards (repair)", replayCmd},
-		{"bench", "net [flags] | selfplay [flags] | ingest [flags]", "measure speed: every inference backend side by side against the GEMM peak (bench net), self-play as training plays it (bench selfplay), a trainer's intake of games from many workers (bench ingest)", benchCmd},
+		{"bench", "net [flags] | selfplay [flags] | search [flags] | ingest [flags]", "measure speed: every inference backend side by side against the GEMM peak (bench net), self-play as training plays it (bench selfplay), one timed search by its threads (bench search), a trainer's intake of games from many workers (bench ingest)", benchCmd},
 	}
 }
 

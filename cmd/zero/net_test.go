@@ -94,6 +94,14 @@ func TestNetCommands(t *testing.T) {
 		{"bench net, too large a training batch", []string{"bench", "net", "--train", "1000000"}, nil, "--train 1000000: want a batch size from 0 (none) to 4096"},
 		{"bench net, too large a shape", []string{"bench", "net", "--shape", "7x6x6:1000000000"}, nil, `--shape "7x6x6:1000000000": want at most 1024x64x64:65536`},
 		{"bench net, a shape whose net no checkpoint holds", []string{"bench", "net", "--shape", "1x64x64:65536"}, nil, "the net of synthetic-1x64x64:65536 would hold 4300620323 bytes of weights, more than the 268435456 of the largest checkpoint"},
+		{"bench search", []string{"bench", "search", "--game", "gyges", "--player", "uct:10ms", "--threads", "1,2", "--positions", "1", "--rounds", "1", "--time", "10ms"},
+			[]string{"bench search: gyges, uct:10ms, 1 positions × 1 rounds of 10ms a search", "threads  simulations/s  cores used  × 1 thread", "\n        1 ", "\n        2 "}, ""},
+		{"bench search of the shipped model", []string{"bench", "search", "--game", "imbriqua", "--threads", "2", "--positions", "1", "--rounds", "1", "--time", "10ms"},
+			[]string{"imbriqua, mcts:400:models/imbriqua.zck", "\n        2 "}, ""},
+		{"bench search, not a search", []string{"bench", "search", "--player", "ab:2"}, nil, `--player "ab:2": a search of uct, ucb1 or mcts is measured, not ab`},
+		{"bench search, threads in the spec", []string{"bench", "search", "--player", "uct:1s:threads=2"}, nil, "give the threads with --threads, not in the spec"},
+		{"bench search, bad threads", []string{"bench", "search", "--threads", "0"}, nil, `--threads: "0"`},
+		{"bench search, no positions", []string{"bench", "search", "--positions", "0"}, nil, "--positions 0: want 1 to 1000"},
 		{"bench, unknown", []string{"bench", "frob"}, nil, `unknown benchmark "frob"`},
 	}
 	for _, tt := range tests {
