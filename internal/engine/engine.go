@@ -61,6 +61,8 @@ type Session struct {
 	// serveCtx is Serve's context; ctx is the search's, which `stop` cancels during a
 	// genmove, go visits or go time (Serve's otherwise).
 	serveCtx, ctx context.Context
+	// clock is GTP's time control (clock.go): on, it sets genmove's budget.
+	clock clock
 }
 
 // DefaultPlayer is the player of a new session.
@@ -128,7 +130,7 @@ var commands = []command{
 	{"game", "[NAME]", "switch to a game and start it; without NAME, the current game's name", mayTakeArg, cmdGame},
 	// new starts from the game's own start, also after a position in the game's notation
 	// (whose history starts there: Reset would go back to it).
-	{"new", "", "start the current game again", noArg, func(s *Session, _ string) (reply, error) { s.pos = s.game.NewPosition(); return ok(), nil }},
+	{"new", "", "start the current game again (each side's clock too, if time_settings set one)", noArg, func(s *Session, _ string) (reply, error) { s.restart(); return ok(), nil }},
 	{"position", "MOVES", "set the position: the moves from the start, separated by ';' (all or nothing); or a position in the game's notation, if it has one (gyges)", needsArg, cmdPosition},
 	{"play", "[COLOR] MOVE", "play a move in the game's notation (refused if illegal); GTP's COLOR, if given, must be the side to move", needsArg, cmdPlay},
 	{"legal", "", "the legal moves, one per line, sorted byte-wise", noArg, func(s *Session, _ string) (reply, error) { return many(s.pos.Legal()), nil }},
@@ -145,10 +147,12 @@ var commands = []command{
 	{"reg_genmove", "[COLOR]", "the player chooses a move and answers it, without playing it", mayTakeArg, cmdRegGenmove},
 	{"go", "visits N|time MS|infinite [MS]", "the player searches (N simulations, or MS milliseconds) and answers its moves, the chosen first, without playing; infinite: until stop, with an info line every MS milliseconds (default 500)", needsArg, cmdGo},
 	{"stop", "", "end the search under way: of go infinite (any command does), genmove, go visits or go time (which answer with what they found); else nothing", noArg, func(*Session, string) (reply, error) { return ok(), nil }},
-	{"clear_board", "", "GTP's name of new: start the current game again", noArg, func(s *Session, _ string) (reply, error) { s.pos = s.game.NewPosition(); return ok(), nil }},
+	{"clear_board", "", "GTP's name of new: start the current game again", noArg, func(s *Session, _ string) (reply, error) { s.restart(); return ok(), nil }},
 	{"showboard", "", "GTP's name of show: the board as text", noArg, func(s *Session, _ string) (reply, error) { return manyText(s.pos.Show()), nil }},
 	{"boardsize", "N", "GTP's board size: accepted if it is the game's (gyges 6), else refused as an unacceptable size", needsArg, cmdBoardsize},
 	{"komi", "X", "GTP's komi: a number, accepted and without effect (the games have no komi)", needsArg, cmdKomi},
+	{"time_settings", "MAIN BYO STONES", "GTP's time control: MAIN seconds, then byo-yomi periods of BYO seconds for STONES moves (BYO > 0 with STONES 0: no limit); genmove then searches for the time it splits out of the side's time left", needsArg, cmdTimeSettings},
+	{"time_left", "COLOR TIME STONES", "GTP's clock: COLOR has TIME seconds left, in main time (STONES 0) or for STONES moves of a byo-yomi period; between them the engine counts its own moves' time", needsArg, cmdTimeLeft},
 	{"final_score", "", "GTP's score of the game over: B+R or W+R (the first or second player won; B+N with a margin N in a game scored by counting), or 0 for a draw", noArg, cmdFinalScore},
 	{"name", "", "the engine's name", noArg, func(*Session, string) (reply, error) { return one("zero"), nil }},
 	{"version", "", "the engine's version", noArg, func(*Session, string) (reply, error) { return one(Version), nil }},
@@ -157,6 +161,12 @@ var commands = []command{
 	{"known_command", "NAME", "true if NAME is a command, else false", needsArg, nil},
 	{"help", "", "the commands", noArg, nil},
 	{"quit", "", "end the session", noArg, func(*Session, string) (reply, error) { return ok(), errQuit }},
+}
+
+// restart starts the current game again, and the clock's times.
+func (s *Session) restart() {
+	s.pos = s.game.NewPosition()
+	s.clock.restart()
 }
 
 func cmdGame(s *Session, arg string) (reply, error) {
@@ -342,14 +352,28 @@ func (s *Session) choose(arg string) (selfplay.Analysis, error) {
 			return selfplay.Analysis{}, err
 		}
 	}
-	return s.analyze(selfplay.Limits{})
+	lim := selfplay.Limits{}
+	if t, on := s.clock.budget(s.toMovePlayer()); on {
+		lim = selfplay.Limits{Simulations: math.MaxInt, Time: t}
+	}
+	return s.analyze(lim)
+}
+
+// toMovePlayer is the index of the player to move (0 once the game is over or at chance).
+func (s *Session) toMovePlayer() int {
+	if p, ok := s.colour(s.pos.ToMove()); ok {
+		return p
+	}
+	return 0
 }
 
 func cmdGenmove(s *Session, arg string) (reply, error) {
+	p, start := s.toMovePlayer(), time.Now()
 	an, err := s.choose(arg)
 	if err != nil {
 		return reply{}, err
 	}
+	s.clock.used(p, time.Since(start))
 	if err := s.pos.Play(an.Best()); err != nil {
 		return fail("the player chose %s: %v", an.Best(), err)
 	}
