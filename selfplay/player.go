@@ -94,6 +94,35 @@ type MoveStat struct {
 	// WinProb is the chance of winning after it for the player to decide, (value+1)/2, or -1
 	// when unknown.
 	WinProb float64
+	// Visits is the simulations through it (tree searches; 0 for other players), Prior its
+	// prior in the search (-1 where the player has none), Proven that the solver proved its
+	// value (WinProb is then 0 or 1, or a proven draw's 0.5).
+	Visits int
+	Prior  float64
+	Proven bool
+	// PV is the line the search expects after it, the move first, for a tree search's moves
+	// with visits (up to maxMovePV decisions); the chosen move's is the Analysis' PV.
+	PV []string
+}
+
+// maxMovePV bounds the line of each move of an analysis.
+const maxMovePV = 16
+
+// LCB is a lower confidence bound of the move's WinProb, -1 when unknown: a proven value
+// itself; else the 95% normal bound of a mean of Visits results, w − 1.96·√(w(1−w)/Visits)
+// (the search keeps no variance; w(1−w) is held above 0.01 so that a few equal results do
+// not make a narrow bound), at least 0.
+func (m MoveStat) LCB() float64 {
+	switch {
+	case m.WinProb < 0:
+		return -1
+	case m.Proven:
+		return m.WinProb
+	case m.Visits == 0:
+		return 0
+	}
+	v := max(m.WinProb*(1-m.WinProb), 0.01)
+	return max(m.WinProb-1.96*math.Sqrt(v/float64(m.Visits)), 0)
 }
 
 // Best is the move chosen.
@@ -560,7 +589,7 @@ func (r *Random[S]) Analyze(ctx context.Context, s S, _ Limits, _ func(int, int)
 		return Analysis{}, err
 	}
 	move := env.ActionString(s, a)
-	return Analysis{Moves: []MoveStat{{Move: move, Share: 1, WinProb: -1}}, PV: []string{move}, NoValue: true}, nil
+	return Analysis{Moves: []MoveStat{{Move: move, Share: 1, WinProb: -1, Prior: -1, PV: []string{move}}}, PV: []string{move}, NoValue: true}, nil
 }
 
 // Searcher plays the choice of a tree search, keeping the tree from move to move.
@@ -728,13 +757,23 @@ func (p *Searcher[S]) Analyze(ctx context.Context, s S, lim Limits, progress fun
 		an.PV = append(an.PV, env.ActionString(st, a))
 		st = st.Play(a)
 	}
-	for _, c := range children {
-		m := MoveStat{Move: env.ActionString(s, c.Action), WinProb: -1}
+	for i, c := range children {
+		m := MoveStat{Move: env.ActionString(s, c.Action), WinProb: -1, Visits: c.Visits, Prior: c.Prior, Proven: c.Proven}
 		if total > 0 {
 			m.Share = float64(p.policy[c.Action]) / total
 		}
 		if c.Visits > 0 || c.Proven {
 			m.WinProb = (c.Q + 1) / 2
+		}
+		switch {
+		case i == 0:
+			m.PV = an.PV
+		case c.Visits > 0:
+			st := s
+			for _, a := range search.PV(c.Action, maxMovePV, nil) {
+				m.PV = append(m.PV, env.ActionString(st, a))
+				st = st.Play(a)
+			}
 		}
 		an.Moves = append(an.Moves, m)
 	}
@@ -787,11 +826,12 @@ func (p *AlphaBetaPlayer[S]) Analyze(ctx context.Context, s S, lim Limits, progr
 	}
 	move := env.ActionString(s, res.Best)
 	an := Analysis{Value: res.Value, Work: int(res.Nodes),
-		Moves: []MoveStat{{Move: move, Share: 1, WinProb: (res.Value + 1) / 2}}}
+		Moves: []MoveStat{{Move: move, Share: 1, WinProb: (res.Value + 1) / 2, Prior: -1}}}
 	st := s
 	for _, a := range res.PV[:min(len(res.PV), maxPV)] {
 		an.PV = append(an.PV, env.ActionString(st, a))
 		st = st.Play(a)
 	}
+	an.Moves[0].PV = an.PV
 	return an, nil
 }

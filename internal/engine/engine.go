@@ -146,6 +146,7 @@ var commands = []command{
 	{"genmove", "[COLOR]", "the player chooses a move, plays it and answers it; GTP's COLOR, if given, must be the side to move", mayTakeArg, cmdGenmove},
 	{"reg_genmove", "[COLOR]", "the player chooses a move and answers it, without playing it", mayTakeArg, cmdRegGenmove},
 	{"go", "visits N|time MS|infinite [MS]", "the player searches (N simulations, or MS milliseconds) and answers its moves, the chosen first, without playing; infinite: until stop, with an info line every MS milliseconds (default 500)", needsArg, cmdGo},
+	{"analyze", "[MS]", "the player searches until stop, as go infinite, streaming every MS milliseconds (default 500) an info line with the time and speed, then a line per move searched: order, visits, prior, win rate, lower confidence bound and line", mayTakeArg, cmdAnalyze},
 	{"stop", "", "end the search under way: of go infinite (any command does), genmove, go visits or go time (which answer with what they found); else nothing", noArg, func(*Session, string) (reply, error) { return ok(), nil }},
 	{"clear_board", "", "GTP's name of new: start the current game again", noArg, func(s *Session, _ string) (reply, error) { s.restart(); return ok(), nil }},
 	{"showboard", "", "GTP's name of show: the board as text", noArg, func(s *Session, _ string) (reply, error) { return manyText(s.pos.Show()), nil }},
@@ -401,7 +402,7 @@ func wholeNumber(text string) (int, bool) {
 func cmdGo(s *Session, arg string) (reply, error) {
 	kind, num, _ := strings.Cut(arg, " ")
 	if kind == "infinite" {
-		return s.goInfinite(strings.TrimSpace(num))
+		return s.goInfinite("go infinite", strings.TrimSpace(num))
 	}
 	n, ok := wholeNumber(strings.TrimSpace(num))
 	var an selfplay.Analysis
@@ -449,6 +450,8 @@ type goStream struct {
 	// grows tells that the player's search goes on from one interval to the next (a tree
 	// search); other players answer once, and the stream then waits for stop.
 	grows bool
+	// moves tells that each info line is followed by a line per move (analyze).
+	moves bool
 }
 
 func (*goStream) Error() string {
@@ -457,12 +460,12 @@ func (*goStream) Error() string {
 
 // goInfinite checks a go infinite (the game going on, the player made, the interval) and
 // returns it for Serve to stream.
-func (s *Session) goInfinite(num string) (reply, error) {
+func (s *Session) goInfinite(cmd, num string) (reply, error) {
 	interval := DefaultInterval
 	if num != "" {
 		n, ok := wholeNumber(num)
 		if !ok || n < 10 || n > 3_600_000 {
-			return fail("go infinite %q: want the milliseconds between info lines, a whole number from 10 to 3600000", num)
+			return fail("%s %q: want the milliseconds between info lines, a whole number from 10 to 3600000", cmd, num)
 		}
 		interval = time.Duration(n) * time.Millisecond
 	}
@@ -490,12 +493,19 @@ func (g *goStream) stream(serve, ctx context.Context, w *bufio.Writer) {
 	var last selfplay.Analysis
 	work, infos := 0, 0
 	var failed error
+	start := time.Now()
 	info := func(an selfplay.Analysis) {
 		value, win := "-", "-"
 		if !an.NoValue {
 			value, win = strconv.FormatFloat(an.Value, 'f', 3, 64), strconv.FormatFloat((an.Value+1)/2, 'f', 3, 64)
 		}
-		fmt.Fprintf(w, "info visits %d value %s win %s pv %s\n", work, value, win, strings.Join(an.PV, ";"))
+		if g.moves {
+			el := time.Since(start).Seconds()
+			fmt.Fprintf(w, "info time %.3f visits %d nps %.0f value %s win %s pv %s\n", el, work, float64(work)/max(el, 1e-9), value, win, strings.Join(an.PV, ";"))
+			analysisLines(w, an)
+		} else {
+			fmt.Fprintf(w, "info visits %d value %s win %s pv %s\n", work, value, win, strings.Join(an.PV, ";"))
+		}
 		w.Flush()
 		infos++
 	}
@@ -546,6 +556,39 @@ func (g *goStream) stream(serve, ctx context.Context, w *bufio.Writer) {
 	}
 	w.WriteByte('\n')
 	w.Flush()
+}
+
+// analysisLines writes analyze's line per move: the chosen first, then the others with
+// visits (all of them for a player that does not search), each
+//
+//	move order K visits N prior P win W lcb L pv MOVES
+//
+// with - for what the player does not know (prior, win, lcb).
+func analysisLines(w io.Writer, an selfplay.Analysis) {
+	num := func(x float64) string {
+		if x < 0 {
+			return "-"
+		}
+		return strconv.FormatFloat(x, 'f', 3, 64)
+	}
+	for k, m := range an.Moves {
+		if k > 0 && m.Visits == 0 && !m.Proven {
+			continue
+		}
+		pv := m.PV
+		if len(pv) == 0 {
+			pv = []string{m.Move}
+		}
+		fmt.Fprintf(w, "move order %d visits %d prior %s win %s lcb %s pv %s\n", k, m.Visits, num(m.Prior), num(m.WinProb), num(m.LCB()), strings.Join(pv, ";"))
+	}
+}
+
+func cmdAnalyze(s *Session, arg string) (reply, error) {
+	r, err := s.goInfinite("analyze", strings.TrimSpace(arg))
+	if g, isStream := err.(*goStream); isStream {
+		g.moves = true
+	}
+	return r, err
 }
 
 func help() (reply, error) {

@@ -272,6 +272,13 @@ func TestGoInfinite(t *testing.T) {
 		{"a chance decision answers once, with no opinion", "game imbriqua\nposition a1;b1;h8;g8;a8;b8;h1;g1;c3\nplayer uct:50\ngo infinite 10\n",
 			regexp.MustCompile(`^=\n\n=\n\n=\n\n=\ninfo visits 0 value - win - pv card [0-9]+\ncard [0-9]+ share=0\.[0-9]{3} win=-\n\n$`)},
 		{"stop without a search", "stop\n", regexp.MustCompile(`^=\n\n$`)},
+		// analyze: the info line with the time and speed, then a line per move searched.
+		{"analyze", "player uct:50\nanalyze 10\n", regexp.MustCompile(`^=\n\n=\n(info time [0-9]+\.[0-9]{3} visits [0-9]+ nps [0-9]+ value -?[01]\.[0-9]{3} win [01]\.[0-9]{3} pv place [a-k][0-9]+.*\n` +
+			`move order 0 visits [0-9]+ prior 0\.[0-9]{3} win [01]\.[0-9]{3} lcb [01]\.[0-9]{3} pv place [a-k][0-9]+(;[^;\n]+)*\n` +
+			`(move order [1-9][0-9]* visits [1-9][0-9]* prior 0\.[0-9]{3} win [01]\.[0-9]{3} lcb [01]\.[0-9]{3} pv place [a-k][0-9]+(;[^;\n]+)*\n)*)+(place [a-k][0-9]+ share=.*\n)+\n$`)},
+		{"analyze of a player without a search", "player random\nanalyze 10\n", regexp.MustCompile(`^=\n\n=\ninfo time [0-9.]+ visits 0 nps 0 value - win - pv (place [a-k][0-9]+)\nmove order 0 visits 0 prior - win - lcb - pv place [a-k][0-9]+\nplace .* share=1.000 win=-\n\n$`)},
+		{"analyze of alpha-beta", "player ab:1\nanalyze 10\n", regexp.MustCompile(`^=\n\n=\ninfo time .*\nmove order 0 visits 0 prior - win [01]\.[0-9]{3} lcb [01]\.[0-9]{3} pv place [a-k][0-9]+\n(place .* share=.*\n)+\n$`)},
+		{"analyze, a bad interval", "analyze 5\n", regexp.MustCompile(`^\? analyze "5": want the milliseconds between info lines, a whole number from 10 to 3600000\n\n$`)},
 		{"a bad interval", "go infinite 5\ngo infinite x\n", regexp.MustCompile(`^\? go infinite "5": want the milliseconds between info lines, a whole number from 10 to 3600000\n\n\? go infinite "x": .*\n\n$`)},
 		{"the game is over", "game yinsh-blitz\nposition " + winInOne + ";move d4-f4;row e2-e6;ring a2\ngo infinite\n",
 			regexp.MustCompile(`^=\n\n=\n\n\? the game is over \(white\)\n\n$`)},

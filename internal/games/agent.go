@@ -85,7 +85,7 @@ func (a *agent[S]) Analyze(ctx context.Context, pos *Position, lim selfplay.Limi
 					share = c.Prob
 				}
 				move := env.ActionString(s, o)
-				return selfplay.Analysis{Moves: []selfplay.MoveStat{{Move: move, Share: share, WinProb: -1}}, PV: []string{move}, NoValue: true}, nil
+				return selfplay.Analysis{Moves: []selfplay.MoveStat{{Move: move, Share: share, WinProb: -1, Prior: -1, PV: []string{move}}}, PV: []string{move}, NoValue: true}, nil
 			}
 		}
 	}
