@@ -286,6 +286,41 @@ func settingKeys() []string {
 	return keys
 }
 
+// WithSetting is the text of the spec with the setting key=value in place of the spec's own
+// (mcts: a search parameter, symmetries or threads; uct and ucb1: threads), checked as
+// ParseSpec checks it: the engine's setoption.
+func (sp Spec) WithSetting(key, value string) (string, error) {
+	if key == "" || strings.ContainsAny(key, ":= ") || value == "" || strings.ContainsAny(value, ": ") {
+		return "", fmt.Errorf("setting %q=%q: want a key and a value, without spaces, ':' or '='", key, value)
+	}
+	field := key + "=" + value
+	var text string
+	switch sp.Kind {
+	case "mcts":
+		var kept []string
+		if sp.Settings != "" {
+			for _, f := range strings.Split(sp.Settings, ":") {
+				if k, _, _ := strings.Cut(f, "="); k != key {
+					kept = append(kept, f)
+				}
+			}
+		}
+		budget, _, _ := strings.Cut(strings.TrimPrefix(sp.Text, "mcts:"), ":")
+		text = strings.Join(append(append([]string{"mcts", budget}, kept...), field, sp.Checkpoint), ":")
+	case "uct", "ucb1":
+		if key != threadsKey {
+			return "", fmt.Errorf("player %q: %s's only setting is threads=K", sp.Text, sp.Kind)
+		}
+		text = sp.Kind + ":" + sp.Budget() + ":" + field
+	default:
+		return "", fmt.Errorf("player %q: %s players have no settings (mcts has search parameters, uct and ucb1 threads)", sp.Text, sp.Kind)
+	}
+	if _, err := ParseSpec(text); err != nil {
+		return "", err
+	}
+	return text, nil
+}
+
 // PlayParams returns the search parameters of game's mcts:N players, before a spec's
 // Settings: mcts.DefaultParams, with the changes measured to play the game better.
 func PlayParams(game string) mcts.Params {

@@ -108,3 +108,24 @@ func TestClockProtocol(t *testing.T) {
 		t.Errorf("reply %d: %q, want %q", i, got[i], w)
 	}
 }
+
+// TestSetOption: setoption changes one setting of the player's spec, replacing the spec's own
+// value of it, checked as the spec would be; refused with the reason, it changes nothing.
+func TestSetOption(t *testing.T) {
+	in := "player mcts:400:c_puct=1:models/yinsh.zck\nsetoption threads 2\nplayer\nsetoption c_puct 2.5\nplayer\nsetoption c_puct x\nplayer\n" +
+		"setoption nokey 1\nplayer uct:1s\nsetoption threads 3\nplayer\nsetoption c_puct 1\nplayer ab:2\nsetoption threads 2\nsetoption threads\nsetoption threads 0\n"
+	want := []string{"=", "=", "= mcts:400:c_puct=1:threads=2:models/yinsh.zck", "=", "= mcts:400:threads=2:c_puct=2.5:models/yinsh.zck",
+		`? player "mcts:400:threads=2:c_puct=x:models/yinsh.zck": the setting "c_puct=x": "x" is not a value of c_puct`,
+		"= mcts:400:threads=2:c_puct=2.5:models/yinsh.zck", `? player "mcts:400:threads=2:c_puct=2.5:nokey=1:models/yinsh.zck": the setting "nokey=1": "nokey" is not a search parameter`,
+		"=", "=", "= uct:1s:threads=3", `? player "uct:1s:threads=3": uct's only setting is threads=K`, "=",
+		`? player "ab:2": ab players have no settings`, `? setoption "threads": want KEY VALUE`, `? player "ab:2": ab players have no settings`}
+	got := serveLines(t, "yinsh", in)
+	if len(got) != len(want) {
+		t.Fatalf("%d replies, want %d:\n%s", len(got), len(want), strings.Join(got, "\n--\n"))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("reply %d: %q, want %q", i, got[i], w)
+		}
+	}
+}

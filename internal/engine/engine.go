@@ -143,6 +143,7 @@ var commands = []command{
 	}},
 	{"undo", "", "take back the last decision", noArg, func(s *Session, _ string) (reply, error) { return ok(), s.pos.Undo() }},
 	{"player", "[SPEC]", "set the player of genmove and go (random, uct:N, ucb1:N, ab:D, mcts:N:CHECKPOINT); without SPEC, the player", mayTakeArg, cmdPlayer},
+	{"setoption", "KEY VALUE", "change one setting of the player: an mcts player's search parameter (c_puct, fpu_reduction, in_flight, … as in its spec), symmetries or threads; a uct or ucb1 player's threads", needsArg, cmdSetOption},
 	{"genmove", "[COLOR]", "the player chooses a move, plays it and answers it; GTP's COLOR, if given, must be the side to move", mayTakeArg, cmdGenmove},
 	{"reg_genmove", "[COLOR]", "the player chooses a move and answers it, without playing it", mayTakeArg, cmdRegGenmove},
 	{"go", "visits N|time MS|infinite [MS]", "the player searches (N simulations, or MS milliseconds) and answers its moves, the chosen first, without playing; infinite: until stop, with an info line every MS milliseconds (default 500)", needsArg, cmdGo},
@@ -313,6 +314,22 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+func cmdSetOption(s *Session, arg string) (reply, error) {
+	key, value, _ := strings.Cut(strings.TrimSpace(arg), " ")
+	if value = strings.TrimSpace(value); value == "" {
+		return fail("setoption %q: want KEY VALUE (c_puct 1.25, threads 2)", arg)
+	}
+	sp, err := selfplay.ParseSpec(s.spec)
+	if err != nil {
+		return reply{}, err
+	}
+	spec, err := sp.WithSetting(key, value)
+	if err != nil {
+		return reply{}, err
+	}
+	return ok(), s.SetPlayer(spec, s.seed)
 }
 
 func cmdPlayer(s *Session, arg string) (reply, error) {
