@@ -9,6 +9,7 @@ import (
 
 	"github.com/zerogames/zero/internal/engine"
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/internal/ui"
 	"github.com/zerogames/zero/models"
 )
 
@@ -53,3 +54,32 @@ func joinNames() string { return strings.Join(games.Names(), ", ") }
 
 // defaultGame is every command's --game when none is given (zero train has none: it asks).
 const defaultGame = "yinsh"
+
+func analysisCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
+	game := fs.String("game", defaultGame, "the game of queries that name none: "+joinNames())
+	player := fs.String("player", "", "the player of queries that name none (default: the game's shipped model, mcts with the model, else "+engine.DefaultPlayer+")")
+	seed := fs.Uint64("seed", 1, "the seed of the players")
+	workers := fs.Int("workers", 1, "the queries analysed at once, each with players of its own (a search by time uses every core: give threads=1 in the players' specs to share them)")
+	return func(ctx context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
+		if err := noArgs(args); err != nil {
+			return err
+		}
+		if *workers < 1 || *workers > 256 {
+			return fmt.Errorf("--workers %d: want 1 to 256", *workers)
+		}
+		g, err := games.Lookup(*game)
+		if err != nil {
+			return err
+		}
+		spec := *player
+		if spec == "" {
+			if spec = ui.DefaultSpec("", g.Info().Name); spec == ui.DefaultOpponent {
+				spec = engine.DefaultPlayer
+			}
+		}
+		if _, err := g.NewAgent(spec, *seed); err != nil {
+			return fmt.Errorf("--player: %w", err)
+		}
+		return engine.ServeAnalysis(ctx, stdin, stdout, engine.AnalysisOptions{Game: *game, Player: spec, Seed: *seed, Workers: *workers})
+	}
+}

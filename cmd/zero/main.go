@@ -67,6 +67,7 @@ func subcommands() []subcommand {
 		{"worker", "--connect URL [flags]", "play self-play games for a run on another machine (zero train --listen)", workerCmd},
 		{"perft", "[flags]", "count the positions reached at each depth (a move-generator check and speed test)", perftCmd},
 		{"engine", "[flags]", "speak the engine protocol on stdin/stdout (docs/ENGINE.md)", engineCmd},
+		{"analysis", "[flags]", "the JSON analysis engine: a query a line on stdin, an answer a line on stdout (docs/ENGINE.md)", analysisCmd},
 		{"games", "", "list the games", gamesCmd},
 		{"arena", "[flags]", "play a round robin between players and rate them (Elo with 95% intervals)", arenaCmd},
 		{"play", "[flags]", "play a game against the agent in the terminal", playCmd},

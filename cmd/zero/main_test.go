@@ -57,6 +57,12 @@ func TestRun(t *testing.T) {
 		{"play as a side the game does not have", []string{"play", "--as", "red"}, "", nil, `unknown side "red"`},
 		{"play against an unknown agent", []string{"play", "--opponent", "alphabeta"}, "", nil, `player "alphabeta": unknown kind "alphabeta"`},
 		{"play a missing record", []string{"play", "--load", "/nonexistent/game.json"}, "", nil, "/nonexistent/game.json"},
+		{"analysis", []string{"analysis", "--game", "gyges", "--player", "uct:20"}, `{"id":"x","moves":["1@a1"]}` + "\n" + `{"id":"y","game":"yinsh","player":"random"}` + "\n",
+			[]string{`{"id":"x","turnNumber":1,"game":"gyges","toMove":"north","rootInfo":{"visits":20,`, `{"id":"y","turnNumber":0,"game":"yinsh","toMove":"white","rootInfo":{"visits":0,"value":null`}, ""},
+		{"analysis with the shipped model by default", []string{"analysis", "--game", "imbriqua"}, `{"id":"z","maxVisits":3}` + "\n",
+			[]string{`{"id":"z","turnNumber":0,"game":"imbriqua"`, `"visits":3,`}, ""},
+		{"analysis, a bad player", []string{"analysis", "--player", "uct:x"}, "", nil, `--player: player "uct:x"`},
+		{"analysis, bad workers", []string{"analysis", "--workers", "0"}, "", nil, "--workers 0: want 1 to 256"},
 		{"engine", []string{"engine", "--game", "yinsh-blitz"}, "game\nplay place f6\ntomove\nquit\n",
 			[]string{"= yinsh-blitz\n\n=\n\n= black\n\n=\n\n"}, ""},
 	}
