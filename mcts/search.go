@@ -8,8 +8,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/zerogames/zero/env"
 )
 
@@ -1034,11 +1032,10 @@ func (s *Search[S]) prepareRoot() {
 	s.noised = true
 	root := s.t.at(0)
 	children := s.t.slice(root.first, root.first+root.count)
-	gamma := distuv.Gamma{Alpha: s.p.DirichletAlpha, Beta: 1, Src: s.pcg}
 	sum := 0.0
 	s.gumbel.scratch = s.gumbel.scratch[:0]
 	for range children {
-		x := gamma.Rand()
+		x := gammaRand(s.rng, s.p.DirichletAlpha)
 		s.gumbel.scratch = append(s.gumbel.scratch, x)
 		sum += x
 	}

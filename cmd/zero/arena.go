@@ -74,7 +74,7 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			made = errors.Is(statErr, os.ErrNotExist)
 		}
 		pairs := len(list) * (len(list) - 1) / 2
-		progress := selfplay.NewProgress(stdout, pairs**n, "arena "+g.Info().Name)
+		progress := ui.NewProgress(stdout, pairs**n, "arena "+g.Info().Name)
 		start := time.Now()
 		res, err := g.Arena(ctx, selfplay.ArenaConfig{
 			Players: list, Games: *n, Seed: *seed, Workers: *workers, Anchor: *anchor, Opening: *opening,

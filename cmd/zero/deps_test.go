@@ -101,3 +101,29 @@ func pathTo(imports map[string][]string, pkg, sub string) []string {
 	}
 	return nil
 }
+
+// TestLowLayersLinkWhatTheyUse: the search links no numerical library (its one Gamma draw is
+// its own, mcts/gamma.go) and neither it nor the players link the terminal's progress bar
+// (internal/ui's): the layers below the user interfaces depend on what they use.
+func TestLowLayersLinkWhatTheyUse(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH, so the dependencies cannot be listed:", err)
+	}
+	imports := listImports(t, goCmd, "", module+"mcts", module+"selfplay", module+"internal/ui")
+	for _, tc := range []struct{ pkg, sub string }{
+		{"mcts", "gonum.org"},
+		{"mcts", "progressbar"},
+		{"mcts", "golang.org/x/term"},
+		{"selfplay", "progressbar"},
+		{"selfplay", "golang.org/x/term"},
+	} {
+		if chain := pathTo(imports, module+tc.pkg, tc.sub); chain != nil {
+			t.Errorf("%s links %s: %s", tc.pkg, tc.sub, strings.Join(chain, " → "))
+		}
+	}
+	// The check is not blind: the user interface does link the progress bar.
+	if pathTo(imports, module+"internal/ui", "progressbar") == nil {
+		t.Error("internal/ui does not seem to link the progress bar: the check sees nothing")
+	}
+}

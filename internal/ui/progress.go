@@ -1,4 +1,4 @@
-package selfplay
+package ui
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
+
+	"github.com/zerogames/zero/selfplay"
 )
 
 // Progress shows games being played: a progress bar with rate and time left when w is a
@@ -39,7 +41,7 @@ func NewProgress(w io.Writer, total int, what string) *Progress {
 }
 
 // Game reports a finished game; it has the signature of ArenaConfig.Progress.
-func (p *Progress) Game(done, total int, r *Record) {
+func (p *Progress) Game(done, total int, r *selfplay.Record) {
 	if p.bar != nil {
 		p.bar.Set(done)
 		return
@@ -49,7 +51,7 @@ func (p *Progress) Game(done, total int, r *Record) {
 		describe(r), len(r.Moves))
 }
 
-func describe(r *Record) string {
+func describe(r *selfplay.Record) string {
 	switch w := r.Winner(); w {
 	case 0, 1:
 		return r.Players[w] + " wins"
