@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io/fs"
 	"math"
 	"slices"
 	"time"
@@ -394,7 +395,7 @@ func LoadTransfer(path string, spec *Spec) (*Checkpoint, error) { return load(pa
 func load(path string, spec *Spec, anyGame bool) (*Checkpoint, error) {
 	data, err := models.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, pathFirst(path, err)
 	}
 	c, err := decode(data, spec, anyGame)
 	if err != nil {
@@ -550,9 +551,20 @@ func (c *Checkpoint) widen(spec *Spec) error {
 func LoadEngine(path string, spec *Spec) (*Engine, error) {
 	c, err := Load(path, spec)
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+		return nil, fmt.Errorf("checkpoint %w", err) // Load's errors start with the path
 	}
 	return NewEngine(NewModel(c.Weights)), nil
+}
+
+// pathFirst words a file error as PATH: REASON, as the loader's own errors are: an error of
+// the operating system about path ("stat PATH: no such file or directory") loses its
+// operation's name.
+func pathFirst(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return fmt.Errorf("%s: %w", path, pe.Err)
+	}
+	return err
 }
 
 // Normalize fills in the versions a file from an earlier build does not record: before the

@@ -140,7 +140,7 @@ func TestHostileCheckpoints(t *testing.T) {
 		want = append(want, "=\n\n")
 		for _, f := range notFile {
 			in.WriteString("player mcts:10:" + f.path + "\n")
-			want = append(want, "? player \"mcts:10:"+f.path+"\": checkpoint "+f.path+": "+f.want+"\n\n")
+			want = append(want, "? player \"mcts:10:"+f.path+"\": checkpoint "+f.want+"\n\n")
 		}
 		in.WriteString("player " + inFlight + "\nplayer\nplayer mcts:10:" + model + "\ngo visits 10\nquit\n")
 		want = append(want, "? "+inFlightRefused+"\n\n", "= uct:1000\n\n", "=\n\n", "=\n")
