@@ -18,6 +18,8 @@ import (
 type overlap[S env.State[S]] struct {
 	inner    Oracle[S]
 	cur, max *atomic.Int32
+	gaveUp   *atomic.Bool  // a wait for a second evaluation timed out: no more waits
+	total    *atomic.Int32 // the calls of all the lanes' oracles
 	calls    atomic.Int32
 	sleep    time.Duration
 	fail     int32 // the call that fails (0: none)
@@ -30,6 +32,22 @@ func (o *overlap[S]) Evaluate(leaves []S, policy, value []float32) error {
 	n := o.cur.Add(1)
 	defer o.cur.Add(-1)
 	for m := o.max.Load(); n > m && !o.max.CompareAndSwap(m, n); m = o.max.Load() {
+	}
+	// Until two evaluations have overlapped, each but the root's (evaluated before the
+	// helpers start) waits, up to a second, for another to start: lanes that run in parallel
+	// then overlap whatever the machine's load (the race detector, a busy CI machine), and a
+	// search that runs them one after another cannot.
+	first := o.total.Add(1) == 1
+	for deadline := time.Now().Add(time.Second); !first && o.max.Load() < 2 && !o.gaveUp.Load(); {
+		if time.Now().After(deadline) {
+			o.gaveUp.Store(true)
+			break
+		}
+		time.Sleep(100 * time.Microsecond)
+		if c := o.cur.Load(); c >= 2 {
+			for m := o.max.Load(); c > m && !o.max.CompareAndSwap(m, c); m = o.max.Load() {
+			}
+		}
 	}
 	k := o.calls.Add(1)
 	if o.cancel != nil && k == 20 {
@@ -47,6 +65,8 @@ func (o *overlap[S]) Evaluate(leaves []S, policy, value []float32) error {
 func parallelCase[S env.State[S]](t *testing.T, g env.Game[S], root S, rollout bool, p Params, helpers int, b Budget, fail bool, cancelAt bool) {
 	t.Helper()
 	var cur, most atomic.Int32
+	var gaveUp atomic.Bool
+	var total atomic.Int32
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	mk := func(seed uint64) *overlap[S] {
@@ -54,7 +74,7 @@ func parallelCase[S env.State[S]](t *testing.T, g env.Game[S], root S, rollout b
 		if rollout {
 			inner = NewRollout(g, seed, 1)
 		}
-		return &overlap[S]{inner: inner, cur: &cur, max: &most, sleep: 200 * time.Microsecond}
+		return &overlap[S]{inner: inner, cur: &cur, max: &most, gaveUp: &gaveUp, total: &total, sleep: 200 * time.Microsecond}
 	}
 	main := mk(1)
 	s := mustSearch(t, g, main, p, 1)
