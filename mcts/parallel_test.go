@@ -28,11 +28,15 @@ type overlap[S env.State[S]] struct {
 
 var errOracle = errors.New("the oracle failed")
 
-func (o *overlap[S]) Evaluate(leaves []S, policy, value []float32) error {
-	n := o.cur.Add(1)
-	defer o.cur.Add(-1)
-	for m := o.max.Load(); n > m && !o.max.CompareAndSwap(m, n); m = o.max.Load() {
+// raise makes max at least n.
+func raise(max *atomic.Int32, n int32) {
+	for m := max.Load(); n > m && !max.CompareAndSwap(m, n); m = max.Load() {
 	}
+}
+
+func (o *overlap[S]) Evaluate(leaves []S, policy, value []float32) error {
+	raise(o.max, o.cur.Add(1))
+	defer o.cur.Add(-1)
 	// Until two evaluations have overlapped, each but the root's (evaluated before the
 	// helpers start) waits, up to a second, for another to start: lanes that run in parallel
 	// then overlap whatever the machine's load (the race detector, a busy CI machine), and a
@@ -44,10 +48,7 @@ func (o *overlap[S]) Evaluate(leaves []S, policy, value []float32) error {
 			break
 		}
 		time.Sleep(100 * time.Microsecond)
-		if c := o.cur.Load(); c >= 2 {
-			for m := o.max.Load(); c > m && !o.max.CompareAndSwap(m, c); m = o.max.Load() {
-			}
-		}
+		raise(o.max, o.cur.Load())
 	}
 	k := o.calls.Add(1)
 	if o.cancel != nil && k == 20 {

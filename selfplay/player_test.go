@@ -170,26 +170,31 @@ func FuzzParseSpec(f *testing.F) {
 	})
 }
 
+// saveTinyNet writes a checkpoint of a tiny network of random weights (seeded) for game at path.
+func saveTinyNet(t *testing.T, path string, info *env.Info, game any) string {
+	t.Helper()
+	spec, err := net.SpecOf(info, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := net.NewWeights(spec, net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4},
+		rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := net.Save(path, w, nil, 0, time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // An mcts:N:CHECKPOINT player loads its checkpoint and plays; a missing one is refused with
 // the spec and the file named, and so is another game's.
 func TestMCTSPlayer(t *testing.T) {
 	g := testgames.TicTacToe
 	dir := t.TempDir()
 	save := func(name string, info *env.Info, game any) string {
-		spec, err := net.SpecOf(info, game)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := net.NewWeights(spec, net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4},
-			rand.New(rand.NewPCG(1, 1)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(dir, name)
-		if err := net.Save(path, w, nil, 0, time.Unix(0, 0)); err != nil {
-			t.Fatal(err)
-		}
-		return path
+		return saveTinyNet(t, filepath.Join(dir, name), info, game)
 	}
 	ttt := save("ttt.zck", g.Info(), g)
 	sp, _ := ParseSpec("mcts:20:" + ttt)
@@ -608,19 +613,7 @@ func TestImbriquaPlayProvesTheEndgame(t *testing.T) {
 func TestSearchThreads(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	g := testgames.TicTacToe
-	spec, err := net.SpecOf(g.Info(), g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := net.NewWeights(spec, net.Config{Blocks: 1, Channels: 4, PolicyChannels: 2, ValueChannels: 1, ValueHidden: 4},
-		rand.New(rand.NewPCG(1, 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ttt := filepath.Join(t.TempDir(), "ttt.zck")
-	if err := net.Save(ttt, w, nil, 0, time.Unix(0, 0)); err != nil {
-		t.Fatal(err)
-	}
+	ttt := saveTinyNet(t, filepath.Join(t.TempDir(), "ttt.zck"), g.Info(), g)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		spec    string

@@ -162,7 +162,7 @@ type mark struct {
 }
 
 func readMark(s *worker.Stats, b *worker.Batcher) mark {
-	return mark{time.Now(), cpuSeconds(),
+	return mark{time.Now(), CPUSeconds(),
 		[7]int64{s.Games.Load(), s.Decisions.Load(), s.Samples.Load(), s.Simulations.Load(), s.Resigned.Load(),
 			s.CacheLookups.Load(), s.CacheHits.Load()}, b.Stats()}
 }
@@ -180,8 +180,8 @@ func (m mark) since(m0 mark, batchSize int) SelfPlaySpeed {
 // Rate is n per second of wall time.
 func (s SelfPlaySpeed) Rate(n int64) float64 { return float64(n) / s.Seconds }
 
-// cpuSeconds is the process's CPU time so far.
-func cpuSeconds() float64 {
+// CPUSeconds is the process's CPU time so far, user and system (zero bench's "cores used").
+func CPUSeconds() float64 {
 	var u syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
 		return 0

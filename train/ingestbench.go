@@ -133,7 +133,7 @@ func BenchIngest[S env.State[S]](ctx context.Context, g env.Game[S], b IngestBen
 			}
 		}()
 	}
-	cpu0, t0 := cpuSeconds(), time.Now()
+	cpu0, t0 := CPUSeconds(), time.Now()
 	var ingestErr error
 	ingestDone := make(chan struct{})
 	go func() {
@@ -164,7 +164,7 @@ func BenchIngest[S env.State[S]](ctx context.Context, g env.Game[S], b IngestBen
 	case <-done:
 	case <-time.After(b.Time):
 	}
-	sp.Seconds, sp.CPUSeconds = time.Since(t0).Seconds(), cpuSeconds()-cpu0
+	sp.Seconds, sp.CPUSeconds = time.Since(t0).Seconds(), CPUSeconds()-cpu0
 	sp.Taken, sp.Refused, sp.Bytes = taken.Load(), refused.Load(), bytes.Load()
 	stop()
 	<-ingestDone

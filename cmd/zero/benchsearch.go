@@ -10,14 +10,13 @@ import (
 	"os"
 	"runtime/pprof"
 	"strconv"
-	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
 	"github.com/zerogames/zero/selfplay"
+	"github.com/zerogames/zero/train"
 )
 
 // benchSearch measures one search as play, the engine and arenas run it: a search bounded by
@@ -72,7 +71,7 @@ func benchSearch(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 	}
-	pos, err := randomPositions(g, *positions, *seed)
+	pool, err := randomPositions(g, 20**positions, *seed)
 	if err != nil {
 		return err
 	}
@@ -88,6 +87,24 @@ func benchSearch(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 	}
+	// The positions measured: the first of the pool whose search goes on past the root, not one
+	// the solver decides before any simulation (a search of it measures nothing).
+	var pos []*games.Position
+	for _, p := range pool {
+		if len(pos) == *positions {
+			break
+		}
+		an, err := agents[0].Analyze(ctx, p, selfplay.Limits{Simulations: 20, Untimed: true}, nil)
+		if err != nil {
+			return err
+		}
+		if an.Work > 0 {
+			pos = append(pos, p)
+		}
+	}
+	if len(pos) < *positions {
+		return fmt.Errorf("bench search: %d of %d random positions are not decided by the solver at once; %d wanted", len(pos), len(pool), *positions)
+	}
 	fmt.Fprintf(stdout, "bench search: %s, %s, %d positions × %d rounds of %v a search, %s\n", g.Info().Name, spec, len(pos), *rounds, *per, cpuName())
 	var prof *os.File
 	if *cpuProfile != "" {
@@ -101,7 +118,7 @@ func benchSearch(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	sims := make([]float64, len(threads))
 	wall := make([]time.Duration, len(threads))
-	cpu := make([]time.Duration, len(threads))
+	cpu := make([]float64, len(threads))
 	for range *rounds {
 		for _, p := range pos {
 			for i := range threads {
@@ -111,9 +128,9 @@ func benchSearch(ctx context.Context, args []string, stdout, stderr io.Writer) e
 				if _, err := agents[i].Analyze(ctx, warm, selfplay.Limits{Simulations: 1, Untimed: true}, nil); err != nil {
 					return err
 				}
-				c0, t0 := cpuTime(), time.Now()
+				c0, t0 := train.CPUSeconds(), time.Now()
 				an, err := agents[i].Analyze(ctx, p, selfplay.Limits{Simulations: math.MaxInt, Time: *per}, nil)
-				el, c := time.Since(t0), cpuTime()-c0
+				el, c := time.Since(t0), train.CPUSeconds()-c0
 				if err != nil {
 					return err
 				}
@@ -134,15 +151,15 @@ func benchSearch(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	for i, k := range threads {
 		rate := sims[i] / wall[i].Seconds()
 		ratio := "-"
-		if threads[0] == 1 && i > 0 {
+		if threads[0] == 1 && i > 0 && sims[0] > 0 {
 			ratio = fmt.Sprintf("%.2f", rate/(sims[0]/wall[0].Seconds()))
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%.2f\t%s\t\n", k, thousands(rate), cpu[i].Seconds()/wall[i].Seconds(), ratio)
+		fmt.Fprintf(tw, "%d\t%.0f\t%.2f\t%s\t\n", k, rate, cpu[i]/wall[i].Seconds(), ratio)
 	}
 	return tw.Flush()
 }
 
-// withThreads is spec searching from k threads: mcts:B:threads=K:REST, uct:B:threads=K.
+// withThreads is spec searching from k threads (selfplay.Spec.WithSetting).
 func withThreads(spec string, k int) (string, error) {
 	sp, err := selfplay.ParseSpec(spec)
 	if err != nil {
@@ -154,13 +171,7 @@ func withThreads(spec string, k int) (string, error) {
 	case sp.Threads != 0:
 		return "", fmt.Errorf("--player %q: give the threads with --threads, not in the spec", spec)
 	}
-	kind, rest, _ := strings.Cut(spec, ":")
-	budget, tail, _ := strings.Cut(rest, ":")
-	out := fmt.Sprintf("%s:%s:threads=%d", kind, budget, k)
-	if tail != "" {
-		out += ":" + tail
-	}
-	return out, nil
+	return sp.WithSetting("threads", strconv.Itoa(k))
 }
 
 // randomPositions plays n seeded random games a random number of moves in (up to 30, chance
@@ -199,22 +210,4 @@ func randomPositions(g games.Game, n int, seed uint64) ([]*games.Position, error
 		}
 	}
 	return out, nil
-}
-
-// cpuTime is the process's CPU time so far, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// thousands writes x rounded with commas (12,345).
-func thousands(x float64) string {
-	s := strconv.FormatInt(int64(math.Round(x)), 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
