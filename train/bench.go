@@ -32,6 +32,11 @@ type SelfPlaySpeed struct {
 	Positions   int64   // positions evaluated
 	NetSeconds  float64 // CPU time of the network's forward passes
 	BatchSize   int     // the batcher's most positions per batch
+	// Workers and Engines are the self-play workers and inference workers; WorkerWait is the
+	// time the workers spent blocked on the network's answers and EngineIdle the time the
+	// inference workers spent waiting for a batch, each summed over them.
+	Workers, Engines       int
+	WorkerWait, EngineIdle float64
 	// CacheLookups and CacheHits count the leaves looked up in the workers' caches and those
 	// answered without the network.
 	CacheLookups, CacheHits int64
@@ -60,6 +65,16 @@ func (s SelfPlaySpeed) NetShare() float64 {
 		return 0
 	}
 	return min(s.NetSeconds/s.CPUSeconds, 1)
+}
+
+// WorkerWaitShare is the share of the self-play workers' time spent blocked on the network.
+func (s SelfPlaySpeed) WorkerWaitShare() float64 {
+	return s.WorkerWait / max(1e-9, s.Seconds*float64(s.Workers))
+}
+
+// EngineIdleShare is the share of the inference workers' time spent waiting for a batch.
+func (s SelfPlaySpeed) EngineIdleShare() float64 {
+	return s.EngineIdle / max(1e-9, s.Seconds*float64(s.Engines))
 }
 
 // BenchSelfPlay plays self-play as cfg's run would (its workers, batcher, search budget), with a
@@ -143,6 +158,7 @@ func BenchSelfPlay[S env.State[S]](ctx context.Context, g env.Game[S], cfg Confi
 		if err = wait(d); err == nil {
 			s = readMark(&stats, b).since(m0, sp.BatchSize)
 			s.Backend = b.Backend()
+			s.Workers, s.Engines = sp.Workers, sp.InferenceWorkers
 		}
 	}
 	stop()
@@ -174,7 +190,8 @@ func (m mark) since(m0 mark, batchSize int) SelfPlaySpeed {
 		Simulations: m.stats[3] - m0.stats[3], Resigned: m.stats[4] - m0.stats[4],
 		CacheLookups: m.stats[5] - m0.stats[5], CacheHits: m.stats[6] - m0.stats[6],
 		Batches: m.batch.Batches - m0.batch.Batches, Positions: m.batch.Positions - m0.batch.Positions,
-		NetSeconds: (m.batch.NetCPU - m0.batch.NetCPU).Seconds(), BatchSize: batchSize}
+		NetSeconds: (m.batch.NetCPU - m0.batch.NetCPU).Seconds(), BatchSize: batchSize,
+		WorkerWait: (m.batch.CallerWait - m0.batch.CallerWait).Seconds(), EngineIdle: (m.batch.EngineIdle - m0.batch.EngineIdle).Seconds()}
 }
 
 // Rate is n per second of wall time.

@@ -58,7 +58,9 @@ type SelfPlayConfig struct {
 	InferenceWorkers int `yaml:"inference_workers" json:"inference_workers"`
 	// BatchSize is the most positions the batcher evaluates at once.
 	BatchSize int `yaml:"batch_size" json:"batch_size"`
-	// MaxWait is how long a batch waits to fill after its first request ("2ms").
+	// MaxWait is how long a batch that is not full waits for more requests once an engine is
+	// free for it ("0s", the presets': a free engine takes what is queued at once, and
+	// requests queue while every engine is busy).
 	MaxWait Duration `yaml:"max_wait" json:"max_wait"`
 	// Simulations is the budget of a full search, recorded as a training target.
 	Simulations int `yaml:"simulations" json:"simulations"`
@@ -171,7 +173,7 @@ func DefaultConfig(game string) Config {
 		Net:       net.DefaultConfig(),
 		Optimizer: net.DefaultOptimizer(),
 		SelfPlay: SelfPlayConfig{
-			GamesPerWorker: 32, BatchSize: 128, MaxWait: Duration(2 * time.Millisecond),
+			GamesPerWorker: 32, BatchSize: 128, MaxWait: 0,
 			Simulations: 64, CheapSimulations: 16, FullShare: 0.25,
 			Params: selfPlayParams(), CacheMB: 64,
 		},

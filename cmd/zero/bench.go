@@ -440,6 +440,8 @@ func printSelfPlay(stdout io.Writer, way string, s train.SelfPlaySpeed) {
 		way, s.Seconds, s.Rate(s.Games), s.Rate(s.Decisions), s.Rate(s.Samples), s.Rate(s.Simulations), s.Rate(s.Positions), 1000*s.CPUSeconds/float64(max(s.Games, 1)))
 	fmt.Fprintf(stdout, "batches: %.1f positions on average (%.0f%% full); CPU %.2f cores; net %.0f%% of the CPU time, search+batching overhead %.0f%%\n",
 		float64(s.Positions)/max(1, float64(s.Batches)), 100*s.BatchFill(), s.CPUSeconds/s.Seconds, 100*s.NetShare(), 100*(1-s.NetShare()))
+	fmt.Fprintf(stdout, "waiting: the %d self-play workers %.0f%% of their time for the network's answers, the %d inference workers %.0f%% of theirs for a batch\n",
+		s.Workers, 100*s.WorkerWaitShare(), s.Engines, 100*s.EngineIdleShare())
 	if s.CacheLookups > 0 {
 		fmt.Fprintf(stdout, "cache: %.1f%% of %d leaves answered without the network (%.0f per game)\n",
 			100*s.CacheHitRate(), s.CacheLookups, float64(s.CacheHits)/max(1, float64(s.Games)))

@@ -19,8 +19,10 @@ import (
 // its WeightsSource for the newest network and swaps it in (the hot swap of new weights).
 //
 // A worker calls Evaluate (the batcher is an mcts.Evaluator) and blocks until its positions
-// are evaluated: requests from several workers are merged into one batch of up to MaxBatch
-// positions, waiting at most MaxWait after the first for others to join. Once warm it allocates
+// are evaluated. A batch is formed when an engine is free: it takes every request queued by
+// then, up to MaxBatch positions, and waits at most MaxWait more for others to join if it is
+// not full. While every engine is busy, requests queue and the next batch merges them; an
+// engine never waits for a batch to fill while positions are queued. Once warm it allocates
 // nothing per request.
 type Batcher struct {
 	obsSize, numActions int
@@ -30,6 +32,7 @@ type Batcher struct {
 	requests chan *request
 	pool     sync.Pool // *request, each with its done channel
 	groups   chan []*request
+	ready    chan struct{}   // a token from each inference worker waiting for a group
 	free     chan []*request // group slices handed back by the inference workers
 	mu       sync.RWMutex    // Evaluate sends under the read lock; Close closes under the lock
 	weights  WeightsSource
@@ -41,6 +44,9 @@ type Batcher struct {
 	batches, positions atomic.Int64
 	busy               atomic.Int64 // nanoseconds spent in the network
 	netCPU             atomic.Int64 // CPU nanoseconds of the forward passes
+	// Where the goroutines wait, in nanoseconds summed over them: callers blocked in Evaluate
+	// (from the request to its answer), inference workers waiting for a group.
+	callerWait, engineIdle atomic.Int64
 }
 
 type request struct {
@@ -54,7 +60,8 @@ type request struct {
 type BatcherConfig struct {
 	// MaxBatch is the most positions evaluated at once.
 	MaxBatch int
-	// MaxWait is how long a batch waits for more requests after its first.
+	// MaxWait is how long a batch that is not full waits for more requests once an engine
+	// is free for it (0: it takes what is queued and goes).
 	MaxWait time.Duration
 	// Workers is the number of inference workers (engines).
 	Workers int
@@ -82,6 +89,7 @@ func NewBatcher(weights WeightsSource, cfg BatcherConfig) (*Batcher, error) {
 		maxWait:    cfg.MaxWait,
 		requests:   make(chan *request, 1024),
 		groups:     make(chan []*request, cfg.Workers),
+		ready:      make(chan struct{}, cfg.Workers),
 		free:       make(chan []*request, cfg.Workers+2),
 		weights:    weights,
 	}
@@ -122,6 +130,7 @@ func (b *Batcher) Evaluate(obs, policy, value []float32) error {
 	}
 	r := b.pool.Get().(*request)
 	r.obs, r.logits, r.values, r.n, r.err = obs, policy, value, n, nil
+	start := time.Now()
 	b.mu.RLock()
 	if b.closed.Load() {
 		b.mu.RUnlock()
@@ -131,6 +140,7 @@ func (b *Batcher) Evaluate(obs, policy, value []float32) error {
 	b.requests <- r
 	b.mu.RUnlock()
 	<-r.done
+	b.callerWait.Add(int64(time.Since(start)))
 	err := r.err
 	r.obs, r.logits, r.values = nil, nil, nil
 	b.pool.Put(r)
@@ -149,8 +159,9 @@ func (b *Batcher) Close() {
 	b.wg.Wait()
 }
 
-// gather groups requests into batches: it waits for a first request, then for more until the
-// batch is full or MaxWait has passed, and hands the group to an inference worker.
+// gather groups requests into batches: it waits for a first request and for a free engine
+// (requests queue meanwhile), takes what is queued up to a full batch, waits up to MaxWait
+// for more if it is not full, and hands the group to the free engine.
 func (b *Batcher) gather() {
 	defer b.wg.Done()
 	defer close(b.groups)
@@ -166,30 +177,52 @@ func (b *Batcher) gather() {
 				return
 			}
 		}
+		<-b.ready
 		group := append(<-b.free, first)
 		n := first.n
-		timer.Reset(b.maxWait)
-	fill:
+		closed := false
+	queued:
 		for n < b.maxBatch {
 			select {
 			case r, ok := <-b.requests:
 				if !ok {
-					break fill
+					closed = true
+					break queued
 				}
 				if n+r.n > b.maxBatch {
 					pending = r
-					break fill
+					break queued
 				}
 				group = append(group, r)
 				n += r.n
-			case <-timer.C:
-				break fill
+			default:
+				break queued
 			}
 		}
-		if !timer.Stop() {
-			select {
-			case <-timer.C:
-			default:
+		if n < b.maxBatch && pending == nil && !closed && b.maxWait > 0 {
+			timer.Reset(b.maxWait)
+		fill:
+			for n < b.maxBatch {
+				select {
+				case r, ok := <-b.requests:
+					if !ok {
+						break fill
+					}
+					if n+r.n > b.maxBatch {
+						pending = r
+						break fill
+					}
+					group = append(group, r)
+					n += r.n
+				case <-timer.C:
+					break fill
+				}
+			}
+			if !timer.Stop() {
+				select {
+				case <-timer.C:
+				default:
+				}
 			}
 		}
 		b.groups <- group
@@ -209,7 +242,14 @@ func (b *Batcher) infer(model *net.Model, built chan<- string) {
 	defer e.Close()
 	built <- e.Describe()
 	var obs, logits, values []float32
-	for group := range b.groups {
+	for {
+		idle := time.Now()
+		b.ready <- struct{}{}
+		group, ok := <-b.groups
+		b.engineIdle.Add(int64(time.Since(idle)))
+		if !ok {
+			return
+		}
 		if m := b.weights.Model(); m != nil && e.Model() != m {
 			if err := e.Swap(m); err != nil {
 				b.answer(group, err)
@@ -277,9 +317,13 @@ type BatcherStats struct {
 	Busy time.Duration
 	// NetCPU is the CPU time of the network's forward passes alone, summed over the workers.
 	NetCPU time.Duration
+	// CallerWait is the time callers spent blocked in Evaluate, summed over them; EngineIdle
+	// the time the inference workers spent waiting for a batch, summed over them.
+	CallerWait, EngineIdle time.Duration
 }
 
 // Stats reads the counters.
 func (b *Batcher) Stats() BatcherStats {
-	return BatcherStats{Batches: b.batches.Load(), Positions: b.positions.Load(), Busy: time.Duration(b.busy.Load()), NetCPU: time.Duration(b.netCPU.Load())}
+	return BatcherStats{Batches: b.batches.Load(), Positions: b.positions.Load(), Busy: time.Duration(b.busy.Load()),
+		NetCPU: time.Duration(b.netCPU.Load()), CallerWait: time.Duration(b.callerWait.Load()), EngineIdle: time.Duration(b.engineIdle.Load())}
 }

@@ -387,3 +387,89 @@ func TestCheapSearchPlaysItsBest(t *testing.T) {
 		t.Errorf("%d games of cheap searches only, %d different: the temperature drew their moves", n, len(seen))
 	}
 }
+
+// gatedWeights is a WeightsSource whose Model blocks, once armed, until released: the
+// inference worker asks it before each batch, so a test can hold the engine busy.
+type gatedWeights struct {
+	model   *net.Model
+	armed   atomic.Bool
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (g *gatedWeights) Model() *net.Model {
+	if g.armed.CompareAndSwap(true, false) {
+		g.entered <- struct{}{}
+		<-g.release
+	}
+	return g.model
+}
+
+// TestBatcherMergesWhatQueues: while the one engine is busy, the requests that arrive queue
+// and the free engine then takes them all in one batch (it does not cut a batch from whatever
+// came first, nor wait for a batch to fill while positions are queued); the time callers spent
+// blocked and the engines idle is counted. Each row is a MaxWait: the first request fills a
+// batch, and with a wait of an hour the second still goes at once, being full.
+func TestBatcherMergesWhatQueues(t *testing.T) {
+	g := testgames.TicTacToe
+	info := g.Info()
+	for _, wait := range []time.Duration{0, time.Hour} {
+		t.Run(wait.String(), func(t *testing.T) {
+			gate := &gatedWeights{model: tinyModel(t, info, g, 1), entered: make(chan struct{}), release: make(chan struct{})}
+			const later = 3 // requests of one position arriving while the engine is busy: they fill a batch
+			b, err := NewBatcher(gate, BatcherConfig{MaxBatch: later, MaxWait: wait, Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			var released sync.Once
+			release := func() { released.Do(func() { close(gate.release) }) }
+			defer release() // before Close, should the test fail with the engine held
+			one := make([]float32, info.Observation.Size())
+			g.New().Play(4).Observe(one)
+			var wg sync.WaitGroup
+			ask := func(n int) {
+				obs := make([]float32, 0, n*len(one))
+				for range n {
+					obs = append(obs, one...)
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if err := b.Evaluate(obs, make([]float32, n*info.NumActions), make([]float32, n)); err != nil {
+						t.Error(err)
+					}
+				}()
+			}
+			gate.armed.Store(true)
+			ask(later)
+			<-gate.entered // the engine holds the first request's batch
+			for range later {
+				ask(1)
+			}
+			// gather takes one as its next batch's first and waits for the engine; the others
+			// stay queued.
+			deadline := time.Now().Add(5 * time.Second)
+			for len(b.requests) < later-1 {
+				if time.Now().After(deadline) {
+					t.Fatalf("%d of %d requests queued while the engine was busy: a batch was cut before an engine was free", len(b.requests), later-1)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			const hold = 20 * time.Millisecond
+			time.Sleep(hold)
+			release()
+			wg.Wait()
+			s := b.Stats()
+			if s.Batches != 2 || s.Positions != 2*later {
+				t.Fatalf("%d batches of %d positions, want 2 of %d: what queued was not merged", s.Batches, s.Positions, 2*later)
+			}
+			if s.CallerWait < hold {
+				t.Errorf("callers waited %v in all, want at least the %v the engine was held", s.CallerWait, hold)
+			}
+			if s.EngineIdle <= 0 {
+				t.Errorf("the engine's idle time is %v", s.EngineIdle)
+			}
+		})
+	}
+}
