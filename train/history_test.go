@@ -28,7 +28,7 @@ func TestChanges(t *testing.T) {
 			c.SelfPlay.Temperature = mcts.Constant(1)
 			c.Trainer.ValueFromSearch = 0.5
 		}, []string{
-			"selfplay.games_per_worker: 32 → 128", "selfplay.max_wait: 2ms → 3ms",
+			"selfplay.games_per_worker: 32 → 128", "selfplay.max_wait: 0s → 3ms",
 			"selfplay.temperature: [{from: 0, value: 1}, {from: 20, value: 0}] → [{from: 0, value: 1}]",
 			"selfplay.in_flight: 4 → 1", "trainer.value_from_search: 0 → 0.5",
 		}, nil},
