@@ -57,6 +57,10 @@ type Record struct {
 	// Thinking is how each side's player spent its moves, as PlayGame measured it (not
 	// written in files).
 	Thinking [2]Thinking
+	// Comments are notes on the game: index 0 before the first move, index i after move i;
+	// nil for none. Only SGF holds them (internal/games.MarshalSGF): the JSON layouts leave
+	// them out.
+	Comments []string
 }
 
 // Thinking is what a player spent choosing moves: the moves it chose (neither the opening's

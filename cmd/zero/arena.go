@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zerogames/zero/internal/atomicfile"
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
 	"github.com/zerogames/zero/selfplay"
@@ -25,7 +26,7 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 	opening := fs.Int("opening", 0, "decisions that open each game at random, the same for both sides of a pair (varies the games of deterministic players)")
 	workers := fs.Int("workers", 0, "games played at once (0: one per core)")
 	anchor := fs.String("anchor", "", "the player rated 0 (default: the first)")
-	out := fs.String("out", "", "the folder for ratings.json and games.jsonl (default: runs/arena/GAME-TIME)")
+	out := fs.String("out", "", "the folder for ratings.json, games.jsonl and games.sgf (the games as SGF) (default: runs/arena/GAME-TIME)")
 	return func(ctx context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
 		if err := noArgs(args); err != nil {
 			return err
@@ -105,6 +106,13 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			}
 		}
 		if err := res.WriteFiles(dir); err != nil {
+			return err
+		}
+		sgfText, err := games.MarshalSGF(res.Records...)
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.WriteBytes(filepath.Join(dir, "games.sgf"), sgfText); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "\n%d games in %s; ratings and games written to %s\n", len(res.Records),

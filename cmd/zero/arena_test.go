@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zerogames/zero/internal/games"
 )
 
 // TestSearchCommands: zero arena, and the engine's player flags.
@@ -61,9 +64,32 @@ func TestSearchCommands(t *testing.T) {
 			}
 		})
 	}
-	for _, f := range []string{"ratings.json", "games.jsonl"} {
+	for _, f := range []string{"ratings.json", "games.jsonl", "games.sgf"} {
 		if _, err := os.Stat(filepath.Join(dir, "a", f)); err != nil {
 			t.Error(err)
+		}
+	}
+	// games.sgf holds the games of games.jsonl.
+	lines, err := os.ReadFile(filepath.Join(dir, "a", "games.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sgfText, err := os.ReadFile(filepath.Join(dir, "a", "games.sgf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromLines, err := games.ReadRecords(bytes.NewReader(lines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromSGF, err := games.ReadRecords(bytes.NewReader(sgfText))
+	if err != nil || len(fromSGF) != len(fromLines) || len(fromLines) == 0 {
+		t.Fatalf("games.sgf: %d games, %v; games.jsonl %d", len(fromSGF), err, len(fromLines))
+	}
+	for i := range fromLines {
+		a, b := fromLines[i], fromSGF[i]
+		if a.MoveList() != b.MoveList() || a.Players != b.Players || a.Result != b.Result || a.Resigned != b.Resigned {
+			t.Errorf("game %d: games.sgf %+v, games.jsonl %+v", i+1, b, a)
 		}
 	}
 	// An arena that plays nothing leaves no empty --out folder of its own making, and keeps

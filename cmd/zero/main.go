@@ -68,13 +68,14 @@ func subcommands() []subcommand {
 		{"perft", "[flags]", "count the positions reached at each depth (a move-generator check and speed test)", perftCmd},
 		{"engine", "[flags]", "speak the engine protocol on stdin/stdout (docs/ENGINE.md)", engineCmd},
 		{"analysis", "[flags]", "the JSON analysis engine: a query a line on stdin, an answer a line on stdout (docs/ENGINE.md)", analysisCmd},
+		{"analyse", "[flags] FILE", "search every decision of a game record again: each move's win rate against the player's choice, written back as SGF comments", analyseCmd},
 		{"games", "", "list the games", gamesCmd},
 		{"arena", "[flags]", "play a round robin between players and rate them (Elo with 95% intervals)", arenaCmd},
 		{"play", "[flags]", "play a game against the agent in the terminal", playCmd},
 		{"serve", "[flags]", "play against the agent in a browser, and watch training runs with --runs (a local web server)", serveCmd},
 		{"report", "--run DIR [--run DIR ...] [flags]", "draw a training run's charts (losses, Elo, throughput) as PNG files, or several runs' over each other", reportCmd},
 		{"net", "info CHECKPOINT | init [flags] | average --out F CHECKPOINT...", "inspect a network checkpoint (net info), create one with random weights (net init), or average checkpoints of one net (net average)", netCmd},
-		{"replay", "dump|check|repair --run DIR [flags]", "a training run's self-play games: write them as game records (dump, one a line, as an arena's games.jsonl), list the damage in its replay buffer (check) or rewrite its damaged shards (repair)", replayCmd},
+		{"replay", "dump|check|repair --run DIR [flags]", "a training run's self-play games: write them as game records (dump: one a line, as an arena's games.jsonl, or SGF), list the damage in its replay buffer (check) or rewrite its damaged shards (repair)", replayCmd},
 		{"bench", "net [flags] | selfplay [flags] | search [flags] | ingest [flags]", "measure speed: every inference backend side by side against the GEMM peak (bench net), self-play as training plays it (bench selfplay), one timed search by its threads (bench search), a trainer's intake of games from many workers (bench ingest)", benchCmd},
 	}
 }

@@ -50,8 +50,8 @@ func playCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wri
 	fs.StringVar(&cfg.Opponent, "opponent", "", "the agent to play: random, uct:N, ab:D, mcts:N:CHECKPOINT, mcts:N:KEY=VALUE:…:CHECKPOINT (search parameters changed: mcts:400:c_puct=1.25:CHECKPOINT) (default: the game's model, --models' GAME.zck or the shipped "+models.Dir+"/GAME.zck, at "+fmt.Sprint(ui.ModelSimulations)+" simulations, else "+ui.DefaultOpponent+")")
 	fs.StringVar(&cfg.Models, "models", "", "a `DIR` of models whose GAME.zck is the default opponent before the shipped one (which is in the binary)")
 	fs.StringVar(&cfg.Side, "as", "", "your side: one of the game's players ("+joinSides()+") or random (default the first player, or your side in --load's record)")
-	fs.StringVar(&cfg.Load, "load", "", "a game record to replay and go on from: a saved game (JSON), or game N of an arena's games.jsonl as FILE#N; its game replaces --game")
-	fs.StringVar(&cfg.Record, "record", "", "where to save the game when it ends, on Ctrl-C or at the end of the input (default "+savedGames+"/zero-GAME-DATE-TIME.json, a folder .gitignore covers; - not to save)")
+	fs.StringVar(&cfg.Load, "load", "", "a game record to replay and go on from: a saved game (zero's JSON or SGF), or game N of a file of several (an arena's games.jsonl or games.sgf) as FILE#N; its game replaces --game")
+	fs.StringVar(&cfg.Record, "record", "", "where to save the game when it ends, on Ctrl-C or at the end of the input (default "+savedGames+"/zero-GAME-DATE-TIME.json, a folder .gitignore covers; a name ending in .sgf saves SGF; - not to save)")
 	var seed optUint64
 	fs.Var(&seed, "seed", "the seed `N` of the agent, the random side and chance draws (default: from the clock)")
 	return func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

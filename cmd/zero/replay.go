@@ -11,6 +11,7 @@ import (
 
 	"github.com/zerogames/zero/internal/atomicfile"
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train"
 	"github.com/zerogames/zero/train/replay"
 )
@@ -117,12 +118,14 @@ func lostSummary(r *replay.Report) string {
 }
 
 // replayDump writes a run's self-play games as game lines (selfplay.Record, the layout of an
-// arena's games.jsonl), which `zero play --load FILE#N` and every reader of arena output read.
+// arena's games.jsonl) or as one SGF collection, which `zero play --load FILE#N` and every
+// reader of arena output read.
 // It only reads the run folder, so it may run while the run trains.
 func replayDump(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("replay dump", "--run DIR [flags]", "write a training run's self-play games (its replay buffer) as game records, one a line, as an arena's games.jsonl")
+	fs := newFlagSet("replay dump", "--run DIR [flags]", "write a training run's self-play games (its replay buffer) as game records: one a line, as an arena's games.jsonl, or SGF")
 	run := fs.String("run", "", "the run folder `DIR` (its replay/ shards are read, nothing is changed: the run may be training)")
 	out := fs.String("out", "-", "the `FILE` to write (- for standard output); zero play --load FILE#N plays its game N")
+	format := fs.String("format", "", "the records' `FORMAT`: jsonl (game lines, as an arena's games.jsonl) or sgf (one SGF collection); default sgf for a --out ending in .sgf, else jsonl")
 	last := fs.Int("last", 0, "only the newest `N` games (0: every game in the buffer)")
 	if help, err := parseFlags(fs, args, stdout, stderr); help || err != nil {
 		return err
@@ -135,6 +138,12 @@ func replayDump(args []string, stdout, stderr io.Writer) error {
 		return errors.New("replay dump: give the run folder, --run DIR")
 	case *last < 0:
 		return fmt.Errorf("--last %d: want a number of games ≥ 0", *last)
+	case *format == "" && games.IsSGFName(*out):
+		*format = "sgf"
+	case *format == "":
+		*format = "jsonl"
+	case *format != "jsonl" && *format != "sgf":
+		return fmt.Errorf("--format %s: want jsonl or sgf", *format)
 	}
 	dir := filepath.Join(*run, train.ReplayDir)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -157,6 +166,7 @@ func replayDump(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
 	var lines []byte
+	var recs []selfplay.Record
 	n, skipped := 0, 0
 	for i, game := range recorded {
 		rec, err := games.ActionRecord(g, game.Actions, game.Result, [2]string{games.SelfPlay, games.SelfPlay})
@@ -168,7 +178,13 @@ func replayDump(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		lines = append(lines, rec.MarshalLine()...)
+		recs = append(recs, rec)
 		n++
+	}
+	if *format == "sgf" {
+		if lines, err = games.MarshalSGF(recs...); err != nil {
+			return err
+		}
 	}
 	if *out == "-" {
 		if _, err := stdout.Write(lines); err != nil {

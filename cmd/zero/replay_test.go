@@ -35,6 +35,7 @@ func TestReplayDump(t *testing.T) {
 		t.Fatalf("the run's shards: %s, %d games, %v", game, len(shards), err)
 	}
 	dump := filepath.Join(dir, "dump.jsonl")
+	dumpSGF := filepath.Join(dir, "dump.sgf")
 	tests := []struct {
 		name    string
 		args    []string
@@ -43,6 +44,9 @@ func TestReplayDump(t *testing.T) {
 		wantErr string // or this error
 	}{
 		{"every game", []string{"--run", runDir, "--out", dump}, 0, false, ""},
+		{"as SGF, by the name", []string{"--run", runDir, "--out", dumpSGF}, 0, false, ""},
+		{"as SGF, to stdout", []string{"--run", runDir, "--format", "sgf", "--last", "2"}, len(shards) - 2, true, ""},
+		{"a format it has not", []string{"--run", runDir, "--format", "pgn"}, 0, false, "--format pgn: want jsonl or sgf"},
 		{"the last 2, to stdout", []string{"--run", runDir, "--last", "2"}, len(shards) - 2, true, ""},
 		{"more than there are", []string{"--run", runDir, "--last", "1000", "--out", dump}, 0, false, ""},
 		{"no run", nil, 0, false, "give the run folder, --run DIR"},
@@ -54,6 +58,7 @@ func TestReplayDump(t *testing.T) {
 		stdout.Reset()
 		stderr.Reset()
 		os.Remove(dump)
+		os.Remove(dumpSGF)
 		err := run(ctx, append([]string{"replay", "dump"}, tt.args...), strings.NewReader(""), &stdout, &stderr)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
@@ -67,9 +72,16 @@ func TestReplayDump(t *testing.T) {
 		}
 		text := stdout.Bytes()
 		if !tt.stdout {
-			if text, err = os.ReadFile(dump); err != nil {
+			file := tt.args[len(tt.args)-1]
+			if text, err = os.ReadFile(file); err != nil {
 				t.Fatal(err)
 			}
+			if games.IsSGF(text) != games.IsSGFName(file) {
+				t.Errorf("%s: %s is SGF: %v", tt.name, file, games.IsSGF(text))
+			}
+		}
+		if wantSGF := slices.Contains(tt.args, "sgf"); tt.stdout && games.IsSGF(text) != wantSGF {
+			t.Errorf("%s: the output is SGF: %v, want %v", tt.name, !wantSGF, wantSGF)
 		}
 		recs, err := games.ReadRecords(bytes.NewReader(text))
 		if err != nil {

@@ -35,7 +35,7 @@ import (
 )
 
 // Version is what the `version` command answers.
-const Version = "0.1"
+const Version = games.Version
 
 // ProtocolVersion is what `protocol_version` answers: the version of GTP whose framing the
 // protocol follows.
@@ -296,12 +296,7 @@ func cmdFinalScore(s *Session, _ string) (reply, error) {
 	if result == names[1] {
 		winner = 1
 	}
-	// The winner's GTP letter: B for the first player, W for the second, unless the game's
-	// own names are GTP's (YINSH: white moves first).
-	letter := [2]string{"B", "W"}
-	if names[0] == "white" && names[1] == "black" {
-		letter = [2]string{"W", "B"}
-	}
+	letter := games.Letters(names)
 	margin := "R"
 	if score, ok := s.pos.Score(); ok {
 		margin = strconv.Itoa(abs(score[winner] - score[1-winner]))

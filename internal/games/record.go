@@ -1,23 +1,38 @@
 package games
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/atomicfile"
 	"github.com/zerogames/zero/selfplay"
 )
 
-// ReadRecords reads the game records of r (a game file or an arena's games.jsonl; see
-// selfplay.ReadRecords) and checks each against the rules of its game: every move legal in
-// turn, a resignation only in a game that had not ended, and the result the one the moves (and
-// resignation) give.
+// ReadRecords reads the game records of r (a game file or an arena's games.jsonl, see
+// selfplay.ReadRecords; or an SGF collection, see MarshalSGF) and checks each against the
+// rules of its game: every move legal in turn, a resignation only in a game that had not
+// ended, and the result the one the moves (and resignation) give.
 func ReadRecords(r io.Reader) ([]selfplay.Record, error) {
-	recs, err := selfplay.ReadRecords(r, info)
+	data, err := io.ReadAll(io.LimitReader(r, selfplay.MaxRecordsSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > selfplay.MaxRecordsSize {
+		return nil, fmt.Errorf("larger than %d bytes: not a file of game records", selfplay.MaxRecordsSize)
+	}
+	var recs []selfplay.Record
+	if IsSGF(data) {
+		recs, err = readSGF(data)
+	} else {
+		recs, err = selfplay.ReadRecords(bytes.NewReader(data), info)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -144,3 +159,19 @@ func Replay(r *selfplay.Record) (*Position, int, error) {
 	}
 	return pos, resigned, nil
 }
+
+// SaveRecord writes one record to path, atomically: as SGF (MarshalSGF) when the name ends in
+// .sgf, else in zero's game-file layout (selfplay.Record.SaveFile).
+func SaveRecord(path string, r selfplay.Record) error {
+	if !IsSGFName(path) {
+		return r.SaveFile(path)
+	}
+	text, err := MarshalSGF(r)
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteBytes(path, text)
+}
+
+// IsSGFName tells a file name that asks for SGF: it ends in .sgf, in any case.
+func IsSGFName(path string) bool { return strings.EqualFold(filepath.Ext(path), ".sgf") }

@@ -221,7 +221,7 @@ func (s *session) keep() (string, error) {
 			return "", err
 		}
 	}
-	if err := s.m.Record().SaveFile(path); err != nil {
+	if err := games.SaveRecord(path, s.m.Record()); err != nil {
 		return "", err
 	}
 	s.kept, s.wrote = s.key(), true
@@ -281,7 +281,7 @@ var commands = []command{
 		err := s.m.Undo()
 		return err == nil, err
 	}},
-	{"save", "FILE", "save the game as a record (JSON)", (*session).save},
+	{"save", "FILE", "save the game as a record (SGF if FILE ends in .sgf, else zero's JSON)", (*session).save},
 	{"load", "FILE", "load a record and go on from its last move", func(s *session, _ context.Context, arg string) (bool, error) {
 		if arg == "" {
 			return false, errors.New("load what? load FILE")
@@ -495,7 +495,7 @@ func (s *session) save(_ context.Context, arg string) (bool, error) {
 	if arg == "" {
 		return false, errors.New("save where? save FILE")
 	}
-	if err := s.m.Record().SaveFile(arg); err != nil {
+	if err := games.SaveRecord(arg, s.m.Record()); err != nil {
 		return false, err
 	}
 	fmt.Fprintf(s.out, "saved %d moves in %s\n", len(s.m.Pos.Moves()), arg)

@@ -11,7 +11,7 @@
 //	POST /api/analyze  {id}          the agent's top moves with visit share and win probability
 //	POST /api/undo     {id}          take back the person's last move and the agent's reply
 //	POST /api/resign   {id}
-//	GET  /api/record?id=ID           the game record (JSON) as a download
+//	GET  /api/record?id=ID[&format=F] the game record as a download: zero's JSON, or SGF (F sgf)
 //
 // Each game is a session of its own, found by an unguessable id and locked while it is used,
 // so games never see each other; at most MaxSessions are kept, MaxPerClient per client
@@ -961,12 +961,25 @@ func (s *Server) handleResign(w http.ResponseWriter, _ *http.Request, sess *sess
 	return nil
 }
 
-func (s *Server) handleRecord(w http.ResponseWriter, _ *http.Request, sess *session) error {
+func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request, sess *session) error {
 	rec := sess.m.Record()
-	name := fmt.Sprintf("zero-%s-%s.json", rec.Game, time.Now().Format("20060102-150405"))
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	w.Write(rec.MarshalFile())
+	name := fmt.Sprintf("zero-%s-%s", rec.Game, time.Now().Format("20060102-150405"))
+	switch f := r.URL.Query().Get("format"); f {
+	case "", "json":
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.json"`)
+		w.Write(rec.MarshalFile())
+	case "sgf":
+		text, err := games.MarshalSGF(rec)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Content-Type", "application/x-go-sgf; charset=utf-8")
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.sgf"`)
+		w.Write(text)
+	default:
+		return &httpError{http.StatusBadRequest, fmt.Errorf("format %q: want json or sgf", f)}
+	}
 	return nil
 }
 

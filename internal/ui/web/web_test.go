@@ -111,6 +111,26 @@ func TestWholeGame(t *testing.T) {
 	if err != nil || rec.Result != st.Result || !slices.Equal(rec.Moves, st.Moves) || rec.PlayerOf("black") != ui.Human {
 		t.Fatalf("record %+v, %v", rec, err)
 	}
+	// The same record as SGF, and a format the server has not.
+	sgfResp, err := srv.Client().Get(srv.URL + "/api/record?format=sgf&id=" + st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sgfResp.Body.Close()
+	if cd := sgfResp.Header.Get("Content-Disposition"); !strings.HasSuffix(cd, `.sgf"`) {
+		t.Errorf("SGF Content-Disposition %q", cd)
+	}
+	if srec, err := games.ReadRecord(sgfResp.Body); err != nil || srec.Result != rec.Result || !slices.Equal(srec.Moves, rec.Moves) || srec.Players != rec.Players {
+		t.Fatalf("SGF record %+v, %v; want %+v", srec, err, rec)
+	}
+	bad, err := srv.Client().Get(srv.URL + "/api/record?format=pgn&id=" + st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad.Body.Close()
+	if bad.StatusCode != http.StatusBadRequest {
+		t.Errorf("format=pgn: status %d, want 400", bad.StatusCode)
+	}
 	// HEAD, which the server advertises for its GET endpoints, answers as GET does (it was
 	// sent to the JSON body's decoder: 415).
 	for _, path := range []string{"/api/record?id=", "/api/state?id="} {

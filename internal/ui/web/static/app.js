@@ -235,6 +235,7 @@ function render() {
   $("moves").replaceChildren(...moves);
   $("moves").scrollTop = $("moves").scrollHeight;
   $("download").href = `/api/record?id=${st.id}`;
+  $("download-sgf").href = `/api/record?id=${st.id}&format=sgf`;
   $("notes").replaceChildren();
   $("score").replaceChildren();
   $("choices").replaceChildren();
