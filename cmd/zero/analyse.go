@@ -15,7 +15,6 @@ import (
 	"github.com/zerogames/zero/internal/atomicfile"
 	"github.com/zerogames/zero/internal/engine"
 	"github.com/zerogames/zero/internal/games"
-	"github.com/zerogames/zero/internal/ui"
 	"github.com/zerogames/zero/selfplay"
 )
 
@@ -50,9 +49,7 @@ func analyseCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.
 		}
 		spec := *player
 		if spec == "" {
-			if spec = ui.DefaultSpec("", rec.Game); spec == ui.DefaultOpponent {
-				spec = engine.DefaultPlayer
-			}
+			spec = engineDefault(rec.Game)
 		}
 		agent, err := g.NewAgent(spec, *seed)
 		if err != nil {

@@ -15,7 +15,7 @@ import (
 
 func engineCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	game := fs.String("game", defaultGame, "the game to start with: "+joinNames())
-	player := fs.String("player", engine.DefaultPlayer, "the player of genmove and go: random, uct:N, ab:D, mcts:N:CHECKPOINT, mcts:N:KEY=VALUE:…:CHECKPOINT (search parameters changed)")
+	player := fs.String("player", "", "the player of genmove and go: random, uct:N, ab:D, mcts:N:CHECKPOINT, mcts:N:KEY=VALUE:…:CHECKPOINT (search parameters changed) (default: each game's shipped model, mcts with the model, else "+engine.DefaultPlayer+")")
 	seed := fs.Uint64("seed", 1, "the seed of the player")
 	return func(ctx context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
 		if err := noArgs(args); err != nil {
@@ -25,11 +25,25 @@ func engineCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.W
 		if err != nil {
 			return err
 		}
-		if err := s.SetPlayer(*player, *seed); err != nil {
+		if *player == "" {
+			err = s.FollowDefault(engineDefault, *seed)
+		} else {
+			err = s.SetPlayer(*player, *seed)
+		}
+		if err != nil {
 			return fmt.Errorf("--player: %w", err)
 		}
 		return s.Serve(ctx, stdin, stdout)
 	}
+}
+
+// engineDefault is the default player of zero engine and zero analysis for a game: its
+// shipped model searched as in zero play, else engine.DefaultPlayer.
+func engineDefault(game string) string {
+	if spec := ui.DefaultSpec("", game); spec != ui.DefaultOpponent {
+		return spec
+	}
+	return engine.DefaultPlayer
 }
 
 func gamesCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
@@ -73,9 +87,7 @@ func analysisCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io
 		}
 		spec := *player
 		if spec == "" {
-			if spec = ui.DefaultSpec("", g.Info().Name); spec == ui.DefaultOpponent {
-				spec = engine.DefaultPlayer
-			}
+			spec = engineDefault(g.Info().Name)
 		}
 		if _, err := g.NewAgent(spec, *seed); err != nil {
 			return fmt.Errorf("--player: %w", err)

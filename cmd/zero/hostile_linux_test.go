@@ -143,7 +143,7 @@ func TestHostileCheckpoints(t *testing.T) {
 			want = append(want, "? player \"mcts:10:"+f.path+"\": checkpoint "+f.want+"\n\n")
 		}
 		in.WriteString("player " + inFlight + "\nplayer\nplayer mcts:10:" + model + "\ngo visits 10\nquit\n")
-		want = append(want, "? "+inFlightRefused+"\n\n", "= uct:1000\n\n", "=\n\n", "=\n")
+		want = append(want, "? "+inFlightRefused+"\n\n", "= mcts:400:models/yinsh-blitz.zck\n\n", "=\n\n", "=\n")
 		stdout, _, code := boundedZero(t, dir, in.String(), "engine")
 		pos := 0
 		for _, w := range want {

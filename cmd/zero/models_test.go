@@ -42,6 +42,8 @@ func TestModelsAnywhere(t *testing.T) {
 			[]string{"gyges: 2 games", "mcts:8:models/gyges.zck"}, ""},
 		{"the engine plays a shipped model", []string{"engine", "--game", "imbriqua", "--player", "mcts:8:models/imbriqua.zck"}, "genmove\nquit\n",
 			[]string{"= "}, ""},
+		{"the engine's default, each game's shipped model", []string{"engine", "--game", "gyges"}, "player\ngame imbriqua\nplayer\nplayer random\ngame yinsh\nplayer\nquit\n",
+			[]string{"= mcts:400:models/gyges.zck\n", "= mcts:400:models/imbriqua.zck\n", "= random\n"}, ""},
 		{"net info", []string{"net", "info", "models/gyges-advanced.zck"}, "", []string{"gyges-advanced"}, ""},
 		{"play, --models missing", []string{"play", "--models", "/nonexistent"}, "", nil, "--models /nonexistent: no such folder"},
 		{"serve, --models missing", []string{"serve", "--models", "/nonexistent", "--addr", "127.0.0.1:0"}, "", nil, "--models /nonexistent: no such folder"},

@@ -58,6 +58,9 @@ type Session struct {
 	seed      uint64
 	agent     games.Agent
 	agentGame string
+	// follow, until a player is set (SetPlayer, `player`, `setoption`), gives the spec of each
+	// game the session switches to: the game's own default player (FollowDefault).
+	follow func(game string) string
 	// serveCtx is Serve's context; ctx is the search's, which `stop` cancels during a
 	// genmove, go visits or go time (Serve's otherwise).
 	serveCtx, ctx context.Context
@@ -65,7 +68,7 @@ type Session struct {
 	clock clock
 }
 
-// DefaultPlayer is the player of a new session.
+// DefaultPlayer is the player of a new session, unless FollowDefault gives each game its own.
 const DefaultPlayer = "uct:1000"
 
 // NewSession starts a session on a game, with DefaultPlayer seeded by 1.
@@ -84,16 +87,29 @@ func (s *Session) SetPlayer(spec string, seed uint64) error {
 	if err != nil {
 		return err
 	}
-	s.spec, s.seed, s.agent, s.agentGame = spec, seed, a, s.game.Info().Name
+	s.spec, s.seed, s.agent, s.agentGame, s.follow = spec, seed, a, s.game.Info().Name, nil
+	return nil
+}
+
+// FollowDefault makes spec(game), seeded by seed, the player of the current game and of each
+// game the session switches to (`game NAME`), until a player is set: `zero engine` without
+// --player plays each game's shipped model so. On error nothing changes.
+func (s *Session) FollowDefault(spec func(game string) string, seed uint64) error {
+	if err := s.SetPlayer(spec(s.game.Info().Name), seed); err != nil {
+		return err
+	}
+	s.follow = spec
 	return nil
 }
 
 // player returns the session's agent for the current game.
 func (s *Session) player() (games.Agent, error) {
 	if s.agent == nil || s.agentGame != s.game.Info().Name {
+		follow := s.follow
 		if err := s.SetPlayer(s.spec, s.seed); err != nil {
 			return nil, err
 		}
+		s.follow = follow
 	}
 	return s.agent, nil
 }
@@ -180,6 +196,9 @@ func cmdGame(s *Session, arg string) (reply, error) {
 		return reply{}, err
 	}
 	s.game, s.pos = g, g.NewPosition()
+	if s.follow != nil {
+		s.spec = s.follow(g.Info().Name)
+	}
 	return ok(), nil
 }
 

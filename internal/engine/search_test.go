@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -157,4 +158,46 @@ func TestAlphaBetaPV(t *testing.T) {
 	if got := out.String(); !want.MatchString(got) {
 		t.Errorf("go infinite with ab:2 at a win in one: %q", got)
 	}
+}
+
+// TestFollowDefault: a session following the games' defaults (zero engine without --player)
+// plays each game's own default, after a switch of game too, until a player is set.
+func TestFollowDefault(t *testing.T) {
+	def := func(game string) string {
+		if game == "gyges" {
+			return "ab:1"
+		}
+		return "uct:" + strconv.Itoa(len(game))
+	}
+	cases := []struct {
+		name  string
+		lines []string // each line's reply, after "line\t"
+	}{
+		{"switching games", []string{"player\t= uct:11\n\n", "game gyges\t=\n\n", "player\t= ab:1\n\n", "game imbriqua\t=\n\n", "player\t= uct:8\n\n"}},
+		{"genmove after a switch", []string{"game gyges\t=\n\n", "genmove\t", "player\t= ab:1\n\n"}},
+		{"a player set stops following", []string{"player random\t=\n\n", "game gyges\t=\n\n", "player\t= random\n\n"}},
+		{"setoption stops following", []string{"setoption threads 1\t=\n\n", "game gyges\t=\n\n", "player\t= uct:11:threads=1\n\n"}},
+		{"a refused player keeps following", []string{"player uct:0\t", "game gyges\t=\n\n", "player\t= ab:1\n\n"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := NewSession("yinsh-blitz")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.FollowDefault(def, 1); err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range c.lines {
+				line, want, _ := strings.Cut(l, "\t")
+				exec(t, s, line, want)
+			}
+		})
+	}
+	// A default the game refuses is an error, and the player does not change.
+	s, _ := NewSession("yinsh")
+	if err := s.FollowDefault(func(string) string { return "uct:0" }, 1); err == nil {
+		t.Error("FollowDefault(uct:0): no error")
+	}
+	exec(t, s, "player", "= uct:1000\n\n")
 }
