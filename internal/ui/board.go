@@ -15,6 +15,13 @@ type Board interface {
 	Group(pos *games.Position) []MoveGroup
 }
 
+// Coords is a Board that also draws its positions with each empty point named, where the
+// edges' coordinates are not enough to read a point at a glance (YINSH's slanting lines); the
+// square boards name their rows and columns at the edges and need none.
+type Coords interface {
+	TextCoords(pos *games.Position) string
+}
+
 // MoveGroup is a group of legal moves as listed to a person: Label introduces the moves, each
 // written as Items shows it (the full moves are Label's verb and point joined to an item, as
 // Board.Group documents for its game).

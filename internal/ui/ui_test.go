@@ -290,6 +290,44 @@ func TestYinshText(t *testing.T) {
 	}
 }
 
+// TestYinshTextCoords: the drawing with names puts each empty point's name where Text draws
+// its dot, and every piece as Text draws it.
+func TestYinshTextCoords(t *testing.T) {
+	m := newMatch(t, "yinsh", "white")
+	if err := m.Pos.PlayMoves(midgame); err != nil {
+		t.Fatal(err)
+	}
+	b := BoardFor("yinsh")
+	c, ok := b.(Coords)
+	if !ok {
+		t.Fatal("the YINSH board draws no names")
+	}
+	plain, named := strings.Split(b.Text(m.Pos), "\n"), strings.Split(c.TextCoords(m.Pos), "\n")
+	if len(plain) != len(named) {
+		t.Fatalf("%d lines with names, %d without", len(named), len(plain))
+	}
+	s := m.Pos.State().(yinsh.State)
+	for p := range yinsh.NumPoints {
+		x, r := yinsh.PointCoords(p)
+		name := yinsh.PointName(p)
+		l, c := []rune(named[yinshLine(x, r)]), yinshX(x)
+		got := strings.TrimSpace(string(l[c-1 : min(c+2, len(l))]))
+		want := strings.TrimSpace(string([]rune(plain[yinshLine(x, r)])[c-1 : min(c+2, len([]rune(plain[yinshLine(x, r)])))]))
+		if s.At(p) == yinsh.Empty {
+			want = name
+		}
+		if got != want {
+			t.Errorf("%s drawn %q, want %q", name, got, want)
+		}
+	}
+	// Each of the other games names its squares at the edges and has no such drawing.
+	for _, g := range []string{"gyges", "imbriqua"} {
+		if _, ok := BoardFor(g).(Coords); ok {
+			t.Errorf("%s's board has a drawing with names", g)
+		}
+	}
+}
+
 func TestYinshGroupAndView(t *testing.T) {
 	m := newMatch(t, "yinsh", "white")
 	b := BoardFor("yinsh")

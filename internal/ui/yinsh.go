@@ -32,7 +32,13 @@ var yinshPieces = [...]string{yinsh.Empty: "·", yinsh.WhiteRing: "(W)", yinsh.B
 
 func yinshState(pos *games.Position) yinsh.State { return pos.State().(yinsh.State) }
 
-func (yinshBoard) Text(pos *games.Position) string {
+func (yinshBoard) Text(pos *games.Position) string { return yinshText(pos, false) }
+
+// TextCoords is Text with each empty point drawn as its name (e5, f10): YINSH's points lie on
+// three slanting lines, which a player new to the board reads more easily so.
+func (yinshBoard) TextCoords(pos *games.Position) string { return yinshText(pos, true) }
+
+func yinshText(pos *games.Position, names bool) string {
 	s := yinshState(pos)
 	lines := make([][]rune, yinshLines)
 	for i := range lines {
@@ -51,6 +57,9 @@ func (yinshBoard) Text(pos *games.Position) string {
 		x, r := yinsh.PointCoords(p)
 		piece := s.At(p)
 		tok := yinshPieces[piece]
+		if names && piece == yinsh.Empty {
+			tok = yinsh.PointName(p)
+		}
 		if p == moved && (piece == yinsh.WhiteRing || piece == yinsh.BlackRing) {
 			tok = "[" + tok[1:2] + "]"
 		}

@@ -303,6 +303,14 @@ var commands = []command{
 		return true, nil
 	}},
 	{"board", "", "draw the board again", func(*session, context.Context, string) (bool, error) { return true, nil }},
+	{"coords", "", "draw the board with each empty point named (YINSH; the other boards name their rows and columns at the edges)", func(s *session, _ context.Context, _ string) (bool, error) {
+		c, ok := s.board.(ui.Coords)
+		if !ok {
+			return true, nil
+		}
+		fmt.Fprintln(s.out, c.TextCoords(s.m.Pos))
+		return false, nil
+	}},
 	{"moves", "", "the moves played, numbered", func(s *session, _ context.Context, _ string) (bool, error) {
 		s.listMoves()
 		return false, nil

@@ -85,6 +85,10 @@ func TestPlay(t *testing.T) {
 				"? load what? load FILE", "? open /nonexistent.json: no such file", "no moves yet"}, nil, "", ""},
 		{"the agent moves first when the person is black", Config{Game: "yinsh-blitz", Side: "black"}, "?\n",
 			[]string{"you play black against scripted", "white (scripted) plays place a2", "84 legal moves:", "black> "}, nil, "", ""},
+		{"coords", Config{Game: "yinsh"}, "coords\n",
+			[]string{"white> ", "       c8      e9     g10     i11\n"}, nil, "", ""},
+		{"coords of a square board draws it again", Config{Game: "gyges"}, "coords\n",
+			[]string{"south> ", "┃ south goal ┃"}, nil, "", ""},
 		{"hint", Config{Game: "yinsh"}, "hint\n",
 			[]string{"scripted's view after 100 simulations (value +0.50 for white):", "place a2         visits  50.0%   wins  75%", "place a4"}, nil, "", ""},
 		// Agents that do not run simulations say what they did instead.
