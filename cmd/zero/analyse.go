@@ -8,9 +8,10 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/zerogames/zero/internal/atomicfile"
 	"github.com/zerogames/zero/internal/engine"
@@ -115,8 +116,20 @@ func analyseRecord(ctx context.Context, g games.Game, agent games.Agent, rec sel
 	}
 	res := make([]found, n)
 	pos := g.NewPosition()
-	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "move\tside\tplayed\twin\tchoice\twin\tdrop\t")
+	// The table's columns, right-aligned, wide enough for the record's moves and sides: each
+	// line is written as soon as it is known, so a tabwriter (which aligns what it holds) cannot.
+	mw, sw := len("choice"), len("side")
+	for _, m := range rec.Moves {
+		mw = max(mw, utf8.RuneCountInString(m))
+	}
+	for _, name := range g.Info().PlayerNames {
+		sw = max(sw, utf8.RuneCountInString(name))
+	}
+	row := func(cells ...string) {
+		line := fmt.Sprintf("%5s  %*s  %*s  %6s  %*s  %6s  %s", cells[0], sw, cells[1], mw, cells[2], cells[3], mw, cells[4], cells[5], cells[6])
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	row("move", "side", "played", "win", "choice", "win", "drop")
 	// winAfter is the win rate of move i for its mover, and whether it is known.
 	winAfter := func(i int) (float64, bool) {
 		f := res[i]
@@ -194,8 +207,7 @@ func analyseRecord(ctx context.Context, g games.Game, agent games.Agent, rec sel
 		if choice.WinProb >= 0 {
 			choiceWin = fmt.Sprintf("%.1f%%", 100*choice.WinProb)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", i+1, f.mover, rec.Moves[i], win, choice.Move, choiceWin, drop)
-		tw.Flush()
+		row(strconv.Itoa(i+1), f.mover, rec.Moves[i], win, choice.Move, choiceWin, drop)
 		comments := a.rec.Comments
 		if len(comments) < n+1 {
 			comments = append(comments, make([]string, n+1-len(comments))...)

@@ -92,6 +92,18 @@ func TestAnalyse(t *testing.T) {
 				if rows := strings.Count(report, "\n") - 2; rows != searched {
 					t.Errorf("%d table rows, want %d (one per searched decision):\n%s", rows, searched, report)
 				}
+				// The table's columns are aligned: each row's cells end where the header's do
+				// (rows are written one by one as the search goes).
+				lines := strings.Split(report, "\n")
+				ends := cellEnds(lines[0])
+				for _, l := range lines[1 : 1+searched] {
+					r := []rune(l)
+					for _, e := range []int{ends[0], ends[3], ends[5]} { // the move's number and the two win rates
+						if e > len(r) || r[e-1] == ' ' || (e < len(r) && r[e] != ' ') {
+							t.Errorf("row %q: no cell ends at %d, where the header's does", l, e)
+						}
+					}
+				}
 			})
 		}
 	}
@@ -119,4 +131,16 @@ func TestAnalyse(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cellEnds is where each space-separated cell of line ends, in runes.
+func cellEnds(line string) []int {
+	var ends []int
+	r := []rune(line)
+	for i := range r {
+		if r[i] != ' ' && (i+1 == len(r) || r[i+1] == ' ') {
+			ends = append(ends, i+1)
+		}
+	}
+	return ends
 }
