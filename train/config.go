@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -350,7 +351,7 @@ func ParseConfig(data []byte) (Config, error) {
 		Game string `yaml:"game"`
 	}
 	if err := yaml.Unmarshal(data, &probe); err != nil {
-		return Config{}, yamlError(err)
+		return Config{}, yamlError(err, data)
 	}
 	if probe.Game == "" {
 		return Config{}, errors.New("game: missing (the game to learn, as yinsh-blitz)")
@@ -362,14 +363,14 @@ func ParseConfig(data []byte) (Config, error) {
 		if errors.Is(err, io.EOF) {
 			return Config{}, errors.New("empty configuration")
 		}
-		return Config{}, yamlError(err)
+		return Config{}, yamlError(err, data)
 	}
 	// Only the first document is decoded: a second one would be ignored, so it is refused.
 	var next yaml.Node
 	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
 		line := next.Line
 		if err != nil {
-			return Config{}, yamlError(err)
+			return Config{}, yamlError(err, data)
 		}
 		return Config{}, fmt.Errorf("line %d: a second YAML document (after ---): a configuration is one document", line)
 	}
@@ -382,12 +383,43 @@ func ParseConfig(data []byte) (Config, error) {
 // Marshal writes the configuration as YAML, every field explicit.
 func (c *Config) Marshal() ([]byte, error) { return yaml.Marshal(c) }
 
-// yamlError makes yaml's messages shorter: "line 4: field blocs not found in type net.Config".
-func yamlError(err error) error {
+// yamlError makes yaml's messages shorter: "line 4: field blocs not found in type net.Config",
+// and names a syntax error's true line in data: yaml.v3 counts a parser's error (an unclosed
+// flow mapping, a key where none is expected) from line 0, a scanner's from line 1, so "{" left
+// open on line 2 was said to be on line 1 (go-yaml/yaml#205); an error on the first line it
+// says without a line.
+func yamlError(err error, data []byte) error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
 	msg = strings.ReplaceAll(msg, "\n  ", "; ")
-	return errors.New(msg)
+	line, problem := 0, msg
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		n, after, found := strings.Cut(rest, ": ")
+		v, aerr := strconv.Atoi(n)
+		if !found || aerr != nil {
+			return errors.New(msg)
+		}
+		line, problem = v, after
+	}
+	if !slices.Contains(yamlParserProblems, problem) {
+		return errors.New(msg) // a scanner's or a decoder's: counted from 1 already
+	}
+	// The document's last line at most: a problem found at the end of the stream is on it.
+	lines := bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		lines++
+	}
+	return fmt.Errorf("line %d: %s", max(1, min(line+1, lines)), problem)
+}
+
+// yamlParserProblems are the problems yaml.v3's parser (not its scanner) reports, whose line it
+// counts from 0 (parserc.go's yaml_parser_set_parser_error calls).
+var yamlParserProblems = []string{
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'", "did not find expected key",
+	"did not find expected node content", "did not find expected '-' indicator",
+	"did not find expected <document start>", "did not find expected <stream-start>",
+	"found duplicate %YAML directive", "found duplicate %TAG directive", "found incompatible YAML document",
+	"found undefined tag handle",
 }
 
 func prefix(p string, err error) error {

@@ -57,6 +57,33 @@ func TestConfigRefusals(t *testing.T) {
 	}
 }
 
+// TestConfigSyntaxLine: a syntax error is said on its line, whether yaml.v3's parser or its
+// scanner finds it (the parser counted lines from 0: a "{" left open on line 2 was on line 1).
+func TestConfigSyntaxLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml, says string
+	}{
+		{"flow mapping left open, line 2", "game: yinsh\nnet: {blocks: 4, channels: 32\n", "line 2: did not find expected ',' or '}'"},
+		{"flow list left open, line 2", "game: yinsh\nseed: [1\n", "line 2: did not find expected ',' or ']'"},
+		{"flow mapping left open, line 1", "net: {blocks: 4\n", "line 1: did not find expected ',' or '}'"},
+		{"one line, no newline", "net: {blocks: 4", "line 1: did not find expected ',' or '}'"},
+		{"a brace too many, line 4", "game: yinsh\nseed: 1\n\nnet: {blocks: 4}}\n", "line 4: did not find expected key"},
+		{"flow list left open after a good one, line 6", "game: yinsh\nseed: 1\n\nnet: {blocks: 4,\n  channels: 32}\neval: {baselines: [random\n", "line 6: did not find expected ',' or ']'"},
+		{"a key out of its mapping, line 4", "game: yinsh\nnet:\n  blocks: 4\n channels: 3\n", "line 4: did not find expected key"},
+		{"the scanner's, line 5", "game: yinsh\nseed: 1\nnet:\n  blocks: 4\n   channels: 3\n", "line 5: mapping values are not allowed in this context"},
+		{"the scanner's, line 2", "game: yinsh\n\tseed: 1\n", "line 2: found a tab character"},
+	} {
+		path := filepath.Join(t.TempDir(), "c.yaml")
+		if err := os.WriteFile(path, []byte(tc.yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadConfig(path)
+		if err == nil || !strings.HasPrefix(err.Error(), path+": "+tc.says) {
+			t.Errorf("%s: err = %v, want %q after the file name", tc.name, err, tc.says)
+		}
+	}
+}
+
 func TestConfigRoundTrip(t *testing.T) {
 	// A whole number may be written as one with an exponent (1e3), a switch as yes.
 	c, err := ParseConfig([]byte("game: gyges\nselfplay: {simulations: 1e2, gumbel: yes, max_wait: 3ms}\nstop: {time: 1h30m}\n"))
