@@ -54,6 +54,7 @@ import (
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/atomicfile"
+	"github.com/zerogames/zero/internal/duration"
 	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/net/nettrain"
@@ -749,7 +750,7 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 		return err
 	}
 	r.logf("%s: stopped at step %d after %s (%d games, %d samples ever)", r.dir, r.step.Load(),
-		time.Duration(r.elapsed()*float64(time.Second)).Round(time.Second), r.gamesStart+r.games, r.buffer.Total())
+		duration.Seconds(r.elapsed()), r.gamesStart+r.games, r.buffer.Total())
 	return trainErr
 }
 
@@ -985,7 +986,7 @@ func (r *run[S]) checkpoint(t *nettrain.Trainer, pcg *rand.PCG) error {
 		return err
 	}
 	r.logf("checkpoint %s: step %d, %s of training", filepath.Join(r.dir, entry.File), step,
-		roundDuration(time.Duration(entry.Elapsed*float64(time.Second))))
+		duration.Seconds(entry.Elapsed))
 	if r.cfg.Eval.Games > 0 {
 		// The newest checkpoint replaces one still waiting: evaluation never falls behind.
 		select {

@@ -12,6 +12,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/zerogames/zero/internal/duration"
 	"github.com/zerogames/zero/net/nettrain"
 )
 
@@ -67,13 +68,13 @@ func (p progress) line() string {
 		s := fmt.Sprintf("filling the replay buffer: %s / %s samples before the first step", thousands(p.samples), thousands(p.minSamples))
 		if p.sampleRate > 0 {
 			eta := time.Duration(float64(p.minSamples-p.samples) / p.sampleRate * float64(time.Second))
-			s += fmt.Sprintf(", %.0f samples/s, about %s", p.sampleRate, roundDuration(eta))
+			s += fmt.Sprintf(", %.0f samples/s, about %s", p.sampleRate, duration.Format(eta))
 		}
 		return s
 	}
-	parts := []string{fmt.Sprintf("step %s", thousands(p.step)), roundDuration(p.elapsed).String()}
+	parts := []string{fmt.Sprintf("step %s", thousands(p.step)), duration.Format(p.elapsed)}
 	if p.left >= 0 {
-		parts[1] += fmt.Sprintf(" (%s left)", roundDuration(p.left))
+		parts[1] += fmt.Sprintf(" (%s left)", duration.Format(p.left))
 	}
 	if p.loss != nil {
 		parts = append(parts, fmt.Sprintf("loss %.3f (policy %.3f, value %.3f)", p.loss.Total, p.loss.Policy, p.loss.Value))
@@ -92,7 +93,7 @@ func (p progress) short() string {
 	}
 	var parts []string
 	if p.left >= 0 {
-		parts = append(parts, fmt.Sprintf("%s left", roundDuration(p.left)))
+		parts = append(parts, fmt.Sprintf("%s left", duration.Format(p.left)))
 	}
 	if p.loss != nil {
 		parts = append(parts, fmt.Sprintf("loss %.3f (policy %.3f, value %.3f)", p.loss.Total, p.loss.Policy, p.loss.Value))
@@ -104,14 +105,6 @@ func (p progress) short() string {
 		return "training"
 	}
 	return strings.Join(parts, " | ")
-}
-
-// roundDuration rounds to the second, to the minute from an hour.
-func roundDuration(d time.Duration) time.Duration {
-	if d >= time.Hour {
-		return d.Round(time.Minute)
-	}
-	return d.Round(time.Second)
 }
 
 // thousands writes n with commas between thousands.
@@ -222,7 +215,7 @@ func (r *run[S]) watch(work, session context.Context, done chan<- struct{}) {
 			iv := r.tr.ingest.record(sp.Seconds, waiting)
 			r.record("ingest", iv)
 			if n := int64(iv["refused"]); n > 0 {
-				r.logf("%s refused in the last %s (%d in this session): see the lines \"refused game\" above", nouns(int(n), "game"), roundDuration(time.Duration(sp.Seconds*float64(time.Second))), r.tr.ingest.refusedTotal.Load())
+				r.logf("%s refused in the last %s (%d in this session): see the lines \"refused game\" above", nouns(int(n), "game"), duration.Seconds(sp.Seconds), r.tr.ingest.refusedTotal.Load())
 			}
 			samples := r.buffer.Total()
 			p = progress{

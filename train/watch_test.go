@@ -28,9 +28,9 @@ func TestStatusLine(t *testing.T) {
 			"step 0 | 1m1s | buffer 2,100 of 2,100 samples"},
 		{"training", progress{step: 12_345, samples: 1_234_567, minSamples: 2000, window: 500_000,
 			elapsed: 3*time.Hour + 4*time.Minute + 31*time.Second, left: 55*time.Minute + 2*time.Second, loss: loss, rates: "2.00 games/s"},
-			"step 12,345 | 3h5m0s (55m2s left) | loss 2.346 (policy 1.900, value 0.432) | buffer 500,000 of 1,234,567 samples | 2.00 games/s"},
+			"step 12,345 | 3h5m (55m2s left) | loss 2.346 (policy 1.900, value 0.432) | buffer 500,000 of 1,234,567 samples | 2.00 games/s"},
 		{"resumed with a full buffer, no loss yet", progress{step: 2250, samples: 76_843, minSamples: 2000, window: 38_605, elapsed: 53 * time.Minute, left: -1},
-			"step 2,250 | 53m0s | buffer 38,605 of 76,843 samples"},
+			"step 2,250 | 53m | buffer 38,605 of 76,843 samples"},
 	}
 	for _, tt := range tests {
 		if got := tt.p.line(); got != tt.want {

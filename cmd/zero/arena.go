@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zerogames/zero/internal/atomicfile"
+	"github.com/zerogames/zero/internal/duration"
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
 	"github.com/zerogames/zero/selfplay"
@@ -116,7 +117,7 @@ func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 			return err
 		}
 		fmt.Fprintf(stdout, "\n%d games in %s; ratings and games written to %s\n", len(res.Records),
-			time.Since(start).Round(time.Second), dir)
+			duration.Format(time.Since(start)), dir)
 		return stopped
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/zerogames/zero/internal/atomicfile"
+	"github.com/zerogames/zero/internal/duration"
 	"github.com/zerogames/zero/train/metrics"
 )
 
@@ -494,7 +495,7 @@ func Summary(w io.Writer, records []metrics.Record) {
 		elapsed = max(elapsed, r.Elapsed)
 	}
 	fmt.Fprintf(w, "run        %d steps, %s of training (records from %s to %s)\n", steps,
-		(time.Duration(elapsed) * time.Second).Round(time.Second), first.Time.Format("2006-01-02 15:04"), last.Time.Format("2006-01-02 15:04"))
+		duration.Seconds(elapsed), first.Time.Format("2006-01-02 15:04"), last.Time.Format("2006-01-02 15:04"))
 	train := metrics.Collect(records, "train")
 	var losses []string
 	for _, name := range []string{"loss", "policy_loss", "value_loss"} {

@@ -114,7 +114,7 @@ func TestWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range []string{
-		"run        1900 steps, 3h10m0s of training (records from 2026-11-24 10:00 to 2026-11-24 13:10)\n",
+		"run        1900 steps, 3h10m of training (records from 2026-11-24 10:00 to 2026-11-24 13:10)\n",
 		"elo        best +450 ± 40 at step 1500; last +450 ± 40 at step 1500 (4 checkpoints rated)\n",
 		"rates      2 games/s, 20 samples/s, 2e+03 simulations/s, 0.5 steps/s (mean of the periods)\n",
 		"ingest     about 22800 games taken from 2 workers on 1 host, 10 refused, 0 duplicates; publication 3.0 ms (median of the periods' medians)\n",

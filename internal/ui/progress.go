@@ -9,6 +9,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/zerogames/zero/internal/duration"
 	"github.com/zerogames/zero/selfplay"
 )
 
@@ -47,7 +48,7 @@ func (p *Progress) Game(done, total int, r *selfplay.Record) {
 		return
 	}
 	fmt.Fprintf(p.w, "game %d/%d (%s): %s (%s) vs %s (%s): %s in %d decisions\n", done, total,
-		time.Since(p.start).Round(time.Second), r.Players[0], r.Sides[0], r.Players[1], r.Sides[1],
+		duration.Format(time.Since(p.start)), r.Players[0], r.Sides[0], r.Players[1], r.Sides[1],
 		describe(r), len(r.Moves))
 }
 

@@ -39,6 +39,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zerogames/zero/internal/duration"
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/report"
 	"github.com/zerogames/zero/internal/ui"
@@ -374,6 +375,8 @@ type runSummary struct {
 	Samples int64   `json:"samples"`
 	Games   int64   `json:"games"` // self-play games, at the newest checkpoint
 	Hours   float64 `json:"hours"` // the run's working time over its sessions
+	// Worked is Hours as every tool writes a duration (duration.Format: "39s", "2h5m").
+	Worked string `json:"worked"`
 	// Checkpoint is the newest checkpoint's name, CheckpointStep its step.
 	Checkpoint     string  `json:"checkpoint"`
 	CheckpointStep int64   `json:"checkpoint_step"`
@@ -404,6 +407,7 @@ func (d *Dashboard) summary(name, dir string, c *runCache) (runSummary, train.St
 	s.Step = max(s.Step, c.newest.step)
 	s.Samples = max(s.Samples, c.newest.samples)
 	s.Hours = max(s.Hours, c.newest.elapsed/3600)
+	s.Worked = duration.Seconds(s.Hours * 3600)
 	if fi, err := os.Stat(filepath.Join(dir, metricsFile)); err == nil {
 		t := fi.ModTime().UTC()
 		s.Updated = &t

@@ -87,14 +87,6 @@ function fmtInt(n) {
   return Math.round(n).toLocaleString("en-US");
 }
 
-// fmtHours writes a run's working time: minutes under an hour, hours and minutes under two days.
-function fmtHours(h) {
-  if (!(h > 0)) return "–";
-  if (h < 1) return `${Math.max(1, Math.round(h * 60))} min`;
-  if (h < 48) return `${Math.floor(h)} h ${String(Math.round((h % 1) * 60)).padStart(2, "0")}`;
-  return `${Math.round(h)} h`;
-}
-
 function fmtAgo(iso) {
   if (!iso) return "–";
   const s = (Date.now() - new Date(iso).getTime()) / 1000;
@@ -172,7 +164,7 @@ function runRow(r) {
     el("td", { class: "num", text: fmtInt(r.step) }),
     el("td", { class: "num", text: fmtInt(r.samples) }),
     el("td", { class: "num", text: fmtInt(r.games) }),
-    el("td", { class: "num", text: fmtHours(r.hours) }),
+    el("td", { class: "num", text: r.hours > 0 ? r.worked : "–" }),
     el("td", { text: r.checkpoint ? `${r.checkpoint}` : "–" }),
     el("td", { class: "num", text: fmtElo(r.elo) }),
     el("td", { text: fmtAgo(r.updated), title: r.updated || "" }),
@@ -218,7 +210,7 @@ function renderSummary() {
     fact(fmtInt(s.step), "steps"),
     fact(fmtInt(s.samples), "samples"),
     fact(fmtInt(s.games), "games"),
-    fact(fmtHours(s.hours), "of training"),
+    fact(s.hours > 0 ? s.worked : "–", "of training"),
     fact(s.checkpoint || "–", "newest checkpoint"),
     fact(fmtElo(s.elo), s.elo ? `Elo of ${s.elo.name}` : "Elo"),
   );
