@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zerogames/zero/env"
@@ -322,21 +323,38 @@ func (sp Spec) WithSetting(key, value string) (string, error) {
 }
 
 // PlayParams returns the search parameters of game's mcts:N players, before a spec's
-// Settings: mcts.DefaultParams, with the changes measured to play the game better.
+// Settings: mcts.DefaultParams, with the changes measured to play the game better, as the
+// game's registration gave them (SetPlayParams).
 func PlayParams(game string) mcts.Params {
 	p := mcts.DefaultParams()
-	if game == "imbriqua" {
-		// The shipped model at 400 simulations against uct:10000, the same 40 games
-		// (docs/BENCHMARKS.md, "Imbriqua: the exploration constant"): c 2.5, 35%; 1.25
-		// (AlphaZero's), 42.5%; 0.6, 57.5%; 0.3, 42.5%.
-		p.CPuct = 0.6
-		// Root proofs to the end of the game from its 40th turn (5 turns: the one in progress
-		// and the 4 after it; Imbriqua always lasts 44) with 30 M positions a move: the shipped
-		// model against uct:10000 on the card's 100 games won 84 where it won 82 with the
-		// default 4 turns and 2 M (docs/BENCHMARKS.md, "Imbriqua's endgame proved").
-		p.RootProof, p.RootProofNodes = 5, 30_000_000
+	playTuning.RLock()
+	tune := playTuning.m[game]
+	playTuning.RUnlock()
+	if tune != nil {
+		tune(&p)
 	}
 	return p
+}
+
+// SetPlayParams makes tune game's changes to mcts.DefaultParams in PlayParams (nil: none).
+// The play registry calls it for each game registered with search settings (games.Play), so
+// that no code below the games names one.
+func SetPlayParams(game string, tune func(*mcts.Params)) {
+	playTuning.Lock()
+	defer playTuning.Unlock()
+	if playTuning.m == nil {
+		playTuning.m = map[string]func(*mcts.Params){}
+	}
+	if tune == nil {
+		delete(playTuning.m, game)
+		return
+	}
+	playTuning.m[game] = tune
+}
+
+var playTuning struct {
+	sync.RWMutex
+	m map[string]func(*mcts.Params)
 }
 
 // Budget is the spec's N or TIME (uct, ucb1, mcts), as given in a spec.

@@ -22,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/selfplay"
 )
@@ -30,6 +31,8 @@ import (
 type Game interface {
 	// Info is the game's static facts; Info().Name is its registry name.
 	Info() *env.Info
+	// Play is what the game's registration added to its rules for playing it (OfPlay).
+	Play() Play
 	// NewPosition starts a game at its beginning.
 	NewPosition() *Position
 	// PositionOf plays actions (indices in the game's action space, as a training run's
@@ -117,8 +120,16 @@ func (r *Registry[G]) namesLocked() []string {
 // registry is the play registry.
 var registry Registry[Game]
 
-// Register adds games to the play registry (package all registers the binary's).
-func Register(gs ...Game) { registry.Register(gs...) }
+// Register adds games to the play registry (package all registers the binary's), and each
+// game's search settings to its mcts players (selfplay.SetPlayParams).
+func Register(gs ...Game) {
+	registry.Register(gs...)
+	for _, g := range gs {
+		if tune := g.Play().Search; tune != nil {
+			selfplay.SetPlayParams(g.Info().Name, tune)
+		}
+	}
+}
 
 // All returns the registered games.
 func All() []Game { return registry.All() }
@@ -129,10 +140,29 @@ func Names() []string { return registry.Names() }
 // Lookup finds a game by name.
 func Lookup(name string) (Game, error) { return registry.Lookup(name) }
 
-// Of adapts a game to the registry.
-func Of[S env.State[S]](g env.Game[S]) Game { return generic[S]{g} }
+// Play is what a game brings to playing beyond its rules, given where it is registered
+// (package all), so that no shared code names a game.
+type Play struct {
+	// Search changes mcts.DefaultParams for the game's mcts:N players (selfplay.PlayParams):
+	// the settings measured to play it better. Nil: the defaults.
+	Search func(*mcts.Params)
+	// SGF is the game's number in FF[4]'s GM property, "" if it has none (its records then
+	// name it in ZG alone).
+	SGF string
+}
 
-type generic[S env.State[S]] struct{ g env.Game[S] }
+// Of adapts a game to the registry, with nothing added for playing it.
+func Of[S env.State[S]](g env.Game[S]) Game { return generic[S]{g: g} }
+
+// OfPlay adapts a game to the registry with what play adds to its rules.
+func OfPlay[S env.State[S]](g env.Game[S], play Play) Game { return generic[S]{g: g, play: play} }
+
+type generic[S env.State[S]] struct {
+	g    env.Game[S]
+	play Play
+}
+
+func (e generic[S]) Play() Play { return e.play }
 
 func (e generic[S]) Info() *env.Info { return e.g.Info() }
 

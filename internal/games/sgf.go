@@ -13,9 +13,16 @@ import (
 // Version is zero's version, as the engine protocol's `version` and SGF's AP property give it.
 const Version = "0.1"
 
-// SGF game numbers (FF[4]'s GM property) of the games that have one: YINSH is 24. Gygès and
-// Imbriqua have none, and their records carry no GM: the ZG property names the game.
-var sgfGameNumber = map[string]string{"yinsh": "24", "yinsh-blitz": "24"}
+// sgfGame is the first game registered with the SGF number gm (FF[4]'s GM property: games.Play's
+// SGF), "" if none: a record with GM but no ZG is that game's.
+func sgfGame(gm string) string {
+	for _, g := range All() {
+		if g.Play().SGF == gm {
+			return g.Info().Name
+		}
+	}
+	return ""
+}
 
 // Letters are SGF's and GTP's colour letters of the game's sides 0 and 1: B for the first
 // player and W for the second, unless the game's own names are white and black (YINSH, where
@@ -63,7 +70,7 @@ func sgfTree(r selfplay.Record) (*sgf.Tree, error) {
 	root.Set("FF", "4")
 	root.Set("CA", "UTF-8")
 	root.Set("AP", "zero:"+Version)
-	if gm, ok := sgfGameNumber[r.Game]; ok {
+	if gm := g.Play().SGF; gm != "" {
 		root.Set("GM", gm)
 	}
 	root.Set("ZG", r.Game)
@@ -153,6 +160,21 @@ func readSGF(text []byte) ([]selfplay.Record, error) {
 	return recs, nil
 }
 
+// sgfNumbers lists the registered games' SGF numbers, "yinsh is GM[24], …", the first game of
+// each number only.
+func sgfNumbers() string {
+	var parts []string
+	for _, g := range All() {
+		if gm := g.Play().SGF; gm != "" && sgfGame(gm) == g.Info().Name {
+			parts = append(parts, g.Info().Name+" is GM["+gm+"]")
+		}
+	}
+	if len(parts) == 0 {
+		return "no game has an SGF number"
+	}
+	return strings.Join(parts, ", ")
+}
+
 func sgfRecord(t *sgf.Tree) (selfplay.Record, error) {
 	line := t.MainLine()
 	root := &line[0]
@@ -161,10 +183,10 @@ func sgfRecord(t *sgf.Tree) (selfplay.Record, error) {
 	gm, hasGM := root.Get("GM")
 	gm = sgf.Simple(gm)
 	switch {
-	case !hasZG && gm == "24":
-		game = "yinsh"
+	case !hasZG && hasGM && sgfGame(gm) != "":
+		game = sgfGame(gm)
 	case !hasZG && hasGM:
-		return selfplay.Record{}, fmt.Errorf("GM[%s]: not a game zero plays (YINSH is GM[24]; Gygès' and Imbriqua's records name their game in ZG)", gm)
+		return selfplay.Record{}, fmt.Errorf("GM[%s]: not a game zero plays (%s; the others' records name their game in ZG)", gm, sgfNumbers())
 	case !hasZG:
 		return selfplay.Record{}, fmt.Errorf("no ZG or GM property: which game? (ZG[%s])", strings.Join(Names(), "], ZG["))
 	}
@@ -172,8 +194,8 @@ func sgfRecord(t *sgf.Tree) (selfplay.Record, error) {
 	if err != nil {
 		return selfplay.Record{}, fmt.Errorf("ZG: %w", err)
 	}
-	if want, ok := sgfGameNumber[game]; hasGM && gm != want {
-		if !ok {
+	if want := g.Play().SGF; hasGM && gm != want {
+		if want == "" {
 			want = "none"
 		}
 		return selfplay.Record{}, fmt.Errorf("GM[%s], but %s's is %s", gm, game, want)

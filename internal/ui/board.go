@@ -1,6 +1,11 @@
 package ui
 
-import "github.com/zerogames/zero/internal/games"
+import (
+	"github.com/zerogames/zero/env/gyges"
+	"github.com/zerogames/zero/env/imbriqua"
+	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/internal/games"
+)
 
 // Board draws one game's positions for people.
 type Board interface {
@@ -30,19 +35,21 @@ type MoveGroup struct {
 	Items []string `json:"items"`
 }
 
-// boards is the table of drawings by game name; a game not in it gets plainBoard.
-var boards = map[string]Board{
-	"yinsh":          yinshBoard{},
-	"yinsh-blitz":    yinshBoard{},
-	"gyges":          gygesBoard{},
-	"gyges-advanced": gygesBoard{},
-	"imbriqua":       imbriquaBoard{},
-}
-
-// BoardFor is the board that draws game.
+// BoardFor is the board that draws game, chosen by the type of its positions' state, so that
+// every variant of a game (YINSH blitz, Gygès' advanced rule) has its game's drawing and no
+// game is named here; a game without a drawing of its own (or unknown) gets plainBoard.
 func BoardFor(game string) Board {
-	if b, ok := boards[game]; ok {
-		return b
+	g, err := games.Lookup(game)
+	if err != nil {
+		return plainBoard{}
+	}
+	switch g.NewPosition().State().(type) {
+	case yinsh.State:
+		return yinshBoard{}
+	case gyges.State:
+		return gygesBoard{}
+	case imbriqua.State:
+		return imbriquaBoard{}
 	}
 	return plainBoard{}
 }

@@ -6,8 +6,8 @@
 //   - Match.Record is the game as a selfplay.Record (game, players, moves, result), which
 //     games.LoadRecord reads back strictly and replays through the rules, each move checked.
 //   - A Board draws one game's positions: as text for the terminal, as a JSON view for the
-//     browser's SVG, and groups its legal moves for listing. Boards are looked up by game name
-//     in a small table (BoardFor); a game without one gets a plain board built from its text
+//     browser's SVG, and groups its legal moves for listing. Boards are chosen by the type of
+//     the game's state (BoardFor); a game without one gets a plain board built from its text
 //     drawing and notation, so every registered game is playable in both interfaces.
 //
 // Everything here works at the notation level of games.Position, off the hot path.

@@ -19,6 +19,7 @@ import (
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/games/gamestrain"
+	"github.com/zerogames/zero/mcts"
 )
 
 var once sync.Once
@@ -27,18 +28,38 @@ var once sync.Once
 // the first do nothing.
 func Register() {
 	once.Do(func() {
-		Add[yinsh.State](yinsh.Normal)
-		Add[yinsh.State](yinsh.Blitz)
+		AddPlay[yinsh.State](yinsh.Normal, yinshPlay)
+		AddPlay[yinsh.State](yinsh.Blitz, yinshPlay)
 		Add[gyges.State](gyges.Basic)
 		Add[gyges.State](gyges.Advanced)
-		Add[imbriqua.State](imbriqua.Game)
+		AddPlay[imbriqua.State](imbriqua.Game, games.Play{Search: imbriquaSearch})
 	})
 }
 
 // Add adds g to the play registry and the training registry: the line Register's list has for
 // each game. It is exported for tests that play a game the binary does not ship (cmd/zero's
 // TestNewGame adds tic-tac-toe, as docs/NEW_GAME.md does); a name added twice panics.
-func Add[S env.State[S]](g env.Game[S]) {
-	games.Register(games.Of[S](g))
+func Add[S env.State[S]](g env.Game[S]) { AddPlay(g, games.Play{}) }
+
+// AddPlay is Add with what playing the game adds to its rules (games.Play: its search
+// settings, its SGF number).
+func AddPlay[S env.State[S]](g env.Game[S], play games.Play) {
+	games.Register(games.OfPlay[S](g, play))
 	gamestrain.Register(gamestrain.Of[S](g))
+}
+
+// yinshPlay: YINSH is game 24 of SGF (FF[4]'s GM property), both rules.
+var yinshPlay = games.Play{SGF: "24"}
+
+// imbriquaSearch is Imbriqua's mcts:N players' search (selfplay.PlayParams).
+func imbriquaSearch(p *mcts.Params) {
+	// The shipped model at 400 simulations against uct:10000, the same 40 games
+	// (docs/BENCHMARKS.md, "Imbriqua: the exploration constant"): c 2.5, 35%; 1.25
+	// (AlphaZero's), 42.5%; 0.6, 57.5%; 0.3, 42.5%.
+	p.CPuct = 0.6
+	// Root proofs to the end of the game from its 40th turn (5 turns: the one in progress
+	// and the 4 after it; Imbriqua always lasts 44) with 30 M positions a move: the shipped
+	// model against uct:10000 on the card's 100 games won 84 where it won 82 with the
+	// default 4 turns and 2 M (docs/BENCHMARKS.md, "Imbriqua's endgame proved").
+	p.RootProof, p.RootProofNodes = 5, 30_000_000
 }
