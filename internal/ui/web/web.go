@@ -1037,9 +1037,14 @@ func stateOf(sess *session) *state {
 
 // analysis is an agent's view of a position, for the page.
 type analysis struct {
-	Agent string     `json:"agent"`
-	For   string     `json:"for"`   // the side to decide, whose view Value and WinProb are
-	Value float64    `json:"value"` // the expected result, in [-1, 1]
+	Agent string `json:"agent"`
+	For   string `json:"for"` // the side to decide, whose view Value and WinProb are
+	// Value is the expected result, in [-1, 1]: the chosen move's (2·WinProb−1, the first
+	// move's), so that it is the value of the moves listed. The search's root mean, the one
+	// Analysis.Value gives, averages every simulation, exploration included: spread over many
+	// moves (uct's equal priors, YINSH's 85 placements), it sat near 0 above moves winning
+	// 55% and more.
+	Value float64    `json:"value"`
 	Work  int        `json:"work"`  // simulations spent
 	Moves []moveStat `json:"moves"` // ranked, the agent's choice first
 }
@@ -1053,6 +1058,9 @@ type moveStat struct {
 
 func analysisOf(m *ui.Match, side string, an selfplay.Analysis) *analysis {
 	out := &analysis{Agent: m.Players[1-m.HumanSide()], For: side, Value: an.Value, Work: an.Work, Moves: []moveStat{}}
+	if len(an.Moves) > 0 && an.Moves[0].WinProb >= 0 {
+		out.Value = 2*an.Moves[0].WinProb - 1
+	}
 	for _, ms := range an.Moves {
 		out.Moves = append(out.Moves, moveStat{ms.Move, ms.Share, ms.WinProb})
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -1024,5 +1025,35 @@ func TestIdleGameExpires(t *testing.T) {
 	s.mu.Unlock()
 	if kept {
 		t.Errorf("another game idle for 2 hours is still kept after a request")
+	}
+}
+
+// The value an analysis shows is the chosen move's, the first listed: for the side to decide,
+// 2·win_prob−1, on Evaluate and with the agent's turn. (It was the search's root mean, which
+// averages the exploring simulations too: "value +0.00" above moves winning 55% and more in a
+// uct search spread over YINSH's placements.) Alpha-beta's value was its move's already.
+func TestAnalysisValueIsTheChosenMoves(t *testing.T) {
+	for _, tc := range []struct{ game, opponent string }{{"yinsh-blitz", "uct:200"}, {"gyges", "uct:60"}, {"imbriqua", "uct:60"}, {"gyges", "ab:1"}} {
+		srv := newServer(t, Options{})
+		st := newGame(t, srv, `{"game":"`+tc.game+`","side":"`+map[string]string{"yinsh-blitz": "white", "gyges": "south", "imbriqua": "light"}[tc.game]+`","opponent":"`+tc.opponent+`"}`)
+		check := func(what string, an *analysis) {
+			t.Helper()
+			if an == nil || len(an.Moves) == 0 || an.Moves[0].WinProb < 0 {
+				t.Fatalf("%s %s, %s: no move valued: %+v", tc.game, tc.opponent, what, an)
+			}
+			if want := 2*an.Moves[0].WinProb - 1; math.Abs(an.Value-want) > 1e-9 {
+				t.Errorf("%s %s, %s: value %+.3f, but the chosen move %s wins %.0f%% (value %+.3f)", tc.game, tc.opponent, what, an.Value, an.Moves[0].Move, 100*an.Moves[0].WinProb, want)
+			}
+		}
+		var an analysis
+		if code := call(t, srv, "POST", "/api/analyze", `{"id":"`+st.ID+`"}`, &an); code != 200 {
+			t.Fatalf("analyze: %d", code)
+		}
+		check("evaluate", &an)
+		call(t, srv, "POST", "/api/play", `{"id":"`+st.ID+`","move":"`+an.Moves[0].Move+`"}`, &st)
+		if code := call(t, srv, "POST", "/api/agent", `{"id":"`+st.ID+`"}`, &st); code != 200 {
+			t.Fatalf("agent: %d", code)
+		}
+		check("the agent's turn", st.Analysis)
 	}
 }
