@@ -723,12 +723,13 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 			r.evalQueue <- r.state.Checkpoints[n-1]
 		}
 	}
-	watchDone := make(chan struct{})
-	go r.watch(work, ctx, watchDone)
+	watchDone, stopped := make(chan struct{}), make(chan struct{})
+	go r.watch(work, ctx, stopped, watchDone)
 
 	trainErr := r.train(ctx, trainer, pcg, errs)
 	stopWork()
 	wg.Wait()
+	close(stopped) // watch records the last period
 	<-watchDone
 	// Games the workers finished between the last save of the state and their stop are in
 	// the buffer: the state counts them too (the next session would, but the state of a

@@ -462,6 +462,48 @@ func TestInit(t *testing.T) {
 	}
 }
 
+// TestLastPeriodRecorded: a session's last period is recorded when it stops, so that its
+// metrics end where its state does: the last selfplay and ingest records at the state's step,
+// the ingest's games_total the state's games, and the periods' counts summing to them (zero
+// report's summary said "about 395 games" of a run whose log and dashboard said 494: the
+// games after the last log period were in no record).
+func TestLastPeriodRecorded(t *testing.T) {
+	cfg := tiny(t)
+	cfg.Stop.Steps, cfg.Eval.Games = 12, 0
+	dir := t.TempDir()
+	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var st train.State
+	data, err := os.ReadFile(filepath.Join(dir, "state.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &st)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, _, err := metrics.Read(filepath.Join(dir, "metrics.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := map[string]metrics.Record{}
+	sum := 0.0
+	for _, r := range records {
+		last[r.Kind] = r
+		if r.Kind == "ingest" {
+			sum += r.Values["games"]
+		}
+	}
+	for _, kind := range []string{"selfplay", "ingest"} {
+		if r, ok := last[kind]; !ok || r.Step != st.Step {
+			t.Errorf("the last %s record: %+v, want one at step %d", kind, r, st.Step)
+		}
+	}
+	if got := last["ingest"].Values["games_total"]; got != float64(st.Games) || sum != float64(st.Games) || st.Games == 0 {
+		t.Errorf("ingest: games_total %v, the periods' games %v; the state counts %d games", got, sum, st.Games)
+	}
+}
+
 // TestLoggedLearningRate: a train record's lr is the rate of the last step it averages (the
 // optimizer's LearningRateAt(step-1)), not the next step's: across a warm-up and a schedule's
 // drop placed where records fall, the two differ at two of the three records.

@@ -146,8 +146,11 @@ func (r *run[S]) left(ctx context.Context, step int64, stepsPerSecond float64) t
 // watch shows the run's progress until work ends, then closes done: on a terminal a progress
 // bar of training steps (towards stop.steps when set) described by the short status; elsewhere
 // the status line every LogEvery. Every LogEvery it also records in metrics the throughput of
-// the run's own self-play (selfplay) and the games taken from every worker (ingest). session is the session's context, whose deadline is --for's.
-func (r *run[S]) watch(work, session context.Context, done chan<- struct{}) {
+// the run's own self-play (selfplay) and the games taken from every worker (ingest, with the
+// run's count of games so far, games_total), and the session's last period once stopped is
+// closed (its workers and intake ended). session is the session's context, whose deadline is
+// --for's.
+func (r *run[S]) watch(work, session context.Context, stopped <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	hasBar := false
 	if f, ok := r.opt.Out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
@@ -182,9 +185,78 @@ func (r *run[S]) watch(work, session context.Context, done chan<- struct{}) {
 	defer tick.Stop()
 	logAt := time.Now().Add(r.opt.LogEvery)
 	var p progress
+	recorded := false // a period of the session
+	// period records the period since the last: self-play's throughput and the games taken,
+	// and prints the status line unless final.
+	period := func(final bool) {
+		c, step := readMark(&r.stats, r.batcher), r.step.Load()
+		sp := c.since(last, r.cfg.SelfPlay.BatchSize)
+		v := map[string]float64{
+			"games_per_s":       sp.Rate(sp.Games),
+			"decisions_per_s":   sp.Rate(sp.Decisions),
+			"samples_per_s":     sp.Rate(sp.Samples),
+			"simulations_per_s": sp.Rate(sp.Simulations),
+			"positions_per_s":   sp.Rate(sp.Positions),
+			"batch_fill":        sp.BatchFill(),
+			"net_cores":         sp.NetSeconds / sp.Seconds,
+			"resigned":          float64(sp.Resigned),
+			"buffer_window":     float64(r.buffer.Len()),
+			"samples_total":     float64(r.buffer.Total()),
+			"steps_per_s":       sp.Rate(step - lastStep),
+		}
+		r.record("selfplay", v)
+		ctx := work
+		if final {
+			// work has ended: the stream's count of games still waiting is asked for all the same.
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+		}
+		waiting, _, err := r.tr.conn.Stats(ctx)
+		if err != nil {
+			waiting = 0
+		}
+		iv := r.tr.ingest.record(sp.Seconds, waiting)
+		r.mu.Lock()
+		iv["games_total"] = float64(r.gamesStart + r.games) // the run's count, as its state and log say
+		r.mu.Unlock()
+		r.record("ingest", iv)
+		if n := int64(iv["refused"]); n > 0 {
+			r.logf("%s refused in the last %s (%d in this session): see the lines \"refused game\" above", nouns(int(n), "game"), duration.Seconds(sp.Seconds), r.tr.ingest.refusedTotal.Load())
+		}
+		samples := r.buffer.Total()
+		p = progress{
+			step: step, firstStep: step == 0, samples: samples, minSamples: int64(r.cfg.Replay.MinSamples),
+			window: r.buffer.Len(), sampleRate: float64(samples-lastSamples) / sp.Seconds,
+			elapsed: time.Duration(r.elapsed() * float64(time.Second)), left: r.left(session, step, v["steps_per_s"]),
+			loss: r.loss.Load(), steps: v["steps_per_s"],
+			rates: fmt.Sprintf("%.2f games/s, %.0f samples/s, %.0f sims/s, batch %.0f%% full, net %.2f cores, %.2f steps/s; taken %.2f games/s from %s",
+				v["games_per_s"], v["samples_per_s"], v["simulations_per_s"], 100*v["batch_fill"], v["net_cores"], v["steps_per_s"],
+				iv["games_per_s"], nouns(int(iv["workers"]), "worker")),
+		}
+		switch {
+		case final:
+		case hasBar:
+			r.console.withBar(func(bar *progressbar.ProgressBar) {
+				bar.Describe(p.short())
+				bar.Set64(step)
+			})
+		default:
+			r.logf("%s", p.line())
+		}
+		last, lastStep, lastSamples, recorded = c, step, samples, true
+	}
 	for {
 		select {
 		case <-work.Done():
+			// The session's last period, once its workers and intake have stopped (stopped):
+			// its records then count every game the session took, as its state and last line
+			// do. One under a second after another is too short for its rates to mean much:
+			// its games are counted in games_total of the next session's first period.
+			<-stopped
+			if !recorded || time.Since(last.at) >= time.Second {
+				period(true)
+			}
 			return
 		case now := <-tick.C:
 			if now.Before(logAt) {
@@ -192,50 +264,7 @@ func (r *run[S]) watch(work, session context.Context, done chan<- struct{}) {
 				continue
 			}
 			logAt = now.Add(r.opt.LogEvery)
-			c, step := readMark(&r.stats, r.batcher), r.step.Load()
-			sp := c.since(last, r.cfg.SelfPlay.BatchSize)
-			v := map[string]float64{
-				"games_per_s":       sp.Rate(sp.Games),
-				"decisions_per_s":   sp.Rate(sp.Decisions),
-				"samples_per_s":     sp.Rate(sp.Samples),
-				"simulations_per_s": sp.Rate(sp.Simulations),
-				"positions_per_s":   sp.Rate(sp.Positions),
-				"batch_fill":        sp.BatchFill(),
-				"net_cores":         sp.NetSeconds / sp.Seconds,
-				"resigned":          float64(sp.Resigned),
-				"buffer_window":     float64(r.buffer.Len()),
-				"samples_total":     float64(r.buffer.Total()),
-				"steps_per_s":       sp.Rate(step - lastStep),
-			}
-			r.record("selfplay", v)
-			waiting, _, err := r.tr.conn.Stats(work)
-			if err != nil {
-				waiting = 0
-			}
-			iv := r.tr.ingest.record(sp.Seconds, waiting)
-			r.record("ingest", iv)
-			if n := int64(iv["refused"]); n > 0 {
-				r.logf("%s refused in the last %s (%d in this session): see the lines \"refused game\" above", nouns(int(n), "game"), duration.Seconds(sp.Seconds), r.tr.ingest.refusedTotal.Load())
-			}
-			samples := r.buffer.Total()
-			p = progress{
-				step: step, firstStep: step == 0, samples: samples, minSamples: int64(r.cfg.Replay.MinSamples),
-				window: r.buffer.Len(), sampleRate: float64(samples-lastSamples) / sp.Seconds,
-				elapsed: time.Duration(r.elapsed() * float64(time.Second)), left: r.left(session, step, v["steps_per_s"]),
-				loss: r.loss.Load(), steps: v["steps_per_s"],
-				rates: fmt.Sprintf("%.2f games/s, %.0f samples/s, %.0f sims/s, batch %.0f%% full, net %.2f cores, %.2f steps/s; taken %.2f games/s from %s",
-					v["games_per_s"], v["samples_per_s"], v["simulations_per_s"], 100*v["batch_fill"], v["net_cores"], v["steps_per_s"],
-					iv["games_per_s"], nouns(int(iv["workers"]), "worker")),
-			}
-			if hasBar {
-				r.console.withBar(func(bar *progressbar.ProgressBar) {
-					bar.Describe(p.short())
-					bar.Set64(step)
-				})
-			} else {
-				r.logf("%s", p.line())
-			}
-			last, lastStep, lastSamples = c, step, samples
+			period(false)
 		}
 	}
 }

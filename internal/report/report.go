@@ -547,9 +547,14 @@ func Summary(w io.Writer, records []metrics.Record) {
 }
 
 // ingestSummary is the line of the games the trainer took: how many, from how many workers
-// and hosts, the refused and duplicates, the workers' median publication latency.
+// and hosts, the refused and duplicates, the workers' median publication latency. How many is
+// the run's own count at its last record (games_total: what its state and log say, the
+// session's last period recorded at its stop); in a run recorded before that count, the sum of
+// the periods' counts, which misses the periods a killed session did not record, or "about"
+// as many as their rates tell, for a build that recorded no count.
 func ingestSummary(w io.Writer, records []metrics.Record) {
 	var games, refused, dups float64
+	total, estimated := -1.0, false
 	workers, hosts := map[string]bool{}, map[string]bool{}
 	var p50 []float64
 	var last time.Time
@@ -558,12 +563,18 @@ func ingestSummary(w io.Writer, records []metrics.Record) {
 		if r.Kind != "ingest" {
 			continue
 		}
+		if n, ok := r.Values["games_total"]; ok {
+			total = n
+		}
 		if n, ok := r.Values["games"]; ok {
 			games += n // the period's count
-		} else if !last.IsZero() && r.Elapsed > lastElapsed {
+		} else {
 			// A record of a build before the count: its rate over the run's own clock since the
 			// record before (a wall-clock gap would count the time between sessions too).
-			games += r.Values["games_per_s"] * (r.Elapsed - lastElapsed)
+			estimated = true
+			if !last.IsZero() && r.Elapsed > lastElapsed {
+				games += r.Values["games_per_s"] * (r.Elapsed - lastElapsed)
+			}
 		}
 		last, lastElapsed = r.Time, r.Elapsed
 		refused += r.Values["refused"]
@@ -583,7 +594,15 @@ func ingestSummary(w io.Writer, records []metrics.Record) {
 	if last.IsZero() {
 		return
 	}
-	line := fmt.Sprintf("ingest     about %.0f games taken from %s on %s, %.0f refused, %.0f duplicates", games, nouns(len(workers), "worker"), nouns(len(hosts), "host"), refused, dups)
+	taken := fmt.Sprintf("%.0f games taken", total)
+	switch {
+	case total >= 0:
+	case estimated:
+		taken = fmt.Sprintf("about %.0f games taken (from the periods' rates)", games)
+	default:
+		taken = fmt.Sprintf("%.0f games taken in the recorded periods", games)
+	}
+	line := fmt.Sprintf("ingest     %s from %s on %s, %.0f refused, %.0f duplicates", taken, nouns(len(workers), "worker"), nouns(len(hosts), "host"), refused, dups)
 	if len(p50) > 0 {
 		slices.Sort(p50)
 		line += fmt.Sprintf("; publication %.1f ms (median of the periods' medians)", p50[len(p50)/2])

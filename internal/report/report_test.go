@@ -117,7 +117,7 @@ func TestWrite(t *testing.T) {
 		"run        1900 steps, 3h10m of training (records from 2026-11-24 10:00 to 2026-11-24 13:10)\n",
 		"elo        best +450 ± 40 at step 1500; last +450 ± 40 at step 1500 (4 checkpoints rated)\n",
 		"rates      2 games/s, 20 samples/s, 2e+03 simulations/s, 0.5 steps/s (mean of the periods)\n",
-		"ingest     about 22800 games taken from 2 workers on 1 host, 10 refused, 0 duplicates; publication 3.0 ms (median of the periods' medians)\n",
+		"ingest     about 22800 games taken (from the periods' rates) from 2 workers on 1 host, 10 refused, 0 duplicates; publication 3.0 ms (median of the periods' medians)\n",
 	} {
 		if !strings.Contains(string(summary), line) {
 			t.Errorf("summary lacks %q:\n%s", line, summary)
@@ -356,8 +356,9 @@ func TestBandOf(t *testing.T) {
 	}
 }
 
-// The games taken count the periods' own counts, or for records without one their rates over
-// the run's working time: a day between two sessions is not intake.
+// The games taken are the run's count at its last record; in records without it, the periods'
+// own counts, or for records without one their rates over the run's working time ("about": a
+// day between two sessions is not intake).
 func TestIngestSummaryAcrossSessions(t *testing.T) {
 	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	rec := func(minutes, elapsed float64, values map[string]float64) metrics.Record {
@@ -375,7 +376,16 @@ func TestIngestSummaryAcrossSessions(t *testing.T) {
 		{"the periods' counts", []metrics.Record{
 			rec(0, 60, map[string]float64{"games": 50, "games_per_s": 0.8}), rec(1, 120, map[string]float64{"games": 70, "games_per_s": 1.2}),
 			rec(24*60+3, 180, map[string]float64{"games": 60, "games_per_s": 1}),
-		}, "about 180 games taken"},
+		}, "180 games taken in the recorded periods from"},
+		{"counts, and a record of a build before them", []metrics.Record{
+			rec(0, 60, map[string]float64{"games_per_s": 1}), rec(1, 120, map[string]float64{"games": 70, "games_per_s": 1.2}),
+		}, "about 70 games taken (from the periods' rates)"},
+		// A session killed before its last period was recorded: its games are in the run's
+		// count, which the next session's records carry, as the state and the log say it.
+		{"the run's count", []metrics.Record{
+			rec(0, 60, map[string]float64{"games": 50, "games_per_s": 0.8, "games_total": 50}),
+			rec(24*60+3, 180, map[string]float64{"games": 60, "games_per_s": 1, "games_total": 150}),
+		}, "ingest     150 games taken from"},
 	}
 	for _, tt := range tests {
 		var out strings.Builder
