@@ -236,7 +236,7 @@ func TestBrowserDefaultOpponent(t *testing.T) {
 	d.run(chromedp.Navigate(srv.URL+"/"), chromedp.WaitReady(chromedp.CSS(`#ng-game option[value="yinsh-blitz"]`)))
 	tests := []struct{ game, opponent, strength string }{
 		{"yinsh-blitz", "mcts:{N}:yinsh-blitz.zck", fmt.Sprint(ui.ModelSimulations)},
-		{"yinsh", "mcts:{N}:yinsh.zck", fmt.Sprint(ui.ModelSimulations)},
+		{"yinsh", "mcts:{N}:models/yinsh.zck", fmt.Sprint(ui.ModelSimulations)},
 		{"yinsh-blitz", "mcts:{N}:yinsh-blitz.zck", fmt.Sprint(ui.ModelSimulations)},
 	}
 	for _, tt := range tests {
@@ -446,5 +446,52 @@ func TestBrowserServerBusy(t *testing.T) {
 	d.settle(1)
 	if d.eval(`document.getElementById("message").hidden`, &hidden); !hidden || !strings.HasPrefix(d.status, "Your turn") {
 		t.Errorf("after asking the agent again: status %q, message %q", d.status, d.text("#message"))
+	}
+}
+
+// The form shows the spec the game plays, one name a model: a link's mcts:50 with the shipped
+// model selects the model's one entry (models/gyges.zck, as the game names it) at 50
+// simulations (the Strength box said "default (400 simulations)", and the list named the model
+// twice); a link's ab:2 plays as the alpha-beta entry the list offers (capped at 10 s a move).
+func TestBrowserFormShowsTheSpecPlaying(t *testing.T) {
+	ctx, dir := browser(t, 20*time.Second)
+	srv := httptest.NewServer(New(Options{Seed: func() uint64 { return 3 }}))
+	defer srv.Close()
+	d := &driver{t: t, ctx: ctx, dir: dir}
+	for _, tt := range []struct{ link, plays, opponent, strength, label string }{
+		{"mcts:50:models/gyges.zck", "mcts:50:models/gyges.zck", "mcts:{N}:models/gyges.zck", "50 simulations", "network models/gyges.zck"},
+		{"mcts:50:gyges.zck", "mcts:50:models/gyges.zck", "mcts:{N}:models/gyges.zck", "50 simulations", "network models/gyges.zck"},
+		{"ab:2", "ab:2:10s", "ab:2:10s", "", "alpha-beta, 2 turns deep (classical search)"},
+		{"uct:2s", "uct:2s", "uct:{N}", "2s a move", "UCT search (random playouts)"},
+	} {
+		d.run(chromedp.Navigate(srv.URL+"/?game=gyges&side=south&opponent="+tt.link),
+			chromedp.Poll[chromedp.Void](`typeof page !== "undefined" && page.st != null`, chromedp.WithPollingTimeout(10*time.Second)))
+		d.settle(0)
+		var got struct {
+			Plays, Opponent, Label, Strength string
+			Disabled                         bool
+			Named                            []string
+		}
+		d.eval(`(() => {
+			const o = document.getElementById("ng-opponent"), s = document.getElementById("ng-strength");
+			return { plays: page.st.players.north, opponent: o.value, label: o.selectedOptions[0].textContent,
+				strength: s.selectedOptions[0].textContent, disabled: s.disabled,
+				named: [...o.options].map((x) => x.textContent).filter((x) => x.includes("gyges")) };
+		})()`, &got)
+		strength := got.Strength
+		if got.Disabled {
+			strength = ""
+		}
+		if got.Plays != tt.plays || got.Opponent != tt.opponent || got.Label != tt.label || strength != tt.strength || len(got.Named) != 1 {
+			t.Errorf("a link to %s: the game plays %q; the form shows %q (%q) at %q; the models listed %q", tt.link, got.Plays, got.Opponent, got.Label, strength, got.Named)
+		}
+		if !strings.Contains(d.text("#players"), "north: "+tt.plays) {
+			t.Errorf("a link to %s: the header says %q", tt.link, d.text("#players"))
+		}
+		if tt.link == "mcts:50:gyges.zck" {
+			var ok bool
+			d.eval(`document.getElementById("newgame").scrollIntoView(), true`, &ok)
+			shot(t, ctx, dir, "form-shows-the-spec-playing")
+		}
 	}
 }

@@ -339,7 +339,16 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 			gi.Opponents = append(gi.Opponents, opponent{"UCT search (random playouts)", "uct:{N}"})
 		}
 		for _, m := range s.models(in.Name) {
-			gi.Opponents = append(gi.Opponents, opponent{"network " + m, "mcts:{N}:" + m})
+			name := s.modelName(m)
+			gi.Opponents = append(gi.Opponents, opponent{"network " + name, "mcts:{N}:" + name})
+		}
+		// The classical players: alpha-beta to a fixed depth, the positions past it valued by
+		// the game's heuristic, capped at MaxTime a move as checkSpec caps every ab:D (so the
+		// spec offered is the one that plays, and the game names it so).
+		if _, err := g.NewAgent("ab:1", 0); err == nil {
+			for _, d := range []int{2, 3} {
+				gi.Opponents = append(gi.Opponents, opponent{fmt.Sprintf("alpha-beta, %d turns deep (classical search)", d), fmt.Sprintf("ab:%d:%v", d, s.opts.MaxTime)})
+			}
 		}
 		gi.Opponents = append(gi.Opponents, opponent{"random mover", "random"})
 		out.Games = append(out.Games, gi)
@@ -353,9 +362,20 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 func (s *Server) defaultSpec(game string) string {
 	name := game + models.Ext
 	if s.offered(name, game) {
-		return ui.ModelSpec(name)
+		return ui.ModelSpec(s.modelName(name))
 	}
 	return ui.DefaultOpponent
+}
+
+// modelName is how the game's players, the opponents offered and the default name the model a
+// request names by file name: models/NAME for the shipped model (the name that plays it
+// anywhere: ui.ModelPath), NAME for a file of the models folder. One name a model, so that
+// the page's list, its default and the game it plays agree.
+func (s *Server) modelName(name string) string {
+	if s.modelPath(name) == models.Path(name) {
+		return models.Dir + "/" + name
+	}
+	return name
 }
 
 // offered tells whether the model a request names by file name is one to offer for game: the
@@ -535,11 +555,11 @@ func (s *Server) checkedSpec(spec string) (string, string, error) {
 	if err := sniff(path); err != nil {
 		return "", "", badRequest("opponent %q: %s: %v", spec, name, err)
 	}
-	shown := name
-	if path == models.Path(name) {
-		shown = models.Dir + "/" + name
-	} else if abs, err := filepath.Abs(path); err == nil {
-		path = abs // a relative --models folder named c_puct=9:x would read as a search setting
+	shown := s.modelName(name)
+	if path != models.Path(name) {
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs // a relative --models folder named c_puct=9:x would read as a search setting
+		}
 	}
 	return fmt.Sprintf("mcts:%s:%s", sp.Budget(), path), fmt.Sprintf("mcts:%s:%s", sp.Budget(), shown), nil
 }

@@ -907,7 +907,7 @@ func TestGamesAndPage(t *testing.T) {
 		specs = append(specs, o.Spec)
 	}
 	// yinsh.bad does not load: not offered.
-	if !slices.Contains(specs, "random") || !slices.Contains(specs, "mcts:{N}:yinsh.ckpt") || !slices.Contains(specs, "mcts:{N}:yinsh.zck") ||
+	if !slices.Contains(specs, "random") || !slices.Contains(specs, "mcts:{N}:yinsh.ckpt") || !slices.Contains(specs, "mcts:{N}:models/yinsh.zck") ||
 		!slices.Contains(specs, "mcts:{N}:yinsh.link") || slices.Contains(specs, "mcts:{N}:yinsh-blitz.ckpt") || slices.Contains(specs, "mcts:{N}:yinsh.bad") {
 		t.Errorf("yinsh's opponents %q", specs)
 	}
@@ -969,10 +969,12 @@ func TestDefaultOpponent(t *testing.T) {
 		dir, game, listed, plays string
 	}{
 		{models, "yinsh-blitz", model("yinsh-blitz.zck"), model("yinsh-blitz.zck")}, // the folder's file, named as listed, not by its path
-		{models, "yinsh", model("yinsh.zck"), model("models/yinsh.zck")},
+		// The shipped model is models/NAME, listed as it plays (it was listed NAME, and
+		// played as models/NAME: one model named two ways on one page).
+		{models, "yinsh", model("models/yinsh.zck"), model("models/yinsh.zck")},
 		{models, "gyges", ui.DefaultOpponent, ui.DefaultOpponent}, // the page sends what is listed
-		{"", "yinsh-blitz", model("yinsh-blitz.zck"), model("models/yinsh-blitz.zck")},
-		{"", "gyges", model("gyges.zck"), model("models/gyges.zck")},
+		{"", "yinsh-blitz", model("models/yinsh-blitz.zck"), model("models/yinsh-blitz.zck")},
+		{"", "gyges", model("models/gyges.zck"), model("models/gyges.zck")},
 		{models, "imbriqua", ui.DefaultOpponent, ui.DefaultOpponent},
 		{"", "imbriqua", ui.DefaultOpponent, ui.DefaultOpponent},
 	}
@@ -991,8 +993,19 @@ func TestDefaultOpponent(t *testing.T) {
 		if got := out.Games[i].Default; got != tt.listed {
 			t.Errorf("%q, %s: default %q, want %q", tt.dir, tt.game, got, tt.listed)
 		}
-		if tt.listed == ui.DefaultOpponent && slices.ContainsFunc(out.Games[i].Opponents, func(o opponent) bool { return o.Spec == "mcts:{N}:"+tt.game+".zck" }) {
+		offered := func(o opponent) bool {
+			return strings.HasSuffix(o.Spec, ":"+tt.game+".zck") || strings.HasSuffix(o.Spec, "/"+tt.game+".zck")
+		}
+		if tt.listed == ui.DefaultOpponent && slices.ContainsFunc(out.Games[i].Opponents, offered) {
 			t.Errorf("%q, %s: the model that does not load is offered", tt.dir, tt.game)
+		}
+		// The default is one of the opponents offered, at its budget: the list names the
+		// model as the default does.
+		if tt.listed != ui.DefaultOpponent {
+			want := strings.Replace(tt.listed, fmt.Sprint(ui.ModelSimulations), "{N}", 1)
+			if !slices.ContainsFunc(out.Games[i].Opponents, func(o opponent) bool { return o.Spec == want }) {
+				t.Errorf("%q, %s: the default %q is not among the opponents offered %+v", tt.dir, tt.game, tt.listed, out.Games[i].Opponents)
+			}
 		}
 		st := newGame(t, srv, `{"game":"`+tt.game+`","side":"`+out.Games[i].Players[0]+`"}`)
 		if got := st.Players[out.Games[i].Players[1]]; got != tt.plays {
@@ -1055,5 +1068,40 @@ func TestAnalysisValueIsTheChosenMoves(t *testing.T) {
 			t.Fatalf("agent: %d", code)
 		}
 		check("the agent's turn", st.Analysis)
+	}
+}
+
+// Every game offers the classical alpha-beta players beside the searches, named for what they
+// are, with the spec that plays (capped at MaxTime a move, as any ab:D the server takes): a
+// game against one names it so, and the agent moves.
+func TestAlphaBetaOpponents(t *testing.T) {
+	srv := newServer(t, Options{})
+	var out struct {
+		Games []gameInfo `json:"games"`
+	}
+	if code := call(t, srv, "GET", "/api/games", "", &out); code != 200 {
+		t.Fatalf("games: %d", code)
+	}
+	for _, g := range out.Games {
+		for _, d := range []int{2, 3} {
+			spec := fmt.Sprintf("ab:%d:10s", d)
+			i := slices.IndexFunc(g.Opponents, func(o opponent) bool { return o.Spec == spec })
+			if i < 0 || !strings.Contains(g.Opponents[i].Label, fmt.Sprintf("alpha-beta, %d turns deep", d)) {
+				t.Errorf("%s: no opponent %s labelled alpha-beta: %+v", g.Name, spec, g.Opponents)
+			}
+		}
+	}
+	for game, second := range map[string]string{"yinsh-blitz": "black", "gyges": "north", "imbriqua": "dark"} {
+		st := newGame(t, srv, `{"game":"`+game+`","side":"`+second+`","opponent":"ab:2:10s"}`)
+		agent := st.Names[0]
+		if agent == st.Human {
+			agent = st.Names[1]
+		}
+		if st.Players[agent] != "ab:2:10s" {
+			t.Errorf("%s: the agent plays as %q, want ab:2:10s", game, st.Players[agent])
+		}
+		if code := call(t, srv, "POST", "/api/agent", `{"id":"`+st.ID+`"}`, &st); code != 200 || len(st.AgentMoves) == 0 || st.Analysis == nil || st.Analysis.Agent != "ab:2:10s" {
+			t.Errorf("%s: the alpha-beta agent's turn: %d %+v", game, code, st.Analysis)
+		}
 	}
 }

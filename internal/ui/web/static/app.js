@@ -82,15 +82,55 @@ function fillGameChoices() {
   const [, kind, budget, rest] = /^([^:]+):(\d+)(:.*)?$/.exec(g.default) || [];
   const def = g.opponents.find((o) => o.spec === g.default || (budget && o.spec === `${kind}:{N}${rest || ""}`));
   if (def) $("ng-opponent").value = def.spec;
-  if (def && budget) setStrength(budget);
+  if (def && budget) setStrength(budget, true);
   updateStrength();
 }
 
-// setStrength selects the budget n, adding it to the choices if it is not one of them.
-function setStrength(n) {
+// setStrength selects the budget n (a number of simulations, or a time a move: "2s"), adding it
+// to the choices if it is not one of them; def says it is the game's default budget.
+function setStrength(n, def) {
   const strength = $("ng-strength");
-  if (![...strength.options].some((o) => o.value === n)) strength.append(option(n, `default (${n} simulations)`));
+  if (![...strength.options].some((o) => o.value === n)) {
+    const what = /^\d+$/.test(n) ? `${n} simulations` : `${n} a move`;
+    strength.append(option(n, def ? `default (${what})` : what));
+  }
   strength.value = n;
+}
+
+// showSpec makes the form show the agent spec playing (the game's, or a link's): the opponent
+// it is an instance of ("mcts:{N}:models/gyges.zck" for mcts:50:models/gyges.zck) with its
+// budget as the strength, or the spec itself where no opponent offered matches (a training
+// run's checkpoint: offered as a template too, so its strength can change). The choices added
+// for an earlier spec go, so that one model is never listed under two names.
+function showSpec(spec) {
+  const select = $("ng-opponent");
+  for (const o of [...select.options]) if (o.dataset.added && o.value !== spec) o.remove();
+  const [, kind, budget, rest] = /^([^:]+):([^:]+)(:.*)?$/.exec(spec) || [];
+  const template = ["uct", "ucb1", "mcts"].includes(kind) ? `${kind}:{N}${rest || ""}` : "";
+  const has = (v) => [...select.options].some((o) => o.value === v);
+  if (has(spec)) {
+    select.value = spec;
+  } else if (template) {
+    if (!has(template)) {
+      const o = option(template, kind === "mcts" ? `network ${rest.slice(1)}` : template);
+      o.dataset.added = "true";
+      select.append(o);
+    }
+    select.value = template;
+    setStrength(budget);
+  } else {
+    const o = option(spec, spec);
+    o.dataset.added = "true";
+    select.append(o);
+    select.value = spec;
+  }
+  updateStrength();
+}
+
+// agentSpec is the spec of the agent playing the game of state st.
+function agentSpec(st) {
+  const other = st.names.find((n) => n !== st.human);
+  return st.players[other];
 }
 
 function updateStrength() {
@@ -120,13 +160,24 @@ function newGame(ev) {
   run(async () => {
     // A game refused (a bad opponent, the server full: 503) leaves the page's as it was.
     const st = await api("POST", "/api/new", { game: $("ng-game").value, side: $("ng-side").value, opponent });
-    clearPicks();
-    page.size = 0;
-    $("analysis").replaceChildren(muted("Ask the agent for its evaluation and top moves."));
-    page.st = st;
-    render();
+    startGame(st);
     if (page.st.agent_turn) await agentTurn();
   });
+}
+
+// startGame shows the new game of state st (started, or loaded from a record), and the form
+// the spec its agent plays (the default may have given way to another, a link named one).
+function startGame(st) {
+  clearPicks();
+  page.size = 0;
+  $("analysis").replaceChildren(muted("Ask the agent for its evaluation and top moves."));
+  page.st = st;
+  if ($("ng-game").value !== st.game) {
+    $("ng-game").value = st.game;
+    fillGameChoices();
+  }
+  showSpec(agentSpec(st));
+  render();
 }
 
 // ---------------------------------------------------------------- playing
@@ -545,12 +596,7 @@ async function init() {
   };
   if (want.get("game") && choose($("ng-game"), want.get("game"), "game")) fillGameChoices();
   if (want.get("side")) choose($("ng-side"), want.get("side"), "side");
-  if (want.get("opponent")) {
-    const o = want.get("opponent");
-    if (![...$("ng-opponent").options].some((x) => x.value === o)) $("ng-opponent").append(option(o, o));
-    $("ng-opponent").value = o;
-    updateStrength();
-  }
+  if (want.get("opponent")) showSpec(want.get("opponent"));
   newGame();
   if (notes.length) showMessage(notes.join(" ")); // after newGame's run cleared the line
 }
