@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/zerogames/zero/net/internal/dnnl"
 	"github.com/zerogames/zero/net/linalg"
 )
 
@@ -33,11 +34,11 @@ const BackendVar = "ZERO_BACKEND"
 func Backends() []Backend {
 	var bs []Backend
 	switch {
-	case dnnlAMX():
+	case dnnl.AMX():
 		bs = []Backend{OneDNNBF16, OneDNN}
-	case dnnlBF16():
+	case dnnl.BF16():
 		bs = []Backend{OneDNN, OneDNNBF16}
-	case dnnlBuilt:
+	case dnnl.Built:
 		bs = []Backend{OneDNN}
 	}
 	return append(bs, Go)
@@ -53,11 +54,11 @@ func (b Backend) Available() error {
 	case Go:
 		return nil
 	case OneDNN, OneDNNBF16:
-		if !dnnlBuilt {
+		if !dnnl.Built {
 			return fmt.Errorf("%s: built without oneDNN (go build -tags dnnl, with libdnnl-dev)", b)
 		}
-		if b == OneDNNBF16 && !dnnlBF16() {
-			return fmt.Errorf("%s: the CPU has no bfloat16 instructions (oneDNN's ISA is %s; AVX512-BF16 or AMX needed)", b, DNNLISA())
+		if b == OneDNNBF16 && !dnnl.BF16() {
+			return fmt.Errorf("%s: the CPU has no bfloat16 instructions (oneDNN's ISA is %s; AVX512-BF16 or AMX needed)", b, dnnl.ISA())
 		}
 		return nil
 	}
@@ -120,45 +121,10 @@ func warn(line string) {
 func (b Backend) Describe() string {
 	switch b {
 	case OneDNN, OneDNNBF16:
-		return fmt.Sprintf("%s (oneDNN %s, %s)", b, DNNLVersion(), DNNLISA())
+		return fmt.Sprintf("%s (oneDNN %s, %s)", b, dnnl.Version(), dnnl.ISA())
 	}
 	return fmt.Sprintf("%s (BLAS %s, %s kernels)", b, linalg.Name, linalg.Kernels())
 }
-
-// DNNLISA names the instruction set oneDNN's kernels use on this CPU (dnnl_get_effective_cpu_isa),
-// "none" without oneDNN.
-func DNNLISA() string {
-	if !dnnlBuilt {
-		return "none"
-	}
-	// dnnl_cpu_isa_t's values (oneapi/dnnl/dnnl_types.h, 2.6).
-	switch dnnlISA() {
-	case 0x1:
-		return "sse41"
-	case 0x3:
-		return "avx"
-	case 0x7:
-		return "avx2"
-	case 0x407:
-		return "avx2_vnni"
-	case 0x27:
-		return "avx512_core"
-	case 0x67:
-		return "avx512_core_vnni"
-	case 0xe7:
-		return "avx512_core_bf16"
-	case 0x3e7:
-		return "avx512_core_amx"
-	}
-	return fmt.Sprintf("isa %#x", dnnlISA())
-}
-
-// dnnlBF16 tells whether oneDNN's kernels have bfloat16 instructions here (AVX512-BF16 or AMX):
-// dnnl_cpu_isa_t values are sets of bits, each ISA holding those it extends.
-func dnnlBF16() bool { return dnnlBuilt && dnnlISA()&0xe7 == 0xe7 }
-
-// dnnlAMX tells whether oneDNN's kernels run on AMX here.
-func dnnlAMX() bool { return dnnlBuilt && dnnlISA()&0x3e7 == 0x3e7 }
 
 // dnnlOptions are the oneDNN backend's choices for a net.
 type dnnlOptions struct {

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 
+	"github.com/zerogames/zero/net/internal/dnnl"
 	"github.com/zerogames/zero/net/linalg"
 )
 
@@ -66,10 +67,10 @@ func yardsticks(backends []Backend) ([]yardstick, error) {
 		return nil
 	}}}
 	for _, bf16 := range []bool{false, true} {
-		if !dnnlBuilt || bf16 && !slices.Contains(backends, OneDNNBF16) {
+		if !dnnl.Built || bf16 && !slices.Contains(backends, OneDNNBF16) {
 			continue
 		}
-		mm, err := newDNNLMatmul(n, bf16)
+		mm, err := dnnl.NewMatmul(n, bf16)
 		if err != nil {
 			for _, y := range ys {
 				y.close()
@@ -80,7 +81,7 @@ func yardsticks(backends []Backend) ([]yardstick, error) {
 		if bf16 {
 			name = "oneDNN bf16 matmul"
 		}
-		ys = append(ys, yardstick{name: name, bf16: bf16, run: mm.run, close: mm.close})
+		ys = append(ys, yardstick{name: name, bf16: bf16, run: mm.Run, close: mm.Close})
 	}
 	return ys, nil
 }

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/net/internal/dnnl"
 	"github.com/zerogames/zero/net/linalg"
 )
 
@@ -243,7 +244,7 @@ func (b *Batch) Check(s *Spec) error {
 type Engine struct {
 	m       *Model
 	backend Backend
-	dnnl    *dnnlNet  // the oneDNN backend's network; nil on the Go engine
+	dnnl    *dnnl.Net // the oneDNN backend's network; nil on the Go engine
 	scratch []float32 // oneDNN's logits of one chunk, for EvaluateLegal
 	chunk   int       // positions run through the net at once: one im2col tile, or a oneDNN plan
 	in      []float32 // [planes][n·cells]
@@ -292,7 +293,7 @@ func (e *Engine) Backend() Backend { return e.backend }
 // Describe says what the engine runs on: the backend, its library and kernels.
 func (e *Engine) Describe() string {
 	if e.dnnl != nil {
-		return fmt.Sprintf("%s, %s, chunks of %d", e.backend.Describe(), e.dnnl.impl(), e.chunk)
+		return fmt.Sprintf("%s, %s, chunks of %d", e.backend.Describe(), e.dnnl.Impl(), e.chunk)
 	}
 	return e.backend.Describe()
 }
@@ -301,7 +302,7 @@ func (e *Engine) Describe() string {
 // used after. Engines of the Go backend hold nothing: Close does nothing.
 func (e *Engine) Close() {
 	if e.dnnl != nil {
-		e.dnnl.close()
+		e.dnnl.Close()
 		e.dnnl = nil
 	}
 }
@@ -344,7 +345,7 @@ func (e *Engine) Swap(m *Model) error {
 		return fmt.Errorf("net: swapping models of other shapes: %w", err)
 	}
 	if e.dnnl != nil {
-		if err := e.dnnl.load(m); err != nil {
+		if err := e.dnnl.Load(m.params, m.offsets); err != nil {
 			return fmt.Errorf("net: swapping: %w", err)
 		}
 	}
@@ -365,7 +366,7 @@ func (e *Engine) Evaluate(obs, logits, value []float32) error {
 			n, n*s.Observation.Size(), len(obs), n*s.NumActions, len(logits))
 	}
 	if e.dnnl != nil {
-		return e.dnnl.run(n, obs, logits, value)
+		return e.dnnl.Run(n, obs, logits, value)
 	}
 	defer restoreFPU(flushDenormals())
 	size, actions := s.Observation.Size(), s.NumActions
@@ -399,7 +400,7 @@ func (e *Engine) EvaluateLegal(b *Batch) error {
 	for c0 := 0; c0 < b.N; c0 += e.chunk {
 		n := min(e.chunk, b.N-c0)
 		if e.dnnl != nil {
-			if err := e.dnnl.run(n, b.Obs[c0*size:], e.scratch, b.Value[c0:c0+n]); err != nil {
+			if err := e.dnnl.Run(n, b.Obs[c0*size:], e.scratch, b.Value[c0:c0+n]); err != nil {
 				return err
 			}
 		} else {
@@ -664,4 +665,25 @@ func relu(x []float32) {
 	for i, v := range x {
 		x[i] = max(v, 0)
 	}
+}
+
+// newDNNL builds m's network on oneDNN, in bfloat16 if bf16, with options o, and loads m's
+// weights.
+func newDNNL(m *Model, bf16 bool, o dnnlOptions) (*dnnl.Net, error) {
+	s, c := m.spec, m.cfg
+	d, err := dnnl.New(dnnl.Shape{
+		Planes: s.Observation.Planes, Height: s.Observation.Height, Width: s.Observation.Width,
+		Channels: c.Channels, Blocks: c.Blocks, PolicyChannels: c.PolicyChannels,
+		PolicyPlanes: s.PolicyPlanes, OffGrid: s.OffGrid, Actions: s.NumActions,
+		ValueChannels: c.ValueChannels, ValueHidden: c.ValueHidden, GlobalPool: c.GlobalPool,
+		BF16: bf16, Winograd: o.winograd, Chunk: o.chunk,
+	}, s.output)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Load(m.params, m.offsets); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/net/internal/dnnl"
 )
 
 // TrainingSpeed is what MeasureTraining measured.
@@ -75,7 +76,7 @@ func MeasureTraining(spec *net.Spec, cfg net.Config, opt net.OptimizerConfig, ba
 		Ops:              "Go",
 	}
 	if tr.dnnl {
-		sp.Ops = "oneDNN " + net.DNNLVersion()
+		sp.Ops = "oneDNN " + dnnl.Version()
 	}
 	return sp, nil
 }

@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/net/internal/dnnl"
 )
 
 // The training graph's batchnorm is our own op too: normalisation by the batch's statistics,
@@ -22,7 +23,7 @@ import (
 // the gradient with respect to x does, and the two others copy theirs from it.
 //
 // Built with the tag dnnl, the forward and backward passes run on oneDNN's batchnorm primitives
-// (net.DNNLBatchNorm), one pair per shape shared by the graph's batchnorms of that shape.
+// (dnnl.BatchNorm), one pair per shape shared by the graph's batchnorms of that shape.
 //
 // Shapes: x and y (batch, channels, h, w); gamma and beta (channels).
 
@@ -36,7 +37,7 @@ type bnOp struct {
 	// dgamma, dbeta the last backward pass's.
 	batchMean, batchVar, invStd []float32
 	dgamma, dbeta               []float32
-	d                           *net.DNNLBatchNorm // nil: in Go
+	d                           *dnnl.BatchNorm // nil: in Go
 	res                         owned
 }
 
@@ -68,7 +69,7 @@ var (
 
 // batchNorm applies our training batchnorm to x with scale gamma and shift beta, updating the
 // running statistics mean and vari; on oneDNN with d, if not nil.
-func batchNorm(x, gamma, beta *G.Node, momentum float64, mean, vari []float32, d *net.DNNLBatchNorm) (*G.Node, error) {
+func batchNorm(x, gamma, beta *G.Node, momentum float64, mean, vari []float32, d *dnnl.BatchNorm) (*G.Node, error) {
 	s := x.Shape()
 	if s.Dims() != 4 || gamma.Shape().TotalSize() != s[1] || beta.Shape().TotalSize() != s[1] || len(mean) != s[1] || len(vari) != s[1] {
 		return nil, fmt.Errorf("batchnorm: input %v, scale %v, shift %v", s, gamma.Shape(), beta.Shape())

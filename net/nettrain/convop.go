@@ -11,6 +11,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/net/internal/dnnl"
 	"github.com/zerogames/zero/net/linalg"
 )
 
@@ -19,7 +20,7 @@ import (
 // ops (gradient with respect to the input, and to the weights). gorgonia's Conv2d spent most of
 // a training step in its im2col, col2im and transposes (see BENCHMARKS.md).
 //
-// Built with the tag dnnl, the three ops run on oneDNN's primitives instead (net.DNNLConv:
+// Built with the tag dnnl, the three ops run on oneDNN's primitives instead (dnnl.Conv:
 // forward, backward data, backward weights), one set per shape, shared by the graph's
 // convolutions of that shape; the Go code stays as the fallback and the reference.
 //
@@ -31,15 +32,15 @@ type convScratch struct {
 	xc, col, yc []float32
 	// dnnl: the ops (and the batchnorms) run on oneDNN, with the primitives of each shape
 	dnnl  bool
-	convs map[convGeom]*net.DNNLConv
-	bns   map[[5]int]*net.DNNLBatchNorm
+	convs map[convGeom]*dnnl.Conv
+	bns   map[[5]int]*dnnl.BatchNorm
 }
 
 // bnFor returns the oneDNN batchnorm of shape (batch, c, h, w), built on first request; nil if
 // the graph's ops run in Go.
-func (s *convScratch) bnFor(shape tensor.Shape, l net.DNNLLayout) (*net.DNNLBatchNorm, error) {
+func (s *convScratch) bnFor(shape tensor.Shape, l dnnl.Layout) (*dnnl.BatchNorm, error) {
 	if !s.dnnl || shape.Dims() != 4 {
-		if l != net.DNNLPlain {
+		if l != dnnl.Plain {
 			return nil, fmt.Errorf("batchnorm: layout %d in Go", l)
 		}
 		return nil, nil
@@ -48,28 +49,28 @@ func (s *convScratch) bnFor(shape tensor.Shape, l net.DNNLLayout) (*net.DNNLBatc
 	if d := s.bns[key]; d != nil {
 		return d, nil
 	}
-	d, err := net.NewDNNLBatchNorm(key[0], key[1], key[2], key[3], l)
+	d, err := dnnl.NewBatchNorm(key[0], key[1], key[2], key[3], net.BatchNormEpsilon, l)
 	if err != nil {
 		return nil, fmt.Errorf("batchnorm: %w", err)
 	}
 	if s.bns == nil {
-		s.bns = map[[5]int]*net.DNNLBatchNorm{}
+		s.bns = map[[5]int]*dnnl.BatchNorm{}
 	}
 	s.bns[key] = d
 	return d, nil
 }
 
 // dnnlFor returns the oneDNN primitives of geometry g, built on first request.
-func (s *convScratch) dnnlFor(g convGeom) (*net.DNNLConv, error) {
+func (s *convScratch) dnnlFor(g convGeom) (*dnnl.Conv, error) {
 	if d := s.convs[g]; d != nil {
 		return d, nil
 	}
-	d, err := net.NewDNNLConv(g.batch, g.in, g.out, g.h, g.w, g.k, g.xl, g.yl)
+	d, err := dnnl.NewConv(g.batch, g.in, g.out, g.h, g.w, g.k, g.xl, g.yl)
 	if err != nil {
 		return nil, fmt.Errorf("conv2d: %w", err)
 	}
 	if s.convs == nil {
-		s.convs = map[convGeom]*net.DNNLConv{}
+		s.convs = map[convGeom]*dnnl.Conv{}
 	}
 	s.convs[g] = d
 	return d, nil
@@ -110,7 +111,7 @@ func (s *convScratch) get(buf *[]float32, n int) []float32 {
 // input and output (plain but on oneDNN).
 type convGeom struct {
 	batch, in, out, h, w, k int
-	xl, yl                  net.DNNLLayout
+	xl, yl                  dnnl.Layout
 }
 
 func (g convGeom) cells() int { return g.h * g.w }
@@ -197,8 +198,8 @@ func col2im(dx, dcol []float32, channels, n, h, w int) {
 type convOp struct {
 	convGeom
 	s     *convScratch
-	d     *net.DNNLConv // nil: im2col and GEMM in Go
-	input bool          // x is the graph's input: no gradient with respect to it
+	d     *dnnl.Conv // nil: im2col and GEMM in Go
+	input bool       // x is the graph's input: no gradient with respect to it
 	res   owned
 }
 
@@ -206,7 +207,7 @@ type convOp struct {
 type convInputGradOp struct {
 	convGeom
 	s   *convScratch
-	d   *net.DNNLConv
+	d   *dnnl.Conv
 	res owned
 }
 
@@ -214,7 +215,7 @@ type convInputGradOp struct {
 type convWeightGradOp struct {
 	convGeom
 	s   *convScratch
-	d   *net.DNNLConv
+	d   *dnnl.Conv
 	res owned
 }
 
@@ -226,7 +227,7 @@ var (
 
 // conv2d applies our convolution to x with weights w; input: x is the graph's input, whose
 // gradient no one needs. x and the output are laid out as xl and yl say: in Go, plain.
-func conv2d(s *convScratch, x, w *G.Node, input bool, xl, yl net.DNNLLayout) (*G.Node, error) {
+func conv2d(s *convScratch, x, w *G.Node, input bool, xl, yl dnnl.Layout) (*G.Node, error) {
 	xs, ws := x.Shape(), w.Shape()
 	if xs.Dims() != 4 || ws.Dims() != 4 || xs[1] != ws[1] || ws[2] != ws[3] || (ws[2] != 1 && ws[2] != 3) {
 		return nil, fmt.Errorf("conv2d: input %v and weights %v", xs, ws)
@@ -238,7 +239,7 @@ func conv2d(s *convScratch, x, w *G.Node, input bool, xl, yl net.DNNLLayout) (*G
 			return nil, err
 		}
 		op.d = d
-	} else if xl != net.DNNLPlain || yl != net.DNNLPlain {
+	} else if xl != dnnl.Plain || yl != dnnl.Plain {
 		return nil, fmt.Errorf("conv2d: layouts %d, %d in Go", xl, yl)
 	}
 	return G.ApplyOp(op, x, w)

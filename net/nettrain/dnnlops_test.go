@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/net/internal/dnnl"
 )
 
 // convShapes are the convolutions the nets train: YINSH's stem and tower (3×3), its heads
@@ -43,7 +44,7 @@ func maxRelErr(a, b []float32) float64 {
 	return d / max(m, 1e-30)
 }
 
-// blocked converts x, (n, c, cells) plain, to or from net.DNNLBlocked (n, c/16, cells, 16).
+// blocked converts x, (n, c, cells) plain, to or from dnnl.Blocked (n, c/16, cells, 16).
 func blocked(x []float32, n, c, cells int, to bool) []float32 {
 	out := make([]float32, len(x))
 	for b := range n {
@@ -63,15 +64,15 @@ func blocked(x []float32, n, c, cells int, to bool) []float32 {
 
 // layouts are the layouts of a convolution's input and output to test: plain, and blocked
 // where the planes fill blocks of 16.
-func layouts(in, out int) [][2]net.DNNLLayout {
-	ls := [][2]net.DNNLLayout{{net.DNNLPlain, net.DNNLPlain}}
-	pick := func(c int) net.DNNLLayout {
+func layouts(in, out int) [][2]dnnl.Layout {
+	ls := [][2]dnnl.Layout{{dnnl.Plain, dnnl.Plain}}
+	pick := func(c int) dnnl.Layout {
 		if c%16 == 0 {
-			return net.DNNLBlocked
+			return dnnl.Blocked
 		}
-		return net.DNNLPlain
+		return dnnl.Plain
 	}
-	if l := [2]net.DNNLLayout{pick(in), pick(out)}; l != ls[0] {
+	if l := [2]dnnl.Layout{pick(in), pick(out)}; l != ls[0] {
 		ls = append(ls, l)
 	}
 	return ls
@@ -82,7 +83,7 @@ func layouts(in, out int) [][2]net.DNNLLayout {
 // sizes 1, 7 and 128, with plain and (where the planes fill blocks of 16) blocked activations;
 // and checks that neither allocates once it has run.
 func TestDNNLConvMatchesGo(t *testing.T) {
-	if net.DNNLVersion() == "" {
+	if dnnl.Version() == "" {
 		t.Skip("built without oneDNN (tag dnnl)")
 	}
 	for _, sh := range convShapes {
@@ -96,14 +97,14 @@ func TestDNNLConvMatchesGo(t *testing.T) {
 	}
 }
 
-func testDNNLConv(t *testing.T, cin, cout, h, wd, k, n int, xl, yl net.DNNLLayout) {
+func testDNNLConv(t *testing.T, cin, cout, h, wd, k, n int, xl, yl dnnl.Layout) {
 	rng := rand.New(rand.NewPCG(uint64(n), uint64(cin*cout)))
 	g := convGeom{batch: n, in: cin, out: cout, h: h, w: wd, k: k}
 	x := randomTensor(rng, n, cin, h, wd)
 	w := randomTensor(rng, cout, cin, k, k)
 	dy := randomTensor(rng, n, cout, h, wd)
 	cells := h * wd
-	d, err := net.NewDNNLConv(n, cin, cout, h, wd, k, xl, yl)
+	d, err := dnnl.NewConv(n, cin, cout, h, wd, k, xl, yl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,16 +114,16 @@ func testDNNLConv(t *testing.T, cin, cout, h, wd, k, n int, xl, yl net.DNNLLayou
 	}
 	// oneDNN's inputs and outputs in its layouts.
 	dx, ddy := x, dy
-	if xl == net.DNNLBlocked {
+	if xl == dnnl.Blocked {
 		dx = tensor.New(tensor.WithShape(x.Shape()...), tensor.WithBacking(blocked(x.Float32s(), n, cin, cells, true)))
 	}
-	if yl == net.DNNLBlocked {
+	if yl == dnnl.Blocked {
 		ddy = tensor.New(tensor.WithShape(dy.Shape()...), tensor.WithBacking(blocked(dy.Float32s(), n, cout, cells, true)))
 	}
 	g2 := g
 	g2.xl, g2.yl = xl, yl
 	var results [2][3][]float32
-	for i, dd := range []*net.DNNLConv{nil, d} {
+	for i, dd := range []*dnnl.Conv{nil, d} {
 		s := &convScratch{}
 		ops := []struct {
 			op   G.Op
@@ -144,10 +145,10 @@ func testDNNLConv(t *testing.T, cin, cout, h, wd, k, n int, xl, yl net.DNNLLayou
 				t.Fatal(err)
 			}
 			results[i][j] = append([]float32(nil), v.Data().([]float32)...)
-			if dd != nil && j == 0 && yl == net.DNNLBlocked {
+			if dd != nil && j == 0 && yl == dnnl.Blocked {
 				results[i][j] = blocked(results[i][j], n, cout, cells, false)
 			}
-			if dd != nil && j == 1 && xl == net.DNNLBlocked {
+			if dd != nil && j == 1 && xl == dnnl.Blocked {
 				results[i][j] = blocked(results[i][j], n, cin, cells, false)
 			}
 			if allocs := cgoAllocsPerRun(func() {
@@ -175,7 +176,7 @@ func testDNNLConv(t *testing.T, cin, cout, h, wd, k, n int, xl, yl net.DNNLLayou
 // and 128, plain and (where the planes fill blocks of 16) blocked; and checks that neither
 // allocates once it has run.
 func TestDNNLBatchNormMatchesGo(t *testing.T) {
-	if net.DNNLVersion() == "" {
+	if dnnl.Version() == "" {
 		t.Skip("built without oneDNN (tag dnnl)")
 	}
 	for _, sh := range []struct{ c, h, w int }{{32, 11, 11}, {16, 11, 11}, {2, 11, 11}, {8, 6, 6}} {
@@ -189,7 +190,7 @@ func TestDNNLBatchNormMatchesGo(t *testing.T) {
 					}
 					gamma, beta := randomTensor(rng, sh.c), randomTensor(rng, sh.c)
 					dy := randomTensor(rng, n, sh.c, sh.h, sh.w)
-					d, err := net.NewDNNLBatchNorm(n, sh.c, sh.h, sh.w, l[0])
+					d, err := dnnl.NewBatchNorm(n, sh.c, sh.h, sh.w, net.BatchNormEpsilon, l[0])
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -199,12 +200,12 @@ func TestDNNLBatchNormMatchesGo(t *testing.T) {
 					}
 					cells := sh.h * sh.w
 					xd, dyd := x, dy
-					if l[0] == net.DNNLBlocked {
+					if l[0] == dnnl.Blocked {
 						xd = tensor.New(tensor.WithShape(x.Shape()...), tensor.WithBacking(blocked(x.Float32s(), n, sh.c, cells, true)))
 						dyd = tensor.New(tensor.WithShape(dy.Shape()...), tensor.WithBacking(blocked(dy.Float32s(), n, sh.c, cells, true)))
 					}
 					var results [2][6][]float32
-					for i, dd := range []*net.DNNLBatchNorm{nil, d} {
+					for i, dd := range []*dnnl.BatchNorm{nil, d} {
 						x, dy := x, dy
 						if dd != nil {
 							x, dy = xd, dyd
@@ -222,7 +223,7 @@ func TestDNNLBatchNormMatchesGo(t *testing.T) {
 							t.Fatal(err)
 						}
 						results[i][0] = append([]float32(nil), y.Data().([]float32)...)
-						if dd != nil && l[0] == net.DNNLBlocked {
+						if dd != nil && l[0] == dnnl.Blocked {
 							results[i][0] = blocked(results[i][0], n, sh.c, cells, false)
 						}
 						results[i][1] = append([]float32(nil), mean...)
@@ -234,7 +235,7 @@ func TestDNNLBatchNormMatchesGo(t *testing.T) {
 							t.Fatal(err)
 						}
 						results[i][3] = append([]float32(nil), dx.Data().([]float32)...)
-						if dd != nil && l[0] == net.DNNLBlocked {
+						if dd != nil && l[0] == dnnl.Blocked {
 							results[i][3] = blocked(results[i][3], n, sh.c, cells, false)
 						}
 						for j, op := range []G.Op{&bnDgammaOp{f: f}, &bnDbetaOp{f: f}} {

@@ -11,8 +11,8 @@
 // times its steps (zero bench net --train).
 //
 // The first graph built makes gorgonia use this build's BLAS (linalg.Implementation). Built with
-// the tag dnnl, the convolution and batchnorm ops run on oneDNN (net.DNNLConv,
-// net.DNNLBatchNorm), the tower's activations in its blocked layout; the Go ops are the fallback
+// the tag dnnl, the convolution and batchnorm ops run on oneDNN (net/internal/dnnl's Conv and
+// BatchNorm), the tower's activations in its blocked layout; the Go ops are the fallback
 // and the reference.
 //
 // Invariants, each held by a test: net's inference engine equals this package's forward pass

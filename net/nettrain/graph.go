@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/net/internal/dnnl"
 	"github.com/zerogames/zero/net/linalg"
 )
 
@@ -63,9 +64,9 @@ const maskedOut = -1e9
 //
 // With ownOps the convolutions and batchnorms are this package's ops (convop.go, bnop.go),
 // else gorgonia's Conv2d and BatchNorm: the trainer uses ours (faster, a third of the memory),
-// the parity tests gorgonia's (an independent reference). With dnnl too, our convolutions run
+// the parity tests gorgonia's (an independent reference). With onDNNL too, our convolutions run
 // on oneDNN (built with the tag dnnl).
-func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps, dnnl bool) (*graph, error) {
+func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps, onDNNL bool) (*graph, error) {
 	useBLAS()
 	train := opt != nil
 	bnMomentum := 0.1 // unused in evaluation mode
@@ -77,7 +78,7 @@ func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps, dnnl 
 	cells := s.Cells()
 	gr := &graph{g: G.NewGraph(), w: w, batch: batch}
 	if ownOps {
-		gr.scratch = &convScratch{dnnl: dnnl}
+		gr.scratch = &convScratch{dnnl: onDNNL}
 	}
 	if train {
 		gr.xBuf = make([]float32, batch*obs.Size())
@@ -90,9 +91,9 @@ func newGraph(w *net.Weights, batch int, opt *net.OptimizerConfig, ownOps, dnnl 
 	// The tower's activations: on oneDNN in its blocked layout where the planes fill blocks of 16
 	// (its AVX-512 kernels' format: no reorder between layers), else plain. The heads' features
 	// are plain: gorgonia's reshapes and means read them.
-	tower, plain := net.DNNLPlain, net.DNNLPlain
-	if ownOps && dnnl && c.Channels%16 == 0 {
-		tower = net.DNNLBlocked
+	tower, plain := dnnl.Plain, dnnl.Plain
+	if ownOps && onDNNL && c.Channels%16 == 0 {
+		tower = dnnl.Blocked
 	}
 	h := gr.convBN(gr.x, "stem", "stem.bn", 3, plain, tower, bnMomentum)
 	h = gr.relu(h)
@@ -204,7 +205,7 @@ func (gr *graph) param(name string, shape ...int) *G.Node {
 // conv is a k×k convolution (pad k/2, no bias).
 // x and the output are laid out as xl and yl say (only our ops on oneDNN take another layout
 // than plain).
-func (gr *graph) conv(x *G.Node, name string, k int, xl, yl net.DNNLLayout) *G.Node {
+func (gr *graph) conv(x *G.Node, name string, k int, xl, yl dnnl.Layout) *G.Node {
 	if gr.err != nil {
 		return x
 	}
@@ -216,7 +217,7 @@ func (gr *graph) conv(x *G.Node, name string, k int, xl, yl net.DNNLLayout) *G.N
 }
 
 // convBN is a k×k convolution followed by batchnorm.
-func (gr *graph) convBN(x *G.Node, name, bn string, k int, xl, yl net.DNNLLayout, momentum float64) *G.Node {
+func (gr *graph) convBN(x *G.Node, name, bn string, k int, xl, yl dnnl.Layout, momentum float64) *G.Node {
 	y := gr.conv(x, name, k, xl, yl)
 	if gr.err != nil {
 		return y

@@ -7,6 +7,7 @@ import (
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/net"
+	"github.com/zerogames/zero/net/internal/dnnl"
 )
 
 // Trainer trains Weights with the gorgonia graph: one graph and machine per batch size, built
@@ -48,7 +49,7 @@ func NewTrainer(w *net.Weights, cfg net.OptimizerConfig, opt *net.Optimizer) (*T
 		return nil, err
 	}
 	opt.Config = cfg
-	t := &Trainer{w: w, opt: opt, graphs: map[int]*graph{}, ownOps: true, dnnl: net.DNNLVersion() != ""}
+	t := &Trainer{w: w, opt: opt, graphs: map[int]*graph{}, ownOps: true, dnnl: dnnl.Version() != ""}
 	t.gradOf = map[*net.Param][]float32{}
 	for _, p := range w.Params {
 		if p.Trained() {

@@ -1,10 +1,11 @@
 //go:build dnnl && cgo
 
-package net
+package dnnl
 
-// The oneDNN backend's side in Go: zdnnl.h is the whole C surface (nine functions for the
-// engine, seven for training's convolutions in dnnl_train.go), zdnnl.c builds the network from
-// oneDNN 2.6's primitives (Debian's libdnnl-dev; the 3.x API differs).
+// The inference engine's side in Go: zdnnl.h is the whole C surface (nine functions for the
+// engine and the bench's matmul, and training's convolutions and batchnorms in train.go),
+// zdnnl.c builds the network from oneDNN 2.6's primitives (Debian's libdnnl-dev; the 3.x API
+// differs).
 
 /*
 #cgo LDFLAGS: -ldnnl -lgomp
@@ -21,73 +22,70 @@ import (
 	"unsafe"
 )
 
-const dnnlBuilt = true
+// Built tells whether this build has oneDNN (the tag dnnl, with cgo).
+const Built = true
 
-func dnnlISA() int { return int(C.zd_isa()) }
+func isa() int { return int(C.zd_isa()) }
 
-// DNNLVersion is the version of the oneDNN library loaded ("" without oneDNN).
-func DNNLVersion() string {
+// Version is the version of the oneDNN library loaded ("" without oneDNN).
+func Version() string {
 	v := C.dnnl_version()
 	return fmt.Sprintf("%d.%d.%d", v.major, v.minor, v.patch)
 }
 
-// dnnlNet is a network built on oneDNN: a zd_net, C memory the Go collector does not see,
-// freed by close (or by a cleanup when its Engine is collected).
-type dnnlNet struct {
+// Net is a network built on oneDNN: a zd_net, C memory the Go collector does not see, freed by
+// Close (or by a cleanup when it is collected).
+type Net struct {
 	z    *C.zd_net
 	free runtime.Cleanup
 }
 
-// newDNNL builds m's network on oneDNN, in bfloat16 if bf16, with options o, and loads m's
-// weights. Primitives are built on the calling thread, set to one OpenMP thread.
-func newDNNL(m *Model, bf16 bool, o dnnlOptions) (*dnnlNet, error) {
-	s, c := m.spec, m.cfg
+// New builds the network of shape s on oneDNN (zd_new); out[a] is action a's index among the
+// policy head's outputs. Primitives are built on the calling thread, set to one OpenMP thread.
+func New(s Shape, out []int32) (*Net, error) {
 	shape := C.zd_shape{
-		planes: C.int(s.Observation.Planes), height: C.int(s.Observation.Height), width: C.int(s.Observation.Width),
-		channels: C.int(c.Channels), blocks: C.int(c.Blocks), policy_channels: C.int(c.PolicyChannels),
-		policy_planes: C.int(s.PolicyPlanes), offgrid: C.int(s.OffGrid), actions: C.int(s.NumActions),
-		value_channels: C.int(c.ValueChannels), value_hidden: C.int(c.ValueHidden),
-		chunk: C.int(o.chunk),
+		planes: C.int(s.Planes), height: C.int(s.Height), width: C.int(s.Width),
+		channels: C.int(s.Channels), blocks: C.int(s.Blocks), policy_channels: C.int(s.PolicyChannels),
+		policy_planes: C.int(s.PolicyPlanes), offgrid: C.int(s.OffGrid), actions: C.int(s.Actions),
+		value_channels: C.int(s.ValueChannels), value_hidden: C.int(s.ValueHidden),
+		chunk: C.int(s.Chunk),
 	}
-	if o.winograd {
+	if s.Winograd {
 		shape.winograd = 1
 	}
-	if c.GlobalPool {
+	if s.GlobalPool {
 		shape.global_pool = 1
 	}
-	if bf16 {
+	if s.BF16 {
 		shape.bf16 = 1
 	}
 	var msg [512]C.char
 	runtime.LockOSThread()
-	z := C.zd_new(&shape, (*C.int32_t)(unsafe.Pointer(&s.output[0])), &msg[0], C.int(len(msg)))
+	z := C.zd_new(&shape, (*C.int32_t)(unsafe.Pointer(&out[0])), &msg[0], C.int(len(msg)))
 	runtime.UnlockOSThread()
 	if z == nil {
 		return nil, errors.New(C.GoString(&msg[0]))
 	}
-	d := &dnnlNet{z: z}
-	d.free = runtime.AddCleanup(d, dnnlFree, z)
-	if err := d.load(m); err != nil {
-		d.close()
-		return nil, err
-	}
+	d := &Net{z: z}
+	d.free = runtime.AddCleanup(d, netFree, z)
 	return d, nil
 }
 
-// load copies m's folded weights into the network and reorders them for its primitives.
-func (d *dnnlNet) load(m *Model) error {
+// Load copies the folded weights into the network and reorders them for its primitives
+// (zd_load): params holds every tensor, offsets[2k] and offsets[2k+1] layer k's weights and bias.
+func (d *Net) Load(params []float32, offsets []int64) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if C.zd_load(d.z, (*C.float)(&m.params[0]), (*C.int64_t)(&m.offsets[0]), C.int(len(m.offsets)/2)) != 0 {
+	if C.zd_load(d.z, (*C.float)(&params[0]), (*C.int64_t)(&offsets[0]), C.int(len(offsets)/2)) != 0 {
 		return errors.New(C.GoString(C.zd_error(d.z)))
 	}
 	runtime.KeepAlive(d)
 	return nil
 }
 
-// run evaluates n positions (see zd_run). The thread is held for the call: MXCSR and OpenMP's
+// Run evaluates n positions (see zd_run). The thread is held for the call: MXCSR and OpenMP's
 // thread count are the thread's.
-func (d *dnnlNet) run(n int, obs, logits, value []float32) error {
+func (d *Net) Run(n int, obs, logits, value []float32) error {
 	if n == 0 {
 		return nil
 	}
@@ -101,10 +99,11 @@ func (d *dnnlNet) run(n int, obs, logits, value []float32) error {
 	return nil
 }
 
-// impl names the kernels of the tower's convolutions.
-func (d *dnnlNet) impl() string { return C.GoString(C.zd_impl(d.z)) }
+// Impl names the kernels of the tower's convolutions.
+func (d *Net) Impl() string { return C.GoString(C.zd_impl(d.z)) }
 
-func (d *dnnlNet) close() {
+// Close releases the network.
+func (d *Net) Close() {
 	if d.z != nil {
 		d.free.Stop()
 		C.zd_free(d.z)
@@ -112,17 +111,17 @@ func (d *dnnlNet) close() {
 	}
 }
 
-// dnnlFree frees a zd_net whose engine was collected without Close.
-func dnnlFree(z *C.zd_net) { C.zd_free(z) }
+// netFree frees a zd_net whose Net was collected without Close.
+func netFree(z *C.zd_net) { C.zd_free(z) }
 
-// dnnlMatmul is oneDNN's n×n matrix product, a yardstick (zd_matmul).
-type dnnlMatmul struct {
+// Matmul is oneDNN's n×n matrix product, a yardstick (zd_matmul).
+type Matmul struct {
 	m    *C.zd_matmul
 	free runtime.Cleanup
 }
 
-// newDNNLMatmul builds oneDNN's n×n product in bfloat16 or float32 on the calling thread.
-func newDNNLMatmul(n int, bf16 bool) (*dnnlMatmul, error) {
+// NewMatmul builds oneDNN's n×n product in bfloat16 or float32 on the calling thread.
+func NewMatmul(n int, bf16 bool) (*Matmul, error) {
 	var msg [512]C.char
 	b := C.int(0)
 	if bf16 {
@@ -134,12 +133,13 @@ func newDNNLMatmul(n int, bf16 bool) (*dnnlMatmul, error) {
 	if m == nil {
 		return nil, errors.New(C.GoString(&msg[0]))
 	}
-	d := &dnnlMatmul{m: m}
+	d := &Matmul{m: m}
 	d.free = runtime.AddCleanup(d, func(m *C.zd_matmul) { C.zd_matmul_free(m) }, m)
 	return d, nil
 }
 
-func (d *dnnlMatmul) run() error {
+// Run computes the product once.
+func (d *Matmul) Run() error {
 	runtime.LockOSThread()
 	rc := C.zd_matmul_run(d.m)
 	runtime.UnlockOSThread()
@@ -150,7 +150,8 @@ func (d *dnnlMatmul) run() error {
 	return nil
 }
 
-func (d *dnnlMatmul) close() {
+// Close releases the product.
+func (d *Matmul) Close() {
 	if d.m != nil {
 		d.free.Stop()
 		C.zd_matmul_free(d.m)

@@ -1,69 +1,72 @@
 //go:build !dnnl || !cgo
 
-package net
+package dnnl
 
 import "errors"
 
-// Without the tag dnnl (or without cgo) there is no oneDNN backend.
+// Without the tag dnnl (or without cgo) there is no oneDNN: every constructor fails.
 
-const dnnlBuilt = false
+// Built tells whether this build has oneDNN (the tag dnnl, with cgo).
+const Built = false
 
-func dnnlISA() int { return 0 }
+func isa() int { return 0 }
 
-// DNNLVersion is the version of the oneDNN library loaded ("" without oneDNN).
-func DNNLVersion() string { return "" }
+// Version is the version of the oneDNN library loaded ("" without oneDNN).
+func Version() string { return "" }
 
-type dnnlNet struct{}
+// Net is a network on oneDNN: without the tag dnnl, none.
+type Net struct{}
 
-func newDNNL(m *Model, bf16 bool, o dnnlOptions) (*dnnlNet, error) {
+// New fails: built without oneDNN.
+func New(s Shape, out []int32) (*Net, error) { return nil, errors.New("built without oneDNN") }
+
+func (d *Net) Load(params []float32, offsets []int64) error {
+	return errors.New("built without oneDNN")
+}
+func (d *Net) Run(n int, obs, logits, value []float32) error {
+	return errors.New("built without oneDNN")
+}
+func (d *Net) Impl() string { return "" }
+func (d *Net) Close()       {}
+
+// Matmul is oneDNN's matrix product: without the tag dnnl, none.
+type Matmul struct{}
+
+// NewMatmul fails: built without oneDNN.
+func NewMatmul(n int, bf16 bool) (*Matmul, error) { return nil, errors.New("built without oneDNN") }
+
+func (d *Matmul) Run() error { return errors.New("built without oneDNN") }
+func (d *Matmul) Close()     {}
+
+// Conv is a convolution's training passes on oneDNN: without the tag dnnl, none.
+type Conv struct{}
+
+// NewConv fails: built without oneDNN.
+func NewConv(batch, in, out, h, w, k int, xl, yl Layout) (*Conv, error) {
 	return nil, errors.New("built without oneDNN")
 }
 
-func (d *dnnlNet) load(m *Model) error { return errors.New("built without oneDNN") }
-func (d *dnnlNet) run(n int, obs, logits, value []float32) error {
+func (d *Conv) Forward(x, w, y []float32) error        { return errors.New("built without oneDNN") }
+func (d *Conv) BackwardData(w, dy, dx []float32) error { return errors.New("built without oneDNN") }
+func (d *Conv) BackwardWeights(x, dy, dw []float32) error {
 	return errors.New("built without oneDNN")
 }
-func (d *dnnlNet) impl() string { return "" }
-func (d *dnnlNet) close()       {}
+func (d *Conv) Impl() string { return "" }
+func (d *Conv) Close()       {}
 
-type dnnlMatmul struct{}
+// BatchNorm is a batchnorm's training passes on oneDNN: without the tag dnnl, none.
+type BatchNorm struct{}
 
-func newDNNLMatmul(n int, bf16 bool) (*dnnlMatmul, error) {
+// NewBatchNorm fails: built without oneDNN.
+func NewBatchNorm(batch, c, h, w int, eps float32, l Layout) (*BatchNorm, error) {
 	return nil, errors.New("built without oneDNN")
 }
 
-func (d *dnnlMatmul) run() error { return errors.New("built without oneDNN") }
-func (d *dnnlMatmul) close()     {}
-
-// DNNLConv is a convolution's training passes on oneDNN: without the tag dnnl, none.
-type DNNLConv struct{}
-
-// NewDNNLConv fails: built without oneDNN.
-func NewDNNLConv(batch, in, out, h, w, k int, xl, yl DNNLLayout) (*DNNLConv, error) {
-	return nil, errors.New("built without oneDNN")
-}
-
-func (d *DNNLConv) Forward(x, w, y []float32) error        { return errors.New("built without oneDNN") }
-func (d *DNNLConv) BackwardData(w, dy, dx []float32) error { return errors.New("built without oneDNN") }
-func (d *DNNLConv) BackwardWeights(x, dy, dw []float32) error {
+func (d *BatchNorm) Forward(x, gamma, beta, y, mean, variance []float32) error {
 	return errors.New("built without oneDNN")
 }
-func (d *DNNLConv) Impl() string { return "" }
-func (d *DNNLConv) Close()       {}
-
-// DNNLBatchNorm is a batchnorm's training passes on oneDNN: without the tag dnnl, none.
-type DNNLBatchNorm struct{}
-
-// NewDNNLBatchNorm fails: built without oneDNN.
-func NewDNNLBatchNorm(batch, c, h, w int, l DNNLLayout) (*DNNLBatchNorm, error) {
-	return nil, errors.New("built without oneDNN")
-}
-
-func (d *DNNLBatchNorm) Forward(x, gamma, beta, y, mean, variance []float32) error {
+func (d *BatchNorm) Backward(x, dy, gamma, mean, variance, dx, dgamma, dbeta []float32) error {
 	return errors.New("built without oneDNN")
 }
-func (d *DNNLBatchNorm) Backward(x, dy, gamma, mean, variance, dx, dgamma, dbeta []float32) error {
-	return errors.New("built without oneDNN")
-}
-func (d *DNNLBatchNorm) Impl() string { return "" }
-func (d *DNNLBatchNorm) Close()       {}
+func (d *BatchNorm) Impl() string { return "" }
+func (d *BatchNorm) Close()       {}

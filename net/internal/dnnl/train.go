@@ -1,6 +1,6 @@
 //go:build dnnl && cgo
 
-package net
+package dnnl
 
 // The training graph's convolutions and batchnorms on oneDNN (zd_conv and zd_bnorm in zdnnl.h,
 // zdnnl_train.c), for package nettrain's ops.
@@ -16,20 +16,20 @@ import (
 	"runtime"
 )
 
-// DNNLConv is a convolution's forward and backward passes on oneDNN, for training: a k×k
+// Conv is a convolution's forward and backward passes on oneDNN, for training: a k×k
 // convolution (k 1 or 3, pad k/2, stride 1, no bias) of batch positions of in planes of h×w
 // cells into out planes, float32, its primitives built once for these shapes. Tensors: x and dx
 // (batch, in, h, w) laid out as xl says, y and dy (batch, out, h, w) as yl says, weights and
 // their gradient (out, in, k, k). It holds C memory, freed by Close (or a cleanup when it is
-// collected), and is for one goroutine at a time. Without the build tag dnnl, NewDNNLConv fails.
-type DNNLConv struct {
+// collected), and is for one goroutine at a time. Without the build tag dnnl, NewConv fails.
+type Conv struct {
 	c          *C.zd_conv
 	free       runtime.Cleanup
 	nx, ny, nw int // the sizes of x, y and the weights
 }
 
-// NewDNNLConv builds the convolution's primitives.
-func NewDNNLConv(batch, in, out, h, w, k int, xl, yl DNNLLayout) (*DNNLConv, error) {
+// NewConv builds the convolution's primitives.
+func NewConv(batch, in, out, h, w, k int, xl, yl Layout) (*Conv, error) {
 	if err := xl.check(in); err != nil {
 		return nil, err
 	}
@@ -41,20 +41,20 @@ func NewDNNLConv(batch, in, out, h, w, k int, xl, yl DNNLLayout) (*DNNLConv, err
 	if c == nil {
 		return nil, errors.New(C.GoString(&msg[0]))
 	}
-	d := &DNNLConv{c: c, nx: batch * in * h * w, ny: batch * out * h * w, nw: out * in * k * k}
+	d := &Conv{c: c, nx: batch * in * h * w, ny: batch * out * h * w, nw: out * in * k * k}
 	d.free = runtime.AddCleanup(d, func(c *C.zd_conv) { C.zd_conv_free(c) }, c)
 	return d, nil
 }
 
 // check fails if a tensor is shorter than the shapes say (C would read or write past it).
-func (d *DNNLConv) check(a, b, c []float32, na, nb, nc int) error {
+func (d *Conv) check(a, b, c []float32, na, nb, nc int) error {
 	if len(a) < na || len(b) < nb || len(c) < nc {
 		return fmt.Errorf("oneDNN convolution: tensors of %d, %d and %d values, %d, %d and %d needed", len(a), len(b), len(c), na, nb, nc)
 	}
 	return nil
 }
 
-func (d *DNNLConv) result(rc C.int) error {
+func (d *Conv) result(rc C.int) error {
 	runtime.KeepAlive(d) // the cleanup must not free c during the call
 	if rc != 0 {
 		return errors.New(C.GoString(C.zd_conv_error(d.c)))
@@ -63,7 +63,7 @@ func (d *DNNLConv) result(rc C.int) error {
 }
 
 // Forward computes y = x ∗ w.
-func (d *DNNLConv) Forward(x, w, y []float32) error {
+func (d *Conv) Forward(x, w, y []float32) error {
 	if err := d.check(x, w, y, d.nx, d.nw, d.ny); err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (d *DNNLConv) Forward(x, w, y []float32) error {
 }
 
 // BackwardData computes dx, the gradient with respect to the input, from w and dy.
-func (d *DNNLConv) BackwardData(w, dy, dx []float32) error {
+func (d *Conv) BackwardData(w, dy, dx []float32) error {
 	if err := d.check(w, dy, dx, d.nw, d.ny, d.nx); err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func (d *DNNLConv) BackwardData(w, dy, dx []float32) error {
 }
 
 // BackwardWeights computes dw, the gradient with respect to the weights, from x and dy.
-func (d *DNNLConv) BackwardWeights(x, dy, dw []float32) error {
+func (d *Conv) BackwardWeights(x, dy, dw []float32) error {
 	if err := d.check(x, dy, dw, d.nx, d.ny, d.nw); err != nil {
 		return err
 	}
@@ -87,14 +87,14 @@ func (d *DNNLConv) BackwardWeights(x, dy, dw []float32) error {
 }
 
 // Impl names the implementations oneDNN chose: forward, backward data, backward weights.
-func (d *DNNLConv) Impl() string {
+func (d *Conv) Impl() string {
 	s := C.GoString(C.zd_conv_impl(d.c))
 	runtime.KeepAlive(d)
 	return s
 }
 
 // Close releases the primitives.
-func (d *DNNLConv) Close() {
+func (d *Conv) Close() {
 	if d.c != nil {
 		d.free.Stop()
 		C.zd_conv_free(d.c)
@@ -102,35 +102,34 @@ func (d *DNNLConv) Close() {
 	}
 }
 
-// DNNLBatchNorm is a batchnorm's forward (training: normalised by the batch's statistics) and
-// backward passes on oneDNN: batch positions of c planes of h×w cells, float32, ε
-// BatchNormEpsilon, its primitives built once. x, y, dx and dy are (batch, c, h, w) laid out as
-// the layout given says, the
-// scale gamma, the shift beta, their gradients and the statistics (c). Like DNNLConv, C memory
-// freed by Close, for one goroutine at a time; without the build tag dnnl, NewDNNLBatchNorm
-// fails.
-type DNNLBatchNorm struct {
+// BatchNorm is a batchnorm's forward (training: normalised by the batch's statistics) and
+// backward passes on oneDNN: batch positions of c planes of h×w cells, float32, ε eps
+// (net.BatchNormEpsilon), its primitives built once. x, y, dx and dy are (batch, c, h, w) laid
+// out as the layout given says, the scale gamma, the shift beta, their gradients and the
+// statistics (c). Like Conv, C memory freed by Close, for one goroutine at a time; without the
+// build tag dnnl, NewBatchNorm fails.
+type BatchNorm struct {
 	b      *C.zd_bnorm
 	free   runtime.Cleanup
 	nx, nc int
 }
 
-// NewDNNLBatchNorm builds the batchnorm's primitives, for tensors laid out as l says.
-func NewDNNLBatchNorm(batch, c, h, w int, l DNNLLayout) (*DNNLBatchNorm, error) {
+// NewBatchNorm builds the batchnorm's primitives, for tensors laid out as l says.
+func NewBatchNorm(batch, c, h, w int, eps float32, l Layout) (*BatchNorm, error) {
 	if err := l.check(c); err != nil {
 		return nil, err
 	}
 	var msg [512]C.char
-	b := C.zd_bnorm_new(C.int(batch), C.int(c), C.int(h), C.int(w), C.float(BatchNormEpsilon), C.int(l), &msg[0], C.int(len(msg)))
+	b := C.zd_bnorm_new(C.int(batch), C.int(c), C.int(h), C.int(w), C.float(eps), C.int(l), &msg[0], C.int(len(msg)))
 	if b == nil {
 		return nil, errors.New(C.GoString(&msg[0]))
 	}
-	d := &DNNLBatchNorm{b: b, nx: batch * c * h * w, nc: c}
+	d := &BatchNorm{b: b, nx: batch * c * h * w, nc: c}
 	d.free = runtime.AddCleanup(d, func(b *C.zd_bnorm) { C.zd_bnorm_free(b) }, b)
 	return d, nil
 }
 
-func (d *DNNLBatchNorm) check(data [][]float32, vecs [][]float32) error {
+func (d *BatchNorm) check(data [][]float32, vecs [][]float32) error {
 	for _, x := range data {
 		if len(x) < d.nx {
 			return fmt.Errorf("oneDNN batchnorm: a tensor of %d values, %d needed", len(x), d.nx)
@@ -144,7 +143,7 @@ func (d *DNNLBatchNorm) check(data [][]float32, vecs [][]float32) error {
 	return nil
 }
 
-func (d *DNNLBatchNorm) result(rc C.int) error {
+func (d *BatchNorm) result(rc C.int) error {
 	runtime.KeepAlive(d)
 	if rc != 0 {
 		return errors.New(C.GoString(C.zd_bnorm_error(d.b)))
@@ -154,7 +153,7 @@ func (d *DNNLBatchNorm) result(rc C.int) error {
 
 // Forward computes y = gamma·(x − mean)/√(variance + ε) + beta with the batch's statistics,
 // which it writes into mean and variance (the biased variance).
-func (d *DNNLBatchNorm) Forward(x, gamma, beta, y, mean, variance []float32) error {
+func (d *BatchNorm) Forward(x, gamma, beta, y, mean, variance []float32) error {
 	if len(x) < d.nx || len(y) < d.nx || len(gamma) < d.nc || len(beta) < d.nc || len(mean) < d.nc || len(variance) < d.nc {
 		return d.check([][]float32{x, y}, [][]float32{gamma, beta, mean, variance})
 	}
@@ -164,7 +163,7 @@ func (d *DNNLBatchNorm) Forward(x, gamma, beta, y, mean, variance []float32) err
 
 // Backward computes the gradients with respect to x, gamma and beta from dy, with the
 // statistics Forward wrote.
-func (d *DNNLBatchNorm) Backward(x, dy, gamma, mean, variance, dx, dgamma, dbeta []float32) error {
+func (d *BatchNorm) Backward(x, dy, gamma, mean, variance, dx, dgamma, dbeta []float32) error {
 	if len(x) < d.nx || len(dy) < d.nx || len(dx) < d.nx || len(gamma) < d.nc || len(mean) < d.nc || len(variance) < d.nc || len(dgamma) < d.nc || len(dbeta) < d.nc {
 		return d.check([][]float32{x, dy, dx}, [][]float32{gamma, mean, variance, dgamma, dbeta})
 	}
@@ -173,14 +172,14 @@ func (d *DNNLBatchNorm) Backward(x, dy, gamma, mean, variance, dx, dgamma, dbeta
 }
 
 // Impl names the implementations oneDNN chose: forward, backward.
-func (d *DNNLBatchNorm) Impl() string {
+func (d *BatchNorm) Impl() string {
 	s := C.GoString(C.zd_bnorm_impl(d.b))
 	runtime.KeepAlive(d)
 	return s
 }
 
 // Close releases the primitives.
-func (d *DNNLBatchNorm) Close() {
+func (d *BatchNorm) Close() {
 	if d.b != nil {
 		d.free.Stop()
 		C.zd_bnorm_free(d.b)

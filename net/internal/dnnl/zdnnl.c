@@ -1,6 +1,6 @@
 //go:build dnnl
 
-// The network on oneDNN 2.6: see zdnnl.h for the contract, dnnl.go for how Go uses it.
+// The network on oneDNN 2.6: see zdnnl.h for the contract, net.go for how Go uses it.
 //
 // The net (package net's Model) is built of oneDNN primitives, once per chunk size (a "plan"):
 //

@@ -1,6 +1,7 @@
 // The network on oneDNN 2.6 (Debian's libdnnl-dev), through its C API: the whole C surface
-// that package net's dnnl backend (dnnl.go, build tag dnnl) calls, and the training graph's
-// convolutions and batchnorms (zd_conv, zd_bnorm: zdnnl_train.c, for dnnl_train.go).
+// that package net's oneDNN backends call (through net.go, build tag dnnl, of package
+// net/internal/dnnl), and the training graph's convolutions and batchnorms (zd_conv, zd_bnorm:
+// zdnnl_train.c, for train.go).
 // Everything here is built and owned by C; Go pointers cross only as call arguments and are never kept after a call returns
 // (the rule of cgo).
 //

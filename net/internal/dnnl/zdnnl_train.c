@@ -1,7 +1,7 @@
 //go:build dnnl
 
 // The training graph's convolutions and batchnorms on oneDNN 2.6: see zdnnl.h (zd_conv_*,
-// zd_bnorm_*) for the contract, dnnl_train.go for how Go uses it, net/nettrain's convop.go and
+// zd_bnorm_*) for the contract, train.go for how Go uses it, net/nettrain's convop.go and
 // bnop.go for the ops that call it.
 //
 // A zd_conv is one convolution's three primitives (forward training, backward data, backward
