@@ -15,6 +15,7 @@ import (
 	"github.com/zerogames/zero/internal/atomicfile"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train/dist"
+	"github.com/zerogames/zero/train/metrics"
 	"github.com/zerogames/zero/train/replay"
 )
 
@@ -242,7 +243,7 @@ func (r *run[S]) startTransport(ctx context.Context, w *net.Weights) error {
 			// Session "": a random one, as a remote worker's. Ids the trainer's publisher would
 			// use could otherwise be taken first by a worker (the server's deduplication goes by
 			// id), and the trainer's own games dropped as duplicates.
-			Worker: "train", Host: host, Logf: logf})
+			Worker: metrics.TrainerWorker, Host: host, Logf: logf})
 	}
 	if err == nil {
 		err = r.publishWeights(ctx, w, r.step.Load(), true)

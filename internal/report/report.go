@@ -48,16 +48,37 @@ type Chart struct {
 	Names  []string `json:"names"`
 	// Band: the series are a value with its _low and _high interval (the Elo's 95%).
 	Band bool `json:"band"`
+	// Remote: the chart is of the intake of remote workers' games, drawn only for a run that
+	// had some (HasRemote): the trainer's own self-play alone is in the rates' charts.
+	Remote bool `json:"remote"`
 }
 
 // Charts are a run's charts, in the order they are shown.
 var Charts = []Chart{
-	{"loss", "Training losses", "train", "loss", []string{"loss", "policy_loss", "value_loss"}, false},
-	{"elo", "Elo of the checkpoints (95% interval)", "eval", "Elo", []string{"elo"}, true},
-	{"selfplay", "Self-play and training rates", "selfplay", "per second", []string{"games_per_s", "samples_per_s", "steps_per_s"}, false},
-	{"simulations", "Search rate", "selfplay", "simulations per second", []string{"simulations_per_s"}, false},
-	{"ingest", "Games taken by the trainer, in all and by worker", "ingest", "games per second", []string{"games_per_s", "worker/"}, false},
-	{"refused", "Games refused (not of the rules) and duplicates, per period", "ingest", "games", []string{"refused", "duplicates"}, false},
+	{"loss", "Training losses", "train", "loss", []string{"loss", "policy_loss", "value_loss"}, false, false},
+	{"elo", "Elo of the checkpoints (95% interval)", "eval", "Elo", []string{"elo"}, true, false},
+	{"selfplay", "Self-play and training rates", "selfplay", "per second", []string{"games_per_s", "samples_per_s", "steps_per_s"}, false, false},
+	{"simulations", "Search rate", "selfplay", "simulations per second", []string{"simulations_per_s"}, false, false},
+	{"ingest", "Games taken by the trainer, in all and by worker", "ingest", "games per second", []string{"games_per_s", "worker/"}, false, true},
+	{"refused", "Games refused (not of the rules) and duplicates, per period", "ingest", "games", []string{"refused", "duplicates"}, false, true},
+}
+
+// HasRemote tells whether a run's ingest records name a worker besides the trainer's own
+// self-play (metrics.TrainerWorker): a run with remote workers, whose intake the Remote
+// charts draw.
+func HasRemote(records []metrics.Record) bool {
+	own := "worker/" + metrics.TrainerWorker + "/"
+	for _, r := range records {
+		if r.Kind != "ingest" {
+			continue
+		}
+		for name := range r.Values {
+			if strings.HasPrefix(name, "worker/") && !strings.HasPrefix(name, own) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Pick lists the value names of c among names (those of its records' kind), in the order c
@@ -270,6 +291,9 @@ func chartLines(c Chart, runs []Run, byTime bool, hours float64) []line {
 	union = c.Pick(union) // in c's order: a series' dash pattern is the same in every run
 	var lines []line
 	for r, run := range runs {
+		if c.Remote && !HasRemote(run.Records) {
+			continue
+		}
 		all := kinds[r]
 		for i, s := range pick(all, c) {
 			l := line{series: strings.ReplaceAll(s.Name, "_", " "), color: i}
@@ -401,6 +425,18 @@ func draw1(path string, c Chart, lines []line, byTime bool, hours float64) error
 			line.Color, line.Dashes, pts.Color, pts.Radius = col, plotutil.Dashes(l.dash), col, vg.Points(2)
 			curves = append(curves, line, pts)
 			legend.Add(run+l.series, line, pts)
+			continue
+		}
+		if len(l.raw) == 1 {
+			// One log period: a line of one point draws nothing, and its faint raw point
+			// hardly shows; the point is drawn as a dot.
+			dot, err := plotter.NewScatter(l.raw)
+			if err != nil {
+				return err
+			}
+			dot.Color, dot.Radius, dot.Shape = col, vg.Points(3), draw.CircleGlyph{}
+			curves = append(curves, dot)
+			legend.Add(run+l.series, dot)
 			continue
 		}
 		raw, err := plotter.NewScatter(l.raw)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/zerogames/zero/train/metrics"
@@ -392,6 +393,112 @@ func TestIngestSummaryAcrossSessions(t *testing.T) {
 		ingestSummary(&out, tt.records)
 		if !strings.Contains(out.String(), tt.want) {
 			t.Errorf("%s: %q, want %q", tt.name, out.String(), tt.want)
+		}
+	}
+}
+
+// writeRecords writes records into dir/metrics.jsonl, a minute of the run apart from 10:00.
+func writeRecords(t *testing.T, dir string, records ...metrics.Record) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err := metrics.Create(filepath.Join(dir, "metrics.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	for i, r := range records {
+		r.Time, r.Elapsed = start.Add(time.Duration(i+1)*time.Minute), float64(i+1)*60
+		if err := l.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRemoteCharts: the charts of the intake are drawn for a run with remote workers only; the
+// trainer's own self-play (worker "train") alone is in the rates' charts already.
+func TestRemoteCharts(t *testing.T) {
+	ingest := func(workers ...string) metrics.Record {
+		v := map[string]float64{"games": 10, "games_per_s": 1, "refused": 0, "duplicates": 0}
+		for _, w := range workers {
+			v["worker/"+w+"/games_per_s"] = 1
+		}
+		return metrics.Record{Kind: "ingest", Step: 10, Values: v}
+	}
+	selfplay := metrics.Record{Kind: "selfplay", Step: 10, Values: map[string]float64{"games_per_s": 1, "simulations_per_s": 100}}
+	tests := []struct {
+		name    string
+		records []metrics.Record
+		remote  bool
+	}{
+		{"the trainer's self-play alone", []metrics.Record{selfplay, ingest(metrics.TrainerWorker), ingest(metrics.TrainerWorker)}, false},
+		{"no worker named", []metrics.Record{selfplay, ingest(), ingest()}, false},
+		{"a remote worker besides", []metrics.Record{selfplay, ingest(metrics.TrainerWorker), ingest(metrics.TrainerWorker, "box")}, true},
+		{"remote workers only", []metrics.Record{selfplay, ingest("box", "other"), ingest("box")}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeRecords(t, dir, tt.records...)
+			runs, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := HasRemote(runs[0].Records); got != tt.remote {
+				t.Errorf("HasRemote = %v, want %v", got, tt.remote)
+			}
+			files, err := Write(filepath.Join(dir, "plots"), runs...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"selfplay-by-step.png", "selfplay-by-time.png", "simulations-by-step.png", "simulations-by-time.png"}
+			if tt.remote {
+				want = append(want, "ingest-by-step.png", "ingest-by-time.png", "refused-by-step.png", "refused-by-time.png")
+			}
+			checkPNGs(t, files, want...)
+		})
+	}
+}
+
+// TestOnePeriod: a run of one log period draws its points (a line of one point drew
+// nothing, and its faint raw point hardly showed): the chart has pixels of the first series'
+// colour in its plot area, not only in the legend.
+func TestOnePeriod(t *testing.T) {
+	dir := t.TempDir()
+	writeRecords(t, dir, metrics.Record{Kind: "selfplay", Step: 440, Values: map[string]float64{"games_per_s": 12, "samples_per_s": 350, "steps_per_s": 40, "simulations_per_s": 4100}})
+	runs, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(filepath.Join(dir, "plots"), runs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, chart := range []string{"selfplay-by-step.png", "simulations-by-time.png"} {
+		data, err := os.ReadFile(filepath.Join(dir, "plots", chart))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r0, g0, b0, _ := plotutil.Color(0).RGBA()
+		n := 0
+		b := img.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Min.X+b.Dx()*3/4; x++ { // the plot, left of the legend
+				r, g, bl, _ := img.At(x, y).RGBA()
+				if r>>8 == r0>>8 && g>>8 == g0>>8 && bl>>8 == b0>>8 {
+					n++
+				}
+			}
+		}
+		if n < 20 {
+			t.Errorf("%s: %d pixels of the first series' colour in the plot, want its dot", chart, n)
 		}
 	}
 }

@@ -20,6 +20,10 @@ import (
 	"time"
 )
 
+// TrainerWorker is the worker name of the trainer's own self-play in the ingest records
+// (worker/train/games_per_s): the games of any other worker are remote workers'.
+const TrainerWorker = "train"
+
 // Record is one line of metrics.jsonl.
 type Record struct {
 	Kind    string             `json:"kind"`

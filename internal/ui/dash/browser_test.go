@@ -191,3 +191,69 @@ func TestBrowserDashboard(t *testing.T) {
 	}
 	p.shot("4-play")
 }
+
+// TestBrowserOnePeriod: a run of one log period draws its one point of each rate (a dot: a
+// line of one point drew nothing) on an axis whose ticks all differ (they read "439 440 440
+// 441 441"), its one rated checkpoint's interval as a bar (a polygon of one x drew nothing),
+// and no chart of the intake while the trainer's own self-play is its only worker; a run with
+// a remote worker has them.
+func TestBrowserOnePeriod(t *testing.T) {
+	ctx, shots := browser(t, 40*time.Second)
+	runs := t.TempDir()
+	one := writeRun(t, runs, "one", 0, 0) // no records: those of one period at step 440 follow
+	appendLine(t, one, recordLine("train", 440, 40, map[string]float64{"loss": 4, "policy_loss": 3, "value_loss": 1}))
+	appendLine(t, one, recordLine("selfplay", 440, 40, map[string]float64{"games_per_s": 12, "samples_per_s": 350, "steps_per_s": 40, "simulations_per_s": 4100}))
+	appendLine(t, one, recordLine("eval", 440, 40, map[string]float64{"checkpoint_step": 440, "elo": 417, "elo_low": 61, "elo_high": 772}))
+	appendLine(t, one, recordLine("ingest", 440, 40, map[string]float64{"games": 20, "games_per_s": 2, "worker/train/games_per_s": 2, "refused": 0, "duplicates": 0}))
+	two := writeRun(t, runs, "two", 20, 0)
+	appendLine(t, two, recordLine("ingest", 20, 20, map[string]float64{"games": 20, "games_per_s": 2, "worker/train/games_per_s": 1, "worker/box/games_per_s": 1, "refused": 0, "duplicates": 0}))
+	srv := httptest.NewServer(New(Options{RunsDir: runs, Poll: 150 * time.Millisecond}))
+	defer srv.Close()
+	p := &page{t: t, ctx: ctx, dir: shots}
+
+	p.run(chromedp.Navigate(srv.URL + "/runs/?run=one"))
+	p.wait(`document.querySelector('[data-chart="selfplay"] svg[data-points]') !== null && document.querySelector('[data-chart="elo"] svg[data-points]') !== null`)
+	p.shot("one-period")
+	var n int
+	if p.eval(`document.querySelectorAll('[data-chart="selfplay"] circle.dot').length`, &n); n != 3 {
+		t.Errorf("the rates of one period: %d dots, want 3 (games, samples, steps per s)", n)
+	}
+	if p.eval(`document.querySelectorAll('[data-chart="simulations"] circle.dot').length`, &n); n != 1 {
+		t.Errorf("the search rate of one period: %d dots, want 1", n)
+	}
+	for _, chart := range []string{"selfplay", "simulations", "loss", "elo"} {
+		var ticks []string
+		p.eval(fmt.Sprintf(`[...document.querySelectorAll('[data-chart=%q] text.tick')].filter((t) => t.getAttribute("y") === "277").map((t) => t.textContent)`, chart), &ticks)
+		seen := map[string]bool{}
+		for _, tick := range ticks {
+			if seen[tick] {
+				t.Errorf("chart %s: the x ticks %q repeat %s", chart, ticks, tick)
+				break
+			}
+			seen[tick] = true
+		}
+		if len(ticks) < 3 {
+			t.Errorf("chart %s: x ticks %q", chart, ticks)
+		}
+	}
+	var bar struct{ Width, Height float64 }
+	p.eval(`(() => { const r = document.querySelector('[data-chart="elo"] rect.band'); return r ? { width: +r.getAttribute("width"), height: +r.getAttribute("height") } : {}; })()`, &bar)
+	if bar.Width <= 0 || bar.Height < 100 {
+		t.Errorf("the interval of one rated checkpoint: a bar of %+v, want one as tall as the interval", bar)
+	}
+	for chart, hidden := range map[string]bool{"ingest": true, "refused": true, "selfplay": false} {
+		var got bool
+		if p.eval(fmt.Sprintf(`document.querySelector('[data-chart=%q]').hidden`, chart), &got); got != hidden {
+			t.Errorf("run one (the trainer's self-play alone): chart %s hidden %v, want %v", chart, got, hidden)
+		}
+	}
+
+	p.run(chromedp.Navigate(srv.URL + "/runs/?run=two"))
+	p.wait(`document.querySelector('[data-chart="selfplay"] svg[data-points]') !== null && document.body.dataset.records > 0`)
+	for _, chart := range []string{"ingest", "refused"} {
+		var got bool
+		if p.eval(fmt.Sprintf(`document.querySelector('[data-chart=%q]').hidden`, chart), &got); got {
+			t.Errorf("run two (a remote worker): chart %s hidden", chart)
+		}
+	}
+}

@@ -518,7 +518,11 @@ func (d *Dashboard) handleRun(w http.ResponseWriter, r *http.Request, name, dir 
 		Advantage   *rating          `json:"first_side_advantage,omitempty"`
 		LadderGames int              `json:"ladder_games"`
 		Charts      []report.Chart   `json:"charts"`
-	}{runSummary: s, PollMS: d.opts.Poll.Milliseconds(), Checkpoints: []checkpointInfo{}, Ladder: []ladderRow{}, Charts: report.Charts}
+		// LocalWorker is the trainer's own self-play among the ingest records' workers: the
+		// charts with remote set are drawn for a run with another (report.HasRemote).
+		LocalWorker string `json:"local_worker"`
+	}{runSummary: s, PollMS: d.opts.Poll.Milliseconds(), Checkpoints: []checkpointInfo{}, Ladder: []ladderRow{}, Charts: report.Charts,
+		LocalWorker: metrics.TrainerWorker}
 	if g, err := games.Lookup(s.Game); err == nil {
 		out.Players = g.Info().PlayerNames
 	}

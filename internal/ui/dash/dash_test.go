@@ -213,7 +213,7 @@ func TestAPI(t *testing.T) {
 		{"the list", "GET", "/api/runs", 200, []string{`"name":"blitz"`, `"name":"young"`, `"game":"yinsh-blitz"`, `"step":300`,
 			`"checkpoint":"step-00000300"`, `"samples":15000`, `"worked":"5m"`, `"worked":"30s"`, `"training":false`, `"play":"/?game=yinsh-blitz\u0026opponent=mcts%3A400%3Aruns%2Fblitz%2Fstep-00000300.zck\u0026side=white"`}},
 		{"one run", "GET", "/api/run?run=blitz", 200, []string{`"name":"blitz"`, `"checkpoints":[{"name":"step-00000100","step":100`,
-			`"ladder":[{"name":"step-`, `"anchor":"random"`, `"charts":[{"id":"loss"`, `"band":true`, `"players":["white","black"]`}},
+			`"ladder":[{"name":"step-`, `"anchor":"random"`, `"charts":[{"id":"loss"`, `"band":true`, `"remote":true`, `"local_worker":"train"`, `"players":["white","black"]`}},
 		{"a run without checkpoints", "GET", "/api/run?run=young", 200, []string{`"checkpoint":""`, `"ladder":[]`, `"step":30`}},
 		{"metrics", "GET", "/api/run/metrics?run=blitz", 200, []string{`"reset":true`, `"next":63`, `"loss":[3.9,`, `"elo_low":[`}},
 		{"games", "GET", "/api/run/games?run=blitz", 200, []string{`"game":"yinsh-blitz"`, `"id":"w/s1/25"`, `"moves":["place `}},

@@ -307,14 +307,33 @@ function xUnit() {
     : { label: "hours of training", of: (col, i) => col.elapsed[i] / 3600 };
 }
 
-// niceTicks are about n round values covering [lo, hi].
+// niceTicks are about n round values covering [lo, hi], and their step.
 function niceTicks(lo, hi, n) {
   const span = hi - lo || Math.abs(hi) || 1;
   const raw = span / n, mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((k) => k * mag).find((s) => s >= raw);
   const out = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
-  return out;
+  for (let k = Math.ceil(lo / step); k * step <= hi + step * 1e-9; k++) out.push(k === 0 ? 0 : k * step);
+  return { ticks: out, step };
+}
+
+// fmtTick writes a tick of a linear axis whose ticks are step apart: as fmtNum does, but with
+// the digits that tell it from the next (fmtNum's 3 wrote 439.5 and 440 both "440").
+function fmtTick(v, step) {
+  if (v === 0) return "0";
+  const digits = (unit) => Math.max(0, Math.ceil(-Math.log10(step / unit) - 1e-9));
+  const a = Math.abs(v);
+  if (a >= 1e6 && step >= 1e5) return `${+(v / 1e6).toFixed(digits(1e6))}M`;
+  if (a >= 1e4 && step >= 100) return `${+(v / 1e3).toFixed(digits(1e3))}k`;
+  return String(+v.toFixed(Math.min(digits(1), 12)));
+}
+
+// spread widens a range of one value so that its point sits in the middle of an axis with
+// round ticks around it: by a twentieth of the value (at least 1 either side).
+function spread(lo, hi) {
+  if (lo !== hi) return [lo, hi];
+  const d = Math.abs(lo) * 0.05 || 1;
+  return [lo - d, hi + d];
 }
 
 // smooth is the exponential moving average of ys with a span of a twentieth of the series, as
@@ -362,12 +381,21 @@ function seriesOf(chart, col, unit) {
   }).filter((s) => s.pts.length > 0);
 }
 
+// hasRemote tells whether records of the ingest kind name a worker besides the trainer's own
+// self-play (dash.info.local_worker), as report.HasRemote does: the charts of the intake are
+// for runs with remote workers.
+function hasRemote(col) {
+  const own = `worker/${dash.info.local_worker}/`;
+  return Object.keys(col.values).some((n) => n.startsWith("worker/") && !n.startsWith(own) &&
+    col.values[n].some((v) => v !== null));
+}
+
 function drawCharts() {
   const unit = xUnit();
   for (const c of dash.info.charts) {
     const card = document.querySelector(`[data-chart="${c.id}"]`);
     const col = dash.data[c.kind];
-    const series = col ? seriesOf(c, col, unit) : [];
+    const series = col && (!c.remote || hasRemote(col)) ? seriesOf(c, col, unit) : [];
     card.hidden = series.length === 0;
     if (!card.hidden) drawChart(card, c, series, unit);
   }
@@ -416,23 +444,25 @@ function drawChart(card, chart, series, unit) {
     for (const [x, y] of sr.pts) { xlo = Math.min(xlo, x); xhi = Math.max(xhi, x); ylo = Math.min(ylo, y); yhi = Math.max(yhi, y); }
     for (const [, l, h] of sr.band) { ylo = Math.min(ylo, l); yhi = Math.max(yhi, h); }
   }
-  if (xlo === xhi) { xlo -= 1; xhi += 1; }
-  if (ylo === yhi) { ylo -= Math.abs(ylo) * 0.1 || 1; yhi += Math.abs(yhi) * 0.1 || 1; }
+  [xlo, xhi] = spread(xlo, xhi);
+  [ylo, yhi] = spread(ylo, yhi);
   const pad = (yhi - ylo) * 0.05;
   ylo -= pad; yhi += pad;
   const sx = (x) => PLOT.x0 + (x - xlo) / (xhi - xlo) * (PLOT.x1 - PLOT.x0);
   const sy = (y) => PLOT.y1 - (y - ylo) / (yhi - ylo) * (PLOT.y1 - PLOT.y0);
   const parts = [];
-  for (const t of log ? logTicks(ylo, yhi) : niceTicks(ylo, yhi, 5)) {
+  const yt = log ? { ticks: logTicks(ylo, yhi) } : niceTicks(ylo, yhi, 5);
+  for (const t of yt.ticks) {
     parts.push(svg("line", { class: "grid", x1: PLOT.x0, x2: PLOT.x1, y1: sy(t), y2: sy(t) }));
     const label = svg("text", { class: "tick", x: PLOT.x0 - 6, y: sy(t) + 4, "text-anchor": "end" });
-    label.textContent = fmtNum(yval(t));
+    label.textContent = log ? fmtNum(yval(t)) : fmtTick(t, yt.step);
     parts.push(label);
   }
-  for (const t of niceTicks(xlo, xhi, 6)) {
+  const xt = niceTicks(xlo, xhi, 6);
+  for (const t of xt.ticks) {
     parts.push(svg("line", { class: "grid", x1: sx(t), x2: sx(t), y1: PLOT.y0, y2: PLOT.y1 }));
     const label = svg("text", { class: "tick", x: sx(t), y: PLOT.y1 + 15, "text-anchor": "middle" });
-    label.textContent = fmtNum(t);
+    label.textContent = fmtTick(t, xt.step);
     parts.push(label);
   }
   parts.push(svg("line", { class: "axis", x1: PLOT.x0, x2: PLOT.x1, y1: PLOT.y1, y2: PLOT.y1 }),
@@ -445,24 +475,38 @@ function drawChart(card, chart, series, unit) {
   const line = (pts) => thin(pts, sx).map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(" ");
   const legend = [];
   let points = 0;
+  const data = svg("g", { class: "data" }); // what the series draw
+  parts.push(data);
   series.forEach((sr, i) => {
     const color = COLORS[i % COLORS.length];
     points += sr.pts.length;
     if (chart.band) {
-      if (sr.band.length) {
+      if (sr.band.length === 1) {
+        // One rated checkpoint: its interval as a bar (a polygon of one x has no area).
+        const [x, l, h] = sr.band[0];
+        data.append(svg("rect", { class: "band", fill: color, x: sx(x) - 3, y: sy(h), width: 6, height: Math.max(0, sy(l) - sy(h)) }));
+        legend.push(["95% interval", color, 0.3]);
+      } else if (sr.band.length) {
         const up = sr.band.map(([x, , h]) => `${sx(x).toFixed(1)},${sy(h).toFixed(1)}`);
         const down = sr.band.map(([x, l]) => `${sx(x).toFixed(1)},${sy(l).toFixed(1)}`).reverse();
-        parts.push(svg("polygon", { class: "band", fill: color, points: up.concat(down).join(" ") }));
+        data.append(svg("polygon", { class: "band", fill: color, points: up.concat(down).join(" ") }));
         legend.push(["95% interval", color, 0.3]);
       }
-      parts.push(svg("polyline", { class: "smooth", stroke: color, points: line(sr.pts), "data-series": sr.name }));
-      if (sr.pts.length <= 400) for (const [x, y] of sr.pts) parts.push(svg("circle", { cx: sx(x), cy: sy(y), r: 2.5, fill: color }));
+      data.append(svg("polyline", { class: "smooth", stroke: color, points: line(sr.pts), "data-series": sr.name }));
+      if (sr.pts.length <= 400) for (const [x, y] of sr.pts) data.append(svg("circle", { cx: sx(x), cy: sy(y), r: 2.5, fill: color }));
       legend.push([sr.name.replaceAll("_", " "), color, 1]);
       return;
     }
-    parts.push(svg("polyline", { class: "raw", stroke: color, points: line(sr.pts) }));
+    if (sr.pts.length === 1) {
+      // One log period: a line of one point draws nothing, its dot does.
+      const [x, y] = sr.pts[0];
+      data.append(svg("circle", { class: "dot", cx: sx(x), cy: sy(y), r: 3, fill: color, "data-series": sr.name }));
+      legend.push([sr.name.replaceAll("_", " "), color, 1]);
+      return;
+    }
+    data.append(svg("polyline", { class: "raw", stroke: color, points: line(sr.pts) }));
     const sm = smooth(sr.pts.map((p) => p[1]));
-    parts.push(svg("polyline", { class: "smooth", stroke: color, points: line(sr.pts.map((p, j) => [p[0], sm[j]])), "data-series": sr.name }));
+    data.append(svg("polyline", { class: "smooth", stroke: color, points: line(sr.pts.map((p, j) => [p[0], sm[j]])), "data-series": sr.name }));
     legend.push([sr.name.replaceAll("_", " ") + (sr.pts.length > 20 ? " (smoothed)" : ""), color, 1]);
   });
   s.replaceChildren(...parts);
