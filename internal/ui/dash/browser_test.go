@@ -195,8 +195,8 @@ func TestBrowserDashboard(t *testing.T) {
 // TestBrowserOnePeriod: a run of one log period draws its one point of each rate (a dot: a
 // line of one point drew nothing) on an axis whose ticks all differ (they read "439 440 440
 // 441 441"), its one rated checkpoint's interval as a bar (a polygon of one x drew nothing),
-// and no chart of the intake while the trainer's own self-play is its only worker; a run with
-// a remote worker has them.
+// every series clipped to the plot area, and no chart of the intake while the trainer's own
+// self-play is its only worker; a run with a remote worker has them.
 func TestBrowserOnePeriod(t *testing.T) {
 	ctx, shots := browser(t, 40*time.Second)
 	runs := t.TempDir()
@@ -234,6 +234,14 @@ func TestBrowserOnePeriod(t *testing.T) {
 		}
 		if len(ticks) < 3 {
 			t.Errorf("chart %s: x ticks %q", chart, ticks)
+		}
+		// What the series draw is in the clipped group, and only there.
+		var outside int
+		p.eval(fmt.Sprintf(`document.querySelectorAll('[data-chart=%q] svg > :is(polyline, polygon, circle, rect)').length`, chart), &outside)
+		var clipped bool
+		p.eval(fmt.Sprintf(`document.querySelector('[data-chart=%q] svg g.data')?.getAttribute("clip-path") === "url(#clip-%s)" && document.getElementById("clip-%s") !== null`, chart, chart, chart), &clipped)
+		if outside != 0 || !clipped {
+			t.Errorf("chart %s: %d shapes outside the clipped group (clipped: %v)", chart, outside, clipped)
 		}
 	}
 	var bar struct{ Width, Height float64 }

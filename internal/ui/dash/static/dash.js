@@ -475,8 +475,13 @@ function drawChart(card, chart, series, unit) {
   const line = (pts) => thin(pts, sx).map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(" ");
   const legend = [];
   let points = 0;
-  const data = svg("g", { class: "data" }); // what the series draw
-  parts.push(data);
+  // What the series draw is clipped to the plot area (a dot's radius beyond it, so that a
+  // point on its edge shows whole): a band or a line never strays over the axes and labels.
+  const clipId = `clip-${chart.id}`;
+  const clip = svg("clipPath", { id: clipId });
+  clip.append(svg("rect", { x: PLOT.x0 - 4, y: PLOT.y0 - 4, width: PLOT.x1 - PLOT.x0 + 8, height: PLOT.y1 - PLOT.y0 + 8 }));
+  const data = svg("g", { class: "data", "clip-path": `url(#${clipId})` });
+  parts.push(clip, data);
   series.forEach((sr, i) => {
     const color = COLORS[i % COLORS.length];
     points += sr.pts.length;
