@@ -102,7 +102,11 @@ type TrainerConfig struct {
 	PublishEvery int `yaml:"publish_every" json:"publish_every"`
 	// CheckpointEvery is the number of steps between checkpoints (and evaluations).
 	CheckpointEvery int `yaml:"checkpoint_every" json:"checkpoint_every"`
-	// KeepLast is the number of recent checkpoints kept (the best rated is kept too).
+	// KeepLast is the number of recent checkpoints kept: the older ones are deleted whenever a
+	// checkpoint is written and whenever a rating ends, except the best rated and, while it is
+	// rated, the checkpoint under evaluation and its eval.previous opponents (the games read
+	// them). So up to keep_last + 2 + eval.previous files are on disk (TestTrimKeeps,
+	// TestTrimWhileRating).
 	KeepLast int `yaml:"keep_last" json:"keep_last"`
 	// ValueFromSearch is the weight λ of the search's root value in the value target:
 	// (1−λ)·result + λ·root value, both from the decider's side. Game results alone are a
