@@ -5,6 +5,7 @@
 //
 //	GET  /api/games                  the games, their sides, the opponents and strengths
 //	POST /api/new      {game, side, opponent}   start a game; the answer carries its id
+//	POST /api/load     {record, name, game, side, opponent}  start a game from a record (JSON or SGF)
 //	GET  /api/state?id=ID            the game: board view, legal moves, history, result
 //	POST /api/play     {id, move}    the person's move (checked; a refused move changes nothing)
 //	POST /api/agent    {id}          the agent's turn (all its decisions until the person's)
@@ -179,6 +180,7 @@ func New(opts Options) *Server {
 	}
 	handle("GET", "/api/games", s.handleGames)
 	handle("POST", "/api/new", s.handleNew)
+	handle("POST", "/api/load", s.handleLoad)
 	handle("GET", "/api/state", s.withSession(s.handleState, onGame))
 	handle("POST", "/api/play", s.withSession(s.handlePlay, takesMove))
 	handle("POST", "/api/agent", s.withSession(s.handleAgent, searches))
@@ -292,10 +294,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // decode reads a small, strict JSON body into v.
 func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	return decodeLimit(w, r, v, maxBody)
+}
+
+// decodeLimit reads a strict JSON body of at most limit bytes into v.
+func decodeLimit(w http.ResponseWriter, r *http.Request, v any, limit int64) error {
 	if ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || ct != "application/json" {
 		return &httpError{http.StatusUnsupportedMediaType, errors.New("want a JSON body (Content-Type: application/json)")}
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		var mbe *http.MaxBytesError
@@ -579,11 +586,18 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, badRequest("game: %v", err))
 		return
 	}
-	byDefault := req.Opponent == ""
+	s.start(w, r, g, req.Opponent, req.Side, nil)
+}
+
+// start starts a game of g against opponent ("" for the game's default) with the person on
+// side ("" for random), from the record rec if not nil (checked already: games.ReadRecord),
+// keeps it and answers its state; or answers the error, keeping nothing.
+func (s *Server) start(w http.ResponseWriter, r *http.Request, g games.Game, opponent, side string, rec *selfplay.Record) {
+	byDefault := opponent == ""
 	if byDefault {
-		req.Opponent = s.defaultSpec(req.Game)
+		opponent = s.defaultSpec(g.Info().Name)
 	}
-	spec, shown, err := s.checkSpec(req.Opponent)
+	spec, shown, err := s.checkSpec(opponent)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -608,10 +622,10 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 		s.failHiding(w, r, badRequest("opponent: %v", err), hide)
 		return
 	}
-	if req.Side == "" {
-		req.Side = "random"
+	if side == "" {
+		side = "random"
 	}
-	m, err := ui.NewMatchAgent(g, agent, req.Side, seed)
+	m, err := ui.NewMatchAgent(g, agent, side, seed)
 	if err != nil {
 		s.fail(w, r, badRequest("side: %v", err))
 		return
@@ -619,6 +633,12 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 	m.Cap = s.opts.MaxTime
 	if agent.Spec() == spec {
 		m.Players[1-m.HumanSide()] = shown // not the server's path to the checkpoint
+	}
+	if rec != nil {
+		if err := m.Load(*rec); err != nil {
+			s.fail(w, r, badRequest("record: %v", err))
+			return
+		}
 	}
 	sess := &session{id: newID(), client: client, network: network, m: m}
 	if agent.Spec() == spec {
@@ -631,6 +651,78 @@ func (s *Server) handleNew(w http.ResponseWriter, r *http.Request) {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	writeJSON(w, http.StatusOK, stateOf(sess))
+}
+
+// maxRecordBody bounds the body of /api/load: a record of a long game, its moves commented
+// by zero analyse, is some tens of kilobytes.
+const maxRecordBody = 1 << 20
+
+// handleLoad starts a game from a record (zero-game/1 JSON or SGF, read and replayed through
+// the rules by games.ReadRecord): the person plays the side the record's human played, else
+// the side asked; against the opponent asked when the record is of the game it was asked for
+// (the page's form), else the record's agent where the server plays it, else the game's
+// default. A record that does not read is refused with the reader's error (the node, line or
+// move), the file named as the request named it; nothing else changes, the game the page
+// played included.
+func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Record   string `json:"record"`
+		Name     string `json:"name"` // the file's name, for the errors
+		Game     string `json:"game"` // the game opponent was chosen for
+		Side     string `json:"side"`
+		Opponent string `json:"opponent"`
+	}
+	if err := decodeLimit(w, r, &req, maxRecordBody); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	name := strings.TrimSpace(req.Name)
+	if len(name) > 200 || strings.ContainsAny(name, "\n\r") {
+		name = ""
+	}
+	if name == "" {
+		name = "the record"
+	}
+	if strings.TrimSpace(req.Record) == "" {
+		s.fail(w, r, badRequest("%s: empty: want a game record (zero's JSON or SGF)", name))
+		return
+	}
+	rec, err := games.ReadRecord(strings.NewReader(req.Record))
+	if err != nil {
+		s.fail(w, r, badRequest("%s: %v", name, err))
+		return
+	}
+	g, err := games.Lookup(rec.Game)
+	if err != nil {
+		s.fail(w, r, badRequest("%s: game: %v", name, err))
+		return
+	}
+	names := g.Info().PlayerNames
+	side := req.Side
+	if side != "random" && !slices.Contains(names[:], side) {
+		side = names[0] // a side of the form's game, not this one
+	}
+	for i, who := range rec.Players {
+		if who == ui.Human {
+			side = names[i]
+		}
+	}
+	opponent := ""
+	if rec.Game == req.Game {
+		opponent = req.Opponent
+	} else {
+		for _, who := range rec.Players {
+			if who == ui.Human {
+				continue
+			}
+			if spec, _, err := s.checkSpec(who); err == nil {
+				if _, err := ui.NewAgent(g, spec, 0); err == nil {
+					opponent = who
+				}
+			}
+		}
+	}
+	s.start(w, r, g, opponent, side, &rec)
 }
 
 func newID() string {

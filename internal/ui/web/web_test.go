@@ -1105,3 +1105,120 @@ func TestAlphaBetaOpponents(t *testing.T) {
 		}
 	}
 }
+
+// getRecord downloads the record of game id in format ("json" or "sgf").
+func getRecord(t *testing.T, srv *httptest.Server, id, format string) string {
+	t.Helper()
+	resp, err := srv.Client().Get(srv.URL + "/api/record?format=" + format + "&id=" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("record %s: %d %s", format, resp.StatusCode, data)
+	}
+	return string(data)
+}
+
+// loadBody is the body of /api/load for a record's text.
+func loadBody(record, name, game, side, opponent string) string {
+	b, _ := json.Marshal(map[string]string{"record": record, "name": name, "game": game, "side": side, "opponent": opponent})
+	return string(b)
+}
+
+// A record loads as a new game going on from its last position, for every game and in both
+// formats the server writes (zero-game/1 JSON and SGF): its moves replayed, the person on the
+// record's human side, the agent the one asked for the record's game (else the record's own);
+// a finished record is shown finished. A bad record is refused with the reader's error, the
+// file named, and changes nothing: the game being played is as it was and no game is added.
+func TestLoadRecord(t *testing.T) {
+	s := New(Options{Seed: func() uint64 { return 5 }})
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	// The game being played, which no refused record may change.
+	cur := newGame(t, srv, `{"game":"yinsh-blitz","side":"white","opponent":"random"}`)
+	call(t, srv, "POST", "/api/play", `{"id":"`+cur.ID+`","move":"place f6"}`, &cur)
+	call(t, srv, "POST", "/api/agent", `{"id":"`+cur.ID+`"}`, &cur)
+	sessions := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return len(s.sessions)
+	}
+	before := sessions()
+	for _, tc := range []struct{ what, record, want string }{
+		{"an illegal move", `{"format":"zero-game/1","game":"gyges","players":{"south":"human","north":"random"},"moves":["2@b1","2@z9"],"result":"none"}`,
+			`bad.json: moves: move 2:`},
+		{"a move out of turn in SGF", "(;FF[4]CA[UTF-8]ZG[gyges]PB[human]PW[random];B[2@b1];B[3@c1])", `bad.sgf: node 3`},
+		{"a wrong result", `{"format":"zero-game/1","game":"yinsh-blitz","players":{"white":"human","black":"random"},"moves":["place f6"],"result":"white"}`,
+			`bad.json: result: "white", but the moves give "none"`},
+		{"no game of the server", `{"format":"zero-game/1","game":"chess","players":{"white":"human","black":"random"},"moves":[],"result":"none"}`, `bad.json: `},
+		{"not a record", "hello", `bad.txt: `},
+		{"nothing", "  ", `bad.txt: empty`},
+	} {
+		name := "bad.json"
+		if strings.HasPrefix(tc.record, "(") {
+			name = "bad.sgf"
+		} else if !strings.HasPrefix(tc.record, "{") {
+			name = "bad.txt"
+		}
+		var e apiError
+		if code := call(t, srv, "POST", "/api/load", loadBody(tc.record, name, "yinsh-blitz", "white", "random"), &e); code != 400 || !strings.HasPrefix(e.Error, tc.want) {
+			t.Errorf("%s: %d %q, want 400 %q…", tc.what, code, e.Error, tc.want)
+		}
+		var now state
+		call(t, srv, "GET", "/api/state?id="+cur.ID, "", &now)
+		if !slices.Equal(now.Moves, cur.Moves) || now.Game != cur.Game || !now.YourTurn || sessions() != before {
+			t.Fatalf("%s refused: the game played has %q (was %q), %d games kept (were %d)", tc.what, now.Moves, cur.Moves, sessions(), before)
+		}
+	}
+	// A body past the bound of a record is refused too.
+	if code := call(t, srv, "POST", "/api/load", loadBody(strings.Repeat(" ", maxRecordBody), "big.json", "", "", ""), nil); code != 413 {
+		t.Errorf("a record past %d bytes: %d, want 413", maxRecordBody, code)
+	}
+
+	// Good records: a game played a few decisions (and one to its end), loaded from its JSON
+	// and its SGF.
+	for _, tc := range []struct{ game, side string }{{"yinsh-blitz", "black"}, {"gyges-advanced", "north"}, {"imbriqua", "light"}, {"yinsh", "white"}} {
+		for _, finish := range []bool{false, true} {
+			src := newGame(t, srv, `{"game":"`+tc.game+`","side":"`+tc.side+`","opponent":"random"}`)
+			for i := 0; !src.Over && (finish || i < 9); i++ {
+				if src.AgentTurn {
+					call(t, srv, "POST", "/api/agent", `{"id":"`+src.ID+`"}`, &src)
+				} else {
+					call(t, srv, "POST", "/api/play", `{"id":"`+src.ID+`","move":"`+src.Legal[(i*5)%len(src.Legal)]+`"}`, &src)
+				}
+			}
+			for _, format := range []string{"json", "sgf"} {
+				text := getRecord(t, srv, src.ID, format)
+				var st state
+				// Asked from the form of another game: the record's agent plays on.
+				if code := call(t, srv, "POST", "/api/load", loadBody(text, "game."+format, "gyges", "south", "uct:5"), &st); code != 200 {
+					t.Fatalf("%s %s: load: %d", tc.game, format, code)
+				}
+				agent := src.Names[0]
+				if agent == tc.side {
+					agent = src.Names[1]
+				}
+				if st.ID == src.ID || st.Game != tc.game || !slices.Equal(st.Moves, src.Moves) || st.Human != tc.side || st.Players[agent] != "random" ||
+					st.Over != src.Over || st.Result != src.Result || st.YourTurn != src.YourTurn || st.AgentTurn != src.AgentTurn {
+					t.Fatalf("%s %s (finished %v): loaded %+v\nfrom %+v", tc.game, format, finish, st, src)
+				}
+				if st.Over {
+					continue
+				}
+				// Asked from the form of its game: the opponent asked; and the game goes on.
+				if code := call(t, srv, "POST", "/api/load", loadBody(text, "game."+format, tc.game, "", "uct:5"), &st); code != 200 || st.Players[agent] != "uct:5" {
+					t.Fatalf("%s %s: load with uct:5: %d, players %v", tc.game, format, code, st.Players)
+				}
+				if st.AgentTurn {
+					call(t, srv, "POST", "/api/agent", `{"id":"`+st.ID+`"}`, &st)
+				}
+				n := len(st.Moves)
+				if code := call(t, srv, "POST", "/api/play", `{"id":"`+st.ID+`","move":"`+st.Legal[0]+`"}`, &st); code != 200 || len(st.Moves) <= n {
+					t.Fatalf("%s %s: a move after loading: %d, %d moves (were %d)", tc.game, format, code, len(st.Moves), n)
+				}
+			}
+		}
+	}
+}

@@ -39,10 +39,12 @@ function setBusy(on, text) {
   updateButtons();
 }
 
-function showMessage(text) {
+// showMessage shows text under the board, an error unless kind says "info".
+function showMessage(text, kind) {
   const m = $("message");
   m.textContent = text || "";
   m.hidden = !text;
+  m.dataset.kind = kind || "error";
 }
 
 // run does one exchange with the server, showing errors instead of throwing them.
@@ -163,6 +165,28 @@ function newGame(ev) {
     startGame(st);
     if (page.st.agent_turn) await agentTurn();
   });
+}
+
+// loadRecord starts a game from the record file chosen (zero's JSON or SGF): the server reads
+// it and replays every move, and the game goes on from its end against the form's opponent (if
+// the record is of the form's game). A record refused leaves the game as it was, the reader's
+// error shown.
+function loadRecord() {
+  const input = $("load-file");
+  const file = input.files[0];
+  if (!file) return;
+  const opponent = $("ng-opponent").value.replace("{N}", $("ng-strength").value);
+  run(async () => {
+    try {
+      const record = await file.text();
+      const st = await api("POST", "/api/load", { record, name: file.name, game: $("ng-game").value, side: $("ng-side").value, opponent });
+      startGame(st);
+      showMessage(`Loaded ${file.name}: ${st.moves.length} move${st.moves.length === 1 ? "" : "s"}${st.over ? ", the game is over" : ""}.`, "info");
+      if (page.st.agent_turn) await agentTurn();
+    } finally {
+      input.value = ""; // the same file may be chosen again
+    }
+  }, "loading the record…");
 }
 
 // startGame shows the new game of state st (started, or loaded from a record), and the form
@@ -323,6 +347,7 @@ function updateButtons() {
   // resignation was taken back; the person asks again.
   $("agent-move").hidden = !idle || !st.agent_turn || st.over;
   $("start").disabled = page.busy;
+  $("load").disabled = page.busy;
 }
 
 // choices lays out buttons under the board for decisions that are not clicks on it: each
@@ -572,6 +597,8 @@ async function init() {
   $("undo").addEventListener("click", undo);
   $("resign").addEventListener("click", resign);
   $("analyze").addEventListener("click", analyze);
+  $("load").addEventListener("click", () => $("load-file").click());
+  $("load-file").addEventListener("change", loadRecord);
   try {
     const info = await api("GET", "/api/games");
     page.games = info.games;
