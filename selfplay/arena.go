@@ -93,7 +93,7 @@ type arenaGame struct {
 // on workers goroutines: its spec's, or for a search bounded by time alone its share of the
 // cores among the games played at once (SearchThreads for a game played alone).
 func arenaThreads(sp Spec, workers, players, games int) int {
-	if sp.Threads > 0 || sp.Kind == "ab" || sp.Kind == "random" || sp.Time <= 0 || sp.Simulations > 0 {
+	if sp.Threads > 0 || !sp.KindInfo().Searches || sp.Time <= 0 || sp.Simulations > 0 {
 		return sp.Threads
 	}
 	atOnce := min(workers, max(players*(players-1)/2*games, 1))

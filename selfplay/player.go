@@ -296,8 +296,8 @@ func (sp Spec) WithSetting(key, value string) (string, error) {
 	}
 	field := key + "=" + value
 	var text string
-	switch sp.Kind {
-	case "mcts":
+	switch k := sp.KindInfo(); {
+	case k.Network:
 		var kept []string
 		if sp.Settings != "" {
 			for _, f := range strings.Split(sp.Settings, ":") {
@@ -308,7 +308,7 @@ func (sp Spec) WithSetting(key, value string) (string, error) {
 		}
 		budget, _, _ := strings.Cut(strings.TrimPrefix(sp.Text, "mcts:"), ":")
 		text = strings.Join(append(append([]string{"mcts", budget}, kept...), field, sp.Checkpoint), ":")
-	case "uct", "ucb1":
+	case k.Searches:
 		if key != threadsKey {
 			return "", fmt.Errorf("player %q: %s's only setting is threads=K", sp.Text, sp.Kind)
 		}
@@ -365,142 +365,157 @@ func (sp Spec) Budget() string {
 	return strconv.Itoa(sp.Simulations)
 }
 
-// ParseSpec reads a player spec.
+// ParseSpec reads a player spec, by its kind's parser (Kinds).
 func ParseSpec(text string) (Spec, error) {
-	kind, rest, _ := strings.Cut(text, ":")
-	// budget reads N, a number of simulations, or TIME, a duration (with its unit).
-	budget := func(field string) (int, time.Duration, error) {
-		if strings.TrimLeft(field, "0123456789") != "" {
-			t, err := time.ParseDuration(field)
-			if err != nil || t <= 0 || field[0] == '+' {
-				return 0, 0, fmt.Errorf("player %q: %q is neither a number of simulations ≥ 1 nor a time a move > 0 (1s, 250ms)", text, field)
-			}
-			if t > MaxMoveTime {
-				return 0, 0, fmt.Errorf("player %q: the time a move %v is more than %v", text, t, MaxMoveTime)
-			}
-			return 0, t, nil
-		}
-		n, err := strconv.Atoi(field)
-		if err != nil || n < 1 || n > MaxSimulations {
-			return 0, 0, fmt.Errorf("player %q: the number of simulations %q is not a whole number from 1 to %d", text, field, MaxSimulations)
-		}
-		return n, 0, nil
+	name, rest, _ := strings.Cut(text, ":")
+	k, ok := KindOf(name)
+	if !ok {
+		return Spec{}, fmt.Errorf("player %q: unknown kind %q (want %s)", text, name, strings.Join(KindForms(), ", "))
 	}
-	sp := Spec{Text: text, Kind: kind}
-	switch kind {
-	case "random":
-		if text != "random" {
-			return Spec{}, fmt.Errorf("player %q: random takes no parameter", text)
+	return k.parse(Spec{Text: text, Kind: name}, rest)
+}
+
+// parseBudget reads N, a number of simulations, or TIME, a duration (with its unit), of the
+// spec text.
+func parseBudget(text, field string) (int, time.Duration, error) {
+	if strings.TrimLeft(field, "0123456789") != "" {
+		t, err := time.ParseDuration(field)
+		if err != nil || t <= 0 || field[0] == '+' {
+			return 0, 0, fmt.Errorf("player %q: %q is neither a number of simulations ≥ 1 nor a time a move > 0 (1s, 250ms)", text, field)
 		}
-		return sp, nil
-	case "uct", "ucb1":
-		field, setting, more := strings.Cut(rest, ":")
-		n, t, err := budget(field)
-		if err != nil {
+		if t > MaxMoveTime {
+			return 0, 0, fmt.Errorf("player %q: the time a move %v is more than %v", text, t, MaxMoveTime)
+		}
+		return 0, t, nil
+	}
+	n, err := strconv.Atoi(field)
+	if err != nil || n < 1 || n > MaxSimulations {
+		return 0, 0, fmt.Errorf("player %q: the number of simulations %q is not a whole number from 1 to %d", text, field, MaxSimulations)
+	}
+	return n, 0, nil
+}
+
+func parseRandom(sp Spec, rest string) (Spec, error) {
+	text := sp.Text
+	if text != "random" {
+		return Spec{}, fmt.Errorf("player %q: random takes no parameter", text)
+	}
+	return sp, nil
+}
+
+func parseRollout(sp Spec, rest string) (Spec, error) {
+	text, kind := sp.Text, sp.Kind
+	field, setting, more := strings.Cut(rest, ":")
+	n, t, err := parseBudget(text, field)
+	if err != nil {
+		return Spec{}, err
+	}
+	sp.Simulations, sp.Time = n, t
+	if more {
+		value, ok := strings.CutPrefix(setting, threadsKey+"=")
+		if !ok || strings.Contains(value, ":") {
+			return Spec{}, fmt.Errorf("player %q: the setting %q: %s's only setting is threads=K (%s:N:threads=K)", text, setting, kind, kind)
+		}
+		if sp.Threads, err = readThreads(text, setting, value); err != nil {
 			return Spec{}, err
 		}
-		sp.Simulations, sp.Time = n, t
-		if more {
-			value, ok := strings.CutPrefix(setting, threadsKey+"=")
-			if !ok || strings.Contains(value, ":") {
-				return Spec{}, fmt.Errorf("player %q: the setting %q: %s's only setting is threads=K (%s:N:threads=K)", text, setting, kind, kind)
+	}
+	return sp, nil
+}
+
+func parseAlphaBeta(sp Spec, rest string) (Spec, error) {
+	text := sp.Text
+	field, cap, timed := strings.Cut(rest, ":")
+	d, err := strconv.Atoi(field)
+	if err != nil || field == "" || field[0] == '+' || d < 1 || d > mcts.MaxABDepth {
+		return Spec{}, fmt.Errorf("player %q: the depth %q is not a whole number of turns from 1 to %d", text, field, mcts.MaxABDepth)
+	}
+	sp.Depth = d
+	// The setting eval=none, then the time a move.
+	for timed {
+		f, after, more := strings.Cut(cap, ":")
+		if !strings.Contains(f, "=") {
+			break
+		}
+		cap, timed = after, more
+		switch {
+		case f != "eval=none" && strings.HasPrefix(f, "eval="):
+			return Spec{}, fmt.Errorf("player %q: the setting %q: want eval=none (only the ends of the game count)", text, f)
+		case f != "eval=none":
+			return Spec{}, fmt.Errorf("player %q: the setting %q: an ab player's only setting is eval=none (only the ends of the game count)", text, f)
+		case sp.EndsOnly:
+			return Spec{}, fmt.Errorf("player %q: the setting %q is given twice", text, f)
+		}
+		sp.EndsOnly = true
+	}
+	if timed {
+		t, err := time.ParseDuration(cap)
+		if err != nil || t <= 0 {
+			if _, after, ok := strings.Cut(cap, ":"); ok && strings.Contains(after, "=") {
+				return Spec{}, fmt.Errorf("player %q: the setting %q comes before the time a move (ab:D:eval=none:TIME)", text, after)
 			}
-			if sp.Threads, err = readThreads(text, setting, value); err != nil {
+			return Spec{}, fmt.Errorf("player %q: the time a move %q is not a duration > 0 (1s, 250ms)", text, cap)
+		}
+		if t > MaxMoveTime {
+			return Spec{}, fmt.Errorf("player %q: the time a move %v is more than %v", text, t, MaxMoveTime)
+		}
+		sp.Time = t
+	}
+	return sp, nil
+}
+
+func parseMCTS(sp Spec, rest string) (Spec, error) {
+	text := sp.Text
+	field, path, ok := strings.Cut(rest, ":")
+	if !ok || path == "" {
+		return Spec{}, fmt.Errorf("player %q: want mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT", text)
+	}
+	n, t, err := parseBudget(text, field)
+	if err != nil {
+		return Spec{}, err
+	}
+	// Settings: the fields KEY=VALUE between the budget and the checkpoint.
+	var settings []string
+	for {
+		f, after, ok := strings.Cut(path, ":")
+		if !ok || !isSetting(f) {
+			break
+		}
+		settings, path = append(settings, f), after
+	}
+	if strings.HasPrefix(path, ":") {
+		return Spec{}, fmt.Errorf("player %q: an empty field before the checkpoint", text)
+	}
+	if path == "" {
+		return Spec{}, fmt.Errorf("player %q: want mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT", text)
+	}
+	if isSetting(path) {
+		return Spec{}, fmt.Errorf("player %q: no checkpoint after the setting %q (mcts:N:KEY=VALUE:CHECKPOINT; a checkpoint whose name holds \"=\" is written ./NAME)", text, path)
+	}
+	sp.Simulations, sp.Time, sp.Checkpoint = n, t, path
+	sp.Settings = strings.Join(settings, ":")
+	for _, f := range settings {
+		if value, ok := strings.CutPrefix(f, symmetriesKey+"="); ok {
+			k, err := strconv.Atoi(value)
+			if err != nil || k < 1 || value[0] == '+' {
+				return Spec{}, fmt.Errorf("player %q: the setting %q: %q is not a whole number of symmetries ≥ 1", text, f, value)
+			}
+			sp.Symmetries = k
+		}
+		if value, ok := strings.CutPrefix(f, threadsKey+"="); ok {
+			if sp.Threads, err = readThreads(text, f, value); err != nil {
 				return Spec{}, err
 			}
 		}
-		return sp, nil
-	case "ab":
-		field, cap, timed := strings.Cut(rest, ":")
-		d, err := strconv.Atoi(field)
-		if err != nil || field == "" || field[0] == '+' || d < 1 || d > mcts.MaxABDepth {
-			return Spec{}, fmt.Errorf("player %q: the depth %q is not a whole number of turns from 1 to %d", text, field, mcts.MaxABDepth)
-		}
-		sp.Depth = d
-		// The setting eval=none, then the time a move.
-		for timed {
-			f, after, more := strings.Cut(cap, ":")
-			if !strings.Contains(f, "=") {
-				break
-			}
-			cap, timed = after, more
-			switch {
-			case f != "eval=none" && strings.HasPrefix(f, "eval="):
-				return Spec{}, fmt.Errorf("player %q: the setting %q: want eval=none (only the ends of the game count)", text, f)
-			case f != "eval=none":
-				return Spec{}, fmt.Errorf("player %q: the setting %q: an ab player's only setting is eval=none (only the ends of the game count)", text, f)
-			case sp.EndsOnly:
-				return Spec{}, fmt.Errorf("player %q: the setting %q is given twice", text, f)
-			}
-			sp.EndsOnly = true
-		}
-		if timed {
-			t, err := time.ParseDuration(cap)
-			if err != nil || t <= 0 {
-				if _, after, ok := strings.Cut(cap, ":"); ok && strings.Contains(after, "=") {
-					return Spec{}, fmt.Errorf("player %q: the setting %q comes before the time a move (ab:D:eval=none:TIME)", text, after)
-				}
-				return Spec{}, fmt.Errorf("player %q: the time a move %q is not a duration > 0 (1s, 250ms)", text, cap)
-			}
-			if t > MaxMoveTime {
-				return Spec{}, fmt.Errorf("player %q: the time a move %v is more than %v", text, t, MaxMoveTime)
-			}
-			sp.Time = t
-		}
-		return sp, nil
-	case "mcts":
-		field, path, ok := strings.Cut(rest, ":")
-		if !ok || path == "" {
-			return Spec{}, fmt.Errorf("player %q: want mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT", text)
-		}
-		n, t, err := budget(field)
-		if err != nil {
-			return Spec{}, err
-		}
-		// Settings: the fields KEY=VALUE between the budget and the checkpoint.
-		var settings []string
-		for {
-			f, after, ok := strings.Cut(path, ":")
-			if !ok || !isSetting(f) {
-				break
-			}
-			settings, path = append(settings, f), after
-		}
-		if strings.HasPrefix(path, ":") {
-			return Spec{}, fmt.Errorf("player %q: an empty field before the checkpoint", text)
-		}
-		if path == "" {
-			return Spec{}, fmt.Errorf("player %q: want mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT", text)
-		}
-		if isSetting(path) {
-			return Spec{}, fmt.Errorf("player %q: no checkpoint after the setting %q (mcts:N:KEY=VALUE:CHECKPOINT; a checkpoint whose name holds \"=\" is written ./NAME)", text, path)
-		}
-		sp.Simulations, sp.Time, sp.Checkpoint = n, t, path
-		sp.Settings = strings.Join(settings, ":")
-		for _, f := range settings {
-			if value, ok := strings.CutPrefix(f, symmetriesKey+"="); ok {
-				k, err := strconv.Atoi(value)
-				if err != nil || k < 1 || value[0] == '+' {
-					return Spec{}, fmt.Errorf("player %q: the setting %q: %q is not a whole number of symmetries ≥ 1", text, f, value)
-				}
-				sp.Symmetries = k
-			}
-			if value, ok := strings.CutPrefix(f, threadsKey+"="); ok {
-				if sp.Threads, err = readThreads(text, f, value); err != nil {
-					return Spec{}, err
-				}
-			}
-		}
-		p := mcts.DefaultParams()
-		if err := sp.apply(&p); err != nil {
-			return Spec{}, err
-		}
-		if err := p.Validate(); err != nil {
-			return Spec{}, fmt.Errorf("player %q: %w", text, err)
-		}
-		return sp, nil
 	}
-	return Spec{}, fmt.Errorf("player %q: unknown kind %q (want random, uct:N, uct:TIME, ucb1:N, ab:D, ab:D:TIME, ab:D:eval=none, mcts:N:CHECKPOINT or mcts:TIME:CHECKPOINT)", text, kind)
+	p := mcts.DefaultParams()
+	if err := sp.apply(&p); err != nil {
+		return Spec{}, err
+	}
+	if err := p.Validate(); err != nil {
+		return Spec{}, fmt.Errorf("player %q: %w", text, err)
+	}
+	return sp, nil
 }
 
 // PlayerCacheBytes bounds an mcts:N player's cache of its network's answers (mcts.Cache).
@@ -510,91 +525,102 @@ const PlayerCacheBytes = 32 << 20
 // checkpoint (net.Load refuses one of another game or shape, or a damaged one) and runs it on
 // an inference engine of its own (a net.Engine is for one goroutine).
 func NewPlayer[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
-	switch sp.Kind {
-	case "random":
-		return &Random[S]{actions: make([]env.Action, 0, g.Info().NumActions)}, nil
-	case "uct", "ucb1":
-		oracle := mcts.NewRollout(g, 0, 1)
-		// PUCT with the rollouts' equal priors is stronger than UCB1 (docs/BENCHMARKS.md).
-		// Both stay classic Monte Carlo tree search, without the solver, so that they remain
-		// the yardsticks they were.
-		p := mcts.DefaultParams()
-		p.Solver = false
-		if sp.Kind == "ucb1" {
-			p = mcts.UCTParams()
+	for i, k := range kinds {
+		if k.Name == sp.Kind {
+			return makers[S]()[i](g, sp)
 		}
-		sr, err := newSearchPlayer(g, oracle, p, mcts.Budget{Simulations: sp.Simulations, Time: sp.Time}, oracle.Seed)
-		if err != nil {
-			return nil, err
-		}
-		sr.threads = sp.Threads
-		sr.newHelper = func(seed uint64) (mcts.Oracle[S], error) { return mcts.NewRollout(g, seed, 1), nil }
-		return sr, nil
-	case "ab":
-		ab, err := mcts.NewAlphaBeta(g, sp.Depth, sp.Time, 0)
-		if err != nil {
-			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
-		}
-		if sp.EndsOnly {
-			ab.EndsOnly()
-		}
-		return &AlphaBetaPlayer[S]{ab: ab, timeCap: sp.Time}, nil
-	case "mcts":
-		spec, err := net.SpecOf(g.Info(), g)
-		if err != nil {
-			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
-		}
-		// One leaf at a time (PlayParams' InFlight): at 200 simulations it beat 8 leaves in
-		// flight (virtual loss) 57–1–42 with the same network (docs/BENCHMARKS.md, "selfplay
-		// (arenas)").
-		params := PlayParams(g.Info().Name)
-		if err := sp.apply(&params); err != nil {
-			return nil, err
-		}
-		if err := params.Validate(); err != nil {
-			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
-		}
-		e, err := net.LoadEngine(sp.Checkpoint, spec)
-		if err != nil {
-			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
-		}
-		var oracle mcts.Oracle[S] = mcts.Observe(g, e)
-		if sp.Symmetries > 1 {
-			if oracle, err = mcts.NewSymmetric(g, oracle, sp.Symmetries); err != nil {
-				e.Close()
-				return nil, fmt.Errorf("player %q: %w", sp.Text, err)
-			}
-		}
-		p, err := newSearchPlayer(g, oracle, params, mcts.Budget{Simulations: sp.Simulations, Time: sp.Time}, nil)
-		if err != nil {
+	}
+	return nil, fmt.Errorf("player %q: unknown kind %q", sp.Text, sp.Kind)
+}
+
+func newRandom[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
+	return &Random[S]{actions: make([]env.Action, 0, g.Info().NumActions)}, nil
+}
+
+func newRollout[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
+	oracle := mcts.NewRollout(g, 0, 1)
+	// PUCT with the rollouts' equal priors is stronger than UCB1 (docs/BENCHMARKS.md).
+	// Both stay classic Monte Carlo tree search, without the solver, so that they remain
+	// the yardsticks they were.
+	p := mcts.DefaultParams()
+	p.Solver = false
+	if sp.Kind == "ucb1" {
+		p = mcts.UCTParams()
+	}
+	sr, err := newSearchPlayer(g, oracle, p, mcts.Budget{Simulations: sp.Simulations, Time: sp.Time}, oracle.Seed)
+	if err != nil {
+		return nil, err
+	}
+	sr.threads = sp.Threads
+	sr.newHelper = func(seed uint64) (mcts.Oracle[S], error) { return mcts.NewRollout(g, seed, 1), nil }
+	return sr, nil
+}
+
+func newAlphaBeta[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
+	ab, err := mcts.NewAlphaBeta(g, sp.Depth, sp.Time, 0)
+	if err != nil {
+		return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+	}
+	if sp.EndsOnly {
+		ab.EndsOnly()
+	}
+	return &AlphaBetaPlayer[S]{ab: ab, timeCap: sp.Time}, nil
+}
+
+func newMCTS[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
+	spec, err := net.SpecOf(g.Info(), g)
+	if err != nil {
+		return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+	}
+	// One leaf at a time (PlayParams' InFlight): at 200 simulations it beat 8 leaves in
+	// flight (virtual loss) 57–1–42 with the same network (docs/BENCHMARKS.md, "selfplay
+	// (arenas)").
+	params := PlayParams(g.Info().Name)
+	if err := sp.apply(&params); err != nil {
+		return nil, err
+	}
+	if err := params.Validate(); err != nil {
+		return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+	}
+	e, err := net.LoadEngine(sp.Checkpoint, spec)
+	if err != nil {
+		return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+	}
+	var oracle mcts.Oracle[S] = mcts.Observe(g, e)
+	if sp.Symmetries > 1 {
+		if oracle, err = mcts.NewSymmetric(g, oracle, sp.Symmetries); err != nil {
 			e.Close()
 			return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 		}
-		// Made by the first search (reclaim): a player made and left unused (a web game whose
-		// person moves first, or never) holds none of its tens of megabytes.
-		p.newCache = func() *mcts.Cache[S] { return mcts.NewCache(g, PlayerCacheBytes) }
-		p.released = true
-		p.engine = e.Describe()
-		p.threads = sp.Threads
-		// A helper's engine runs the same model, read once (net.Engine is for one goroutine).
-		model, backend := e.Model(), e.Backend()
-		p.newHelper = func(uint64) (mcts.Oracle[S], error) {
-			he, err := net.NewEngineOn(model, backend)
-			if err != nil {
+	}
+	p, err := newSearchPlayer(g, oracle, params, mcts.Budget{Simulations: sp.Simulations, Time: sp.Time}, nil)
+	if err != nil {
+		e.Close()
+		return nil, fmt.Errorf("player %q: %w", sp.Text, err)
+	}
+	// Made by the first search (reclaim): a player made and left unused (a web game whose
+	// person moves first, or never) holds none of its tens of megabytes.
+	p.newCache = func() *mcts.Cache[S] { return mcts.NewCache(g, PlayerCacheBytes) }
+	p.released = true
+	p.engine = e.Describe()
+	p.threads = sp.Threads
+	// A helper's engine runs the same model, read once (net.Engine is for one goroutine).
+	model, backend := e.Model(), e.Backend()
+	p.newHelper = func(uint64) (mcts.Oracle[S], error) {
+		he, err := net.NewEngineOn(model, backend)
+		if err != nil {
+			return nil, err
+		}
+		var o mcts.Oracle[S] = mcts.Observe(g, he)
+		if sp.Symmetries > 1 {
+			if o, err = mcts.NewSymmetric(g, o, sp.Symmetries); err != nil {
+				he.Close()
 				return nil, err
 			}
-			var o mcts.Oracle[S] = mcts.Observe(g, he)
-			if sp.Symmetries > 1 {
-				if o, err = mcts.NewSymmetric(g, o, sp.Symmetries); err != nil {
-					he.Close()
-					return nil, err
-				}
-			}
-			return o, nil
 		}
-		return p, nil
+		return o, nil
 	}
-	return nil, fmt.Errorf("player %q: unknown kind %q", sp.Text, sp.Kind)
+	return p, nil
 }
 
 // Random plays uniformly among the legal actions.

@@ -20,7 +20,7 @@ import (
 
 func arenaCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	game := fs.String("game", defaultGame, "the game: "+joinNames())
-	players := fs.String("players", "", "the players, separated by commas: random, uct:N (N simulations of tree search with random playouts), ucb1:N (the same with classic UCT selection), ab:D (alpha-beta to D turns, the positions past them valued by the game's heuristic where it has one; ab:D:TIME capped at TIME a move; ab:D:eval=none valuing the ends of the game only), mcts:N:CHECKPOINT (mcts:N:KEY=VALUE:…:CHECKPOINT changes search parameters: mcts:400:c_puct=1.25:CHECKPOINT); uct, ucb1 and mcts search for a time a move given one instead of N: uct:1s, mcts:500ms:CHECKPOINT (default: the game's model, --models' GAME.zck or the shipped models/GAME.zck, at 200 simulations, uct:1000 and ab:2:eval=none, with --opening 4)")
+	players := fs.String("players", "", "the players, separated by commas: "+selfplay.KindsHelp()+" (default: the game's model, --models' GAME.zck or the shipped models/GAME.zck, at 200 simulations, uct:1000 and ab:2:eval=none, with --opening 4)")
 	modelsDir := fs.String("models", "", "a `DIR` of models whose GAME.zck the default players rate before the shipped one (which is in the binary)")
 	n := fs.Int("games", 40, "the games each pair plays, sides alternating")
 	seed := fs.Uint64("seed", 1, "the seed of every game's chance and players (same seed, same games)")

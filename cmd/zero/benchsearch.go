@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -166,8 +167,9 @@ func withThreads(spec string, k int) (string, error) {
 		return "", err
 	}
 	switch {
-	case sp.Kind != "mcts" && sp.Kind != "uct" && sp.Kind != "ucb1":
-		return "", fmt.Errorf("--player %q: a search of uct, ucb1 or mcts is measured, not %s", spec, sp.Kind)
+	case !sp.KindInfo().Searches:
+		names := selfplay.SearchKinds()
+		return "", fmt.Errorf("--player %q: a search of %s or %s is measured, not %s", spec, strings.Join(names[:len(names)-1], ", "), names[len(names)-1], sp.Kind)
 	case sp.Threads != 0:
 		return "", fmt.Errorf("--player %q: give the threads with --threads, not in the spec", spec)
 	}

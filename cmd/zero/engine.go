@@ -11,11 +11,12 @@ import (
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/ui"
 	"github.com/zerogames/zero/models"
+	"github.com/zerogames/zero/selfplay"
 )
 
 func engineCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	game := fs.String("game", defaultGame, "the game to start with: "+joinNames())
-	player := fs.String("player", "", "the player of genmove and go: random, uct:N, ab:D, mcts:N:CHECKPOINT, mcts:N:KEY=VALUE:…:CHECKPOINT (search parameters changed) (default: each game's shipped model, mcts with the model, else "+engine.DefaultPlayer+")")
+	player := fs.String("player", "", "the player of genmove and go: "+selfplay.KindsHelp()+" (default: each game's shipped model, mcts with the model, else "+engine.DefaultPlayer+")")
 	seed := fs.Uint64("seed", 1, "the seed of the player")
 	return func(ctx context.Context, args []string, stdin io.Reader, stdout, _ io.Writer) error {
 		if err := noArgs(args); err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/zerogames/zero/internal/ui"
 	uiterm "github.com/zerogames/zero/internal/ui/term"
 	"github.com/zerogames/zero/models"
+	"github.com/zerogames/zero/selfplay"
 )
 
 // savedGames is the folder zero play saves games to by default, under the working folder
@@ -47,7 +48,7 @@ func checkFolder(flag, dir string) error {
 func playCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
 	var cfg uiterm.Config
 	fs.StringVar(&cfg.Game, "game", defaultGame, "the game: "+joinNames())
-	fs.StringVar(&cfg.Opponent, "opponent", "", "the agent to play: random, uct:N, ab:D, mcts:N:CHECKPOINT, mcts:N:KEY=VALUE:…:CHECKPOINT (search parameters changed: mcts:400:c_puct=1.25:CHECKPOINT) (default: the game's model, --models' GAME.zck or the shipped "+models.Dir+"/GAME.zck, at "+fmt.Sprint(ui.ModelSimulations)+" simulations, else "+ui.DefaultOpponent+")")
+	fs.StringVar(&cfg.Opponent, "opponent", "", "the agent to play: "+selfplay.KindsHelp()+" (default: the game's model, --models' GAME.zck or the shipped "+models.Dir+"/GAME.zck, at "+fmt.Sprint(ui.ModelSimulations)+" simulations, else "+ui.DefaultOpponent+")")
 	fs.StringVar(&cfg.Models, "models", "", "a `DIR` of models whose GAME.zck is the default opponent before the shipped one (which is in the binary)")
 	fs.StringVar(&cfg.Side, "as", "", "your side: one of the game's players ("+joinSides()+") or random (default the first player, or your side in --load's record)")
 	fs.StringVar(&cfg.Load, "load", "", "a game record to replay and go on from: a saved game (zero's JSON or SGF), or game N of a file of several (an arena's games.jsonl or games.sgf) as FILE#N; its game replaces --game")

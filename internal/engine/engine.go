@@ -158,7 +158,7 @@ var commands = []command{
 		return one(strings.Join(s.pos.Moves(), ";")), nil
 	}},
 	{"undo", "", "take back the last decision", noArg, func(s *Session, _ string) (reply, error) { return ok(), s.pos.Undo() }},
-	{"player", "[SPEC]", "set the player of genmove and go (random, uct:N, ucb1:N, ab:D, mcts:N:CHECKPOINT); without SPEC, the player", mayTakeArg, cmdPlayer},
+	{"player", "[SPEC]", "set the player of genmove and go (" + strings.Join(selfplay.KindForms(), ", ") + "); without SPEC, the player", mayTakeArg, cmdPlayer},
 	{"setoption", "KEY VALUE", "change one setting of the player: an mcts player's search parameter (c_puct, fpu_reduction, in_flight, … as in its spec), symmetries or threads; a uct or ucb1 player's threads", needsArg, cmdSetOption},
 	{"genmove", "[COLOR]", "the player chooses a move, plays it and answers it; GTP's COLOR, if given, must be the side to move", mayTakeArg, cmdGenmove},
 	{"reg_genmove", "[COLOR]", "the player chooses a move and answers it, without playing it", mayTakeArg, cmdRegGenmove},
@@ -508,7 +508,7 @@ func (s *Session) goInfinite(cmd, num string) (reply, error) {
 		return reply{}, err
 	}
 	sp, err := selfplay.ParseSpec(s.spec)
-	grows := err == nil && (sp.Kind == "uct" || sp.Kind == "ucb1" || sp.Kind == "mcts")
+	grows := err == nil && sp.KindInfo().Searches
 	return reply{}, &goStream{agent: a, pos: s.pos, interval: interval, grows: grows}
 }
 

@@ -36,7 +36,7 @@ func (e generic[S]) NewAgent(spec string, seed uint64) (Agent, error) {
 	// other as in a random game (env.Walker).
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	var p selfplay.Player[S]
-	if sp.Kind == "random" {
+	if sp.KindInfo().Draws {
 		p = selfplay.NewRandom[S](rng)
 	} else if p, err = selfplay.NewPlayer(e.g, sp); err != nil {
 		return nil, err
