@@ -3,12 +3,8 @@ package net
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/zerogames/zero/net/internal/dnnl"
-	"github.com/zerogames/zero/net/linalg"
 )
 
 // Backend names an implementation of the engine's forward pass. All compute the same network
@@ -30,18 +26,78 @@ const (
 // precision Auto would choose), onednn-fp32, onednn-bf16, or auto (the default).
 const BackendVar = "ZERO_BACKEND"
 
-// Backends lists the backends this build can run on this CPU, the one Auto chooses first.
-func Backends() []Backend {
-	var bs []Backend
-	switch {
-	case dnnl.AMX():
-		bs = []Backend{OneDNNBF16, OneDNN}
-	case dnnl.BF16():
-		bs = []Backend{OneDNN, OneDNNBF16}
-	case dnnl.Built:
-		bs = []Backend{OneDNN}
+// backendNames are the names BackendVar and ParseBackend take, for messages.
+const backendNames = "go, onednn, onednn-fp32, onednn-bf16, auto"
+
+// backend is one engine's forward pass, built by its backend's factory for one Model's
+// architecture. An Engine holds one and calls it for one goroutine, the arguments checked.
+type backend interface {
+	// evaluate writes every action's logit and the value of n positions (Engine.Evaluate).
+	evaluate(n int, obs, logits, value []float32) error
+	// evaluateLegal writes b's policy over each position's legal actions and its values
+	// (Engine.EvaluateLegal); a backend that runs by chunks has evaluateLegal (engine.go) do it.
+	evaluateLegal(b *Batch) error
+	// swap makes it run m, of the same game and architecture, from its next call on.
+	swap(m *Model) error
+	// describe says what it runs on: the backend, its library and kernels (Engine.Describe).
+	describe() string
+	// close releases what it holds outside Go's memory; it is not used after.
+	close()
+}
+
+// factory makes one backend's engines.
+type factory struct {
+	name Backend
+	// available says why this build or CPU cannot run it, or nil if they can.
+	available func() error
+	// auto tells whether Auto may choose it where it is available.
+	auto func() bool
+	// fallback is what stands in for it where it is not available ("": Go).
+	fallback Backend
+	// bf16: it computes in bfloat16 (zero bench net holds it to the bfloat16 yardstick).
+	bf16 bool
+	// describe says what backend b (its name) runs on: the library, the kernels.
+	describe func(b Backend) string
+	// build makes its backend for m, or says why it cannot.
+	build func(m *Model) (backend, error)
+}
+
+// factories are the backends, in priority order: Auto walks the list and takes the first
+// available and auto; Backends lists it first, then the others available in this order.
+var factories = []factory{
+	onednnFactory(true),  // onednn-bf16: first where oneDNN runs on AMX
+	onednnFactory(false), // onednn-fp32: first elsewhere, when built with the tag dnnl
+	goFactory,            // go: always there, the last fallback
+}
+
+// factoryOf is b's factory, nil if b names none.
+func factoryOf(b Backend) *factory {
+	for i := range factories {
+		if factories[i].name == b {
+			return &factories[i]
+		}
 	}
-	return append(bs, Go)
+	return nil
+}
+
+// always is the auto of a backend that Auto may choose wherever it is available.
+func always() bool { return true }
+
+// Backends lists the backends this build can run on this CPU, the one Auto chooses first, then
+// the others in the order of factories.
+func Backends() []Backend {
+	var first Backend
+	var rest []Backend
+	for _, f := range factories {
+		switch {
+		case f.available() != nil:
+		case first == "" && f.auto():
+			first = f.name
+		default:
+			rest = append(rest, f.name)
+		}
+	}
+	return append([]Backend{first}, rest...)
 }
 
 // Auto is the backend chosen unless one is forced: oneDNN in bfloat16 where its kernels run on
@@ -50,19 +106,14 @@ func Auto() Backend { return Backends()[0] }
 
 // Available tells whether this build can run b on this CPU, and if not, why.
 func (b Backend) Available() error {
-	switch b {
-	case Go:
-		return nil
-	case OneDNN, OneDNNBF16:
-		if !dnnl.Built {
-			return fmt.Errorf("%s: built without oneDNN (go build -tags dnnl, with libdnnl-dev)", b)
-		}
-		if b == OneDNNBF16 && !dnnl.BF16() {
-			return fmt.Errorf("%s: the CPU has no bfloat16 instructions (oneDNN's ISA is %s; AVX512-BF16 or AMX needed)", b, dnnl.ISA())
-		}
-		return nil
+	f := factoryOf(b)
+	if f == nil {
+		return fmt.Errorf("unknown backend %q (%s)", string(b), backendNames)
 	}
-	return fmt.Errorf("unknown backend %q (go, onednn, onednn-fp32, onednn-bf16, auto)", string(b))
+	if err := f.available(); err != nil {
+		return fmt.Errorf("%s: %w", b, err)
+	}
+	return nil
 }
 
 // ParseBackend reads a backend's name as BackendVar takes it ("" and "auto": Auto).
@@ -77,8 +128,8 @@ func ParseBackend(name string) (Backend, error) {
 		return OneDNN, nil
 	}
 	b := Backend(name)
-	if err := b.Available(); err != nil && strings.HasPrefix(err.Error(), "unknown") {
-		return "", err
+	if factoryOf(b) == nil {
+		return "", b.Available()
 	}
 	return b, nil
 }
@@ -100,10 +151,13 @@ var DefaultBackend = sync.OnceValue(func() Backend {
 	return b
 })
 
-// fallback is the backend that stands in for b: oneDNN in float32 for bfloat16, else Go.
+// fallback is the backend that stands in for b: the first its factory's fallbacks lead to that
+// is available (oneDNN in float32 for bfloat16), else Go.
 func fallback(b Backend) Backend {
-	if b == OneDNNBF16 && OneDNN.Available() == nil {
-		return OneDNN
+	for f := factoryOf(b); f != nil && f.fallback != ""; f = factoryOf(f.fallback) {
+		if f.fallback.Available() == nil {
+			return f.fallback
+		}
 	}
 	return Go
 }
@@ -119,49 +173,14 @@ func warn(line string) {
 
 // Describe says what b runs on: the library, the kernels' instruction set.
 func (b Backend) Describe() string {
-	switch b {
-	case OneDNN, OneDNNBF16:
-		return fmt.Sprintf("%s (oneDNN %s, %s)", b, dnnl.Version(), dnnl.ISA())
+	if f := factoryOf(b); f != nil {
+		return f.describe(b)
 	}
-	return fmt.Sprintf("%s (BLAS %s, %s kernels)", b, linalg.Name, linalg.Kernels())
+	return goFactory.describe(b)
 }
 
-// dnnlOptions are the oneDNN backend's choices for a net.
-type dnnlOptions struct {
-	// chunk is the number of positions run through the net at once: the primitives are built
-	// for that batch size (and, for the rest of a batch, for the powers of two below it).
-	chunk int
-	// winograd runs the tower's 3×3 convolutions by Winograd's F(4×4, 3×3) where oneDNN has
-	// it (float32; not in bfloat16): 2.25× fewer multiplications, within
-	// 1e-4 of the Go engine like the direct ones.
-	winograd bool
-}
-
-// dnnlTuning chooses the oneDNN backend's options for m, as measured (2026-11-24, AMD EPYC with
-// AVX-512, one thread, positions per CPU second at batch 128 over chunks of 4 to 64, docs/
-// BENCHMARKS.md): Winograd wins where the board is nearly whole tiles of 4×4 (Imbriqua's 8×8
-// by 1.5×, YINSH's 11×11, 19% padding, by 1.15 to 1.5×) and loses on 6×6 (Gygès: 78% padding);
-// with it, 32 channels run best in chunks of 4 to 8 positions, 64 in chunks of 32; direct
-// convolutions, float32 or bfloat16, are flat from 4 to 64. ZERO_DNNL_CHUNK (positions) and
-// ZERO_DNNL_CONV (direct or winograd) override the choice, to measure others.
-func dnnlTuning(m *Model, bf16 bool) dnnlOptions {
-	h, w := m.spec.Observation.Height, m.spec.Observation.Width
-	tiles := (h + 3) / 4 * ((w + 3) / 4) * 16
-	o := dnnlOptions{chunk: 16, winograd: !bf16 && 4*tiles <= 5*h*w}
-	if o.winograd {
-		o.chunk = 32
-		if m.cfg.Channels <= 32 {
-			o.chunk = 8
-		}
-	}
-	if v, err := strconv.Atoi(os.Getenv("ZERO_DNNL_CHUNK")); err == nil && v > 0 {
-		o.chunk = v
-	}
-	switch os.Getenv("ZERO_DNNL_CONV") {
-	case "direct":
-		o.winograd = false
-	case "winograd":
-		o.winograd = true
-	}
-	return o
+// bf16 tells whether b computes in bfloat16.
+func (b Backend) bf16() bool {
+	f := factoryOf(b)
+	return f != nil && f.bf16
 }

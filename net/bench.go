@@ -67,7 +67,7 @@ func yardsticks(backends []Backend) ([]yardstick, error) {
 		return nil
 	}}}
 	for _, bf16 := range []bool{false, true} {
-		if !dnnl.Built || bf16 && !slices.Contains(backends, OneDNNBF16) {
+		if !dnnl.Built || bf16 && !slices.ContainsFunc(backends, Backend.bf16) {
 			continue
 		}
 		mm, err := dnnl.NewMatmul(n, bf16)
@@ -199,7 +199,7 @@ func MeasureEngines(m *Model, backends []Backend, batch, workers int, d time.Dur
 		}
 		sp[i].GFLOPS = sp[i].Positions * m.flops / 1e9
 		for j, r := range rates {
-			if tallies[0].bf16[j] == (b == OneDNNBF16) && r > sp[i].GEMM {
+			if tallies[0].bf16[j] == b.bf16() && r > sp[i].GEMM {
 				sp[i].GEMM, sp[i].Yardstick = r, tallies[0].names[j]
 			}
 		}

@@ -7,7 +7,6 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/zerogames/zero/env"
-	"github.com/zerogames/zero/net/internal/dnnl"
 	"github.com/zerogames/zero/net/linalg"
 )
 
@@ -231,32 +230,21 @@ func (b *Batch) Check(s *Spec) error {
 // Evaluate and EvaluateLegal allocate nothing. An Engine is for one goroutine; run one per
 // worker (they share the Model), each single-threaded (BLAS, oneDNN's OpenMP).
 //
-// It runs on one Backend, chosen when it is made. On Go, the engine written here, a batch runs
-// through the net in chunks of positions sized so that a chunk's im2col holds about maxCols
-// columns (8 YINSH positions, 28 of 6×6): each chunk's activations stay in cache from layer to
-// layer. Activations are laid out channel-major over the chunk,
+// It runs on one Backend, chosen when it is made (backend.go: each backend is one value of the
+// interface backend there, made by its factory). On Go, the engine written here (backend_go.go),
+// a batch runs through the net in chunks of positions sized so that a chunk's im2col holds about
+// maxCols columns (8 YINSH positions, 28 of 6×6): each chunk's activations stay in cache from
+// layer to layer. Activations are laid out channel-major over the chunk,
 // [channel][position][cell], so that a 3×3 convolution is one GEMM, weights [out][in·9] times
 // the chunk's im2col [in·9][positions·cells]: on small boards the batch is what makes the GEMM
-// large. On oneDNN (build tag dnnl; zdnnl.c) the whole net is oneDNN's primitives, built once
-// per chunk size; such an engine holds C memory until Close (or until the collector finds it
-// unreachable). Every backend runs with flush-to-zero and denormals-are-zero on its thread,
-// for the call only (fpu.go).
+// large. On oneDNN (build tag dnnl; backend_onednn.go, net/internal/dnnl's zdnnl.c) the whole
+// net is oneDNN's primitives, built once per chunk size; such an engine holds C memory until
+// Close (or until the collector finds it unreachable). Every backend runs with flush-to-zero and
+// denormals-are-zero on its thread, for the call only (fpu.go).
 type Engine struct {
 	m       *Model
 	backend Backend
-	dnnl    *dnnl.Net // the oneDNN backend's network; nil on the Go engine
-	scratch []float32 // oneDNN's logits of one chunk, for EvaluateLegal
-	chunk   int       // positions run through the net at once: one im2col tile, or a oneDNN plan
-	in      []float32 // [planes][n·cells]
-	act     [3][]float32
-	col     []float32 // one im2col tile
-	pfeat   []float32 // [policy channels][n·cells]
-	pplane  []float32 // [policy planes][n·cells] (spatial) or [n][actions] (dense)
-	pooled  []float32 // [n][max(policy channels, 2·value channels)]
-	poff    []float32 // [n][off-grid]
-	vfeat   []float32 // [value channels][n·cells]
-	vhid    []float32 // [n][value hidden]
-	vout    []float32 // [n]
+	impl    backend
 }
 
 // NewEngine makes an engine that runs m on DefaultBackend; where that backend cannot be built
@@ -276,61 +264,22 @@ func NewEngineOn(m *Model, b Backend) (*Engine, error) {
 	if err := b.Available(); err != nil {
 		return nil, err
 	}
-	if b == Go {
-		return newGoEngine(m), nil
-	}
-	o := dnnlTuning(m, b == OneDNNBF16)
-	d, err := newDNNL(m, b == OneDNNBF16, o)
+	impl, err := factoryOf(b).build(m)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b, err)
 	}
-	return &Engine{m: m, backend: b, dnnl: d, chunk: o.chunk, scratch: make([]float32, o.chunk*m.spec.NumActions)}, nil
+	return &Engine{m: m, backend: b, impl: impl}, nil
 }
 
 // Backend is the backend the engine runs on.
 func (e *Engine) Backend() Backend { return e.backend }
 
 // Describe says what the engine runs on: the backend, its library and kernels.
-func (e *Engine) Describe() string {
-	if e.dnnl != nil {
-		return fmt.Sprintf("%s, %s, chunks of %d", e.backend.Describe(), e.dnnl.Impl(), e.chunk)
-	}
-	return e.backend.Describe()
-}
+func (e *Engine) Describe() string { return e.impl.describe() }
 
 // Close releases what the engine holds outside Go's memory (oneDNN's); the engine is not to be
 // used after. Engines of the Go backend hold nothing: Close does nothing.
-func (e *Engine) Close() {
-	if e.dnnl != nil {
-		e.dnnl.Close()
-		e.dnnl = nil
-	}
-}
-
-// newGoEngine makes an engine that runs m on the Go backend.
-func newGoEngine(m *Model) *Engine {
-	s, c := m.spec, m.cfg
-	cells := s.Cells()
-	e := &Engine{m: m, backend: Go, chunk: max(1, m.maxCols/cells)}
-	cols := e.chunk * cells
-	e.in = make([]float32, s.Observation.Planes*cols)
-	for i := range e.act {
-		e.act[i] = make([]float32, c.Channels*cols)
-	}
-	e.col = make([]float32, max(c.Channels, s.Observation.Planes)*9*cols)
-	e.pfeat = make([]float32, c.PolicyChannels*cols)
-	if s.Spatial() {
-		e.pplane = make([]float32, s.PolicyPlanes*cols)
-		e.poff = make([]float32, e.chunk*s.OffGrid)
-	} else {
-		e.pplane = make([]float32, e.chunk*s.NumActions)
-	}
-	e.pooled = make([]float32, e.chunk*max(c.PolicyChannels, 2*c.ValueChannels))
-	e.vfeat = make([]float32, c.ValueChannels*cols)
-	e.vhid = make([]float32, e.chunk*c.ValueHidden)
-	e.vout = make([]float32, e.chunk)
-	return e
-}
+func (e *Engine) Close() { e.impl.close() }
 
 // Model is the model the engine runs.
 func (e *Engine) Model() *Model { return e.m }
@@ -344,10 +293,8 @@ func (e *Engine) Swap(m *Model) error {
 	if err := e.m.spec.sameShape(m.spec); err != nil {
 		return fmt.Errorf("net: swapping models of other shapes: %w", err)
 	}
-	if e.dnnl != nil {
-		if err := e.dnnl.Load(m.params, m.offsets); err != nil {
-			return fmt.Errorf("net: swapping: %w", err)
-		}
+	if err := e.impl.swap(m); err != nil {
+		return fmt.Errorf("net: swapping: %w", err)
 	}
 	e.m = m
 	return nil
@@ -365,80 +312,50 @@ func (e *Engine) Evaluate(obs, logits, value []float32) error {
 		return fmt.Errorf("net: Evaluate: %d positions need %d observation values (have %d) and %d logits (have %d)",
 			n, n*s.Observation.Size(), len(obs), n*s.NumActions, len(logits))
 	}
-	if e.dnnl != nil {
-		return e.dnnl.Run(n, obs, logits, value)
-	}
-	defer restoreFPU(flushDenormals())
-	size, actions := s.Observation.Size(), s.NumActions
-	for c0 := 0; c0 < n; c0 += e.chunk {
-		k := min(e.chunk, n-c0)
-		e.forward(k, obs[c0*size:])
-		copy(value[c0:], e.vout[:k])
-		for i := range k {
-			out := logits[(c0+i)*actions : (c0+i+1)*actions]
-			for a := range out {
-				out[a] = e.logit(k, i, a)
-			}
-		}
-	}
-	return nil
+	return e.impl.evaluate(n, obs, logits, value)
 }
 
 // EvaluateLegal computes the policy over each position's legal actions (the softmax of their
 // logits; the illegal ones are masked out) and the value of each position of b, writing
 // b.Policy and b.Value. It allocates nothing.
 func (e *Engine) EvaluateLegal(b *Batch) error {
-	s := e.m.spec
-	if err := b.Check(s); err != nil {
+	if err := b.Check(e.m.spec); err != nil {
 		return err
 	}
-	size, actions := s.Observation.Size(), s.NumActions
-	if e.dnnl == nil {
-		defer restoreFPU(flushDenormals())
-	}
+	return e.impl.evaluateLegal(b)
+}
+
+// chunker is a backend that runs a batch chunk by chunk, its logits kept between the chunk's run
+// and their reading: evaluateLegal runs a Batch on one.
+type chunker interface {
+	// chunk is the most positions runChunk takes.
+	chunk() int
+	// runChunk runs n ≤ chunk() positions, obs, writing their values into value.
+	runChunk(n int, obs, value []float32) error
+	// legalLogits writes position i's logits of the actions legal into p, after runChunk over n
+	// positions.
+	legalLogits(n, i int, legal []env.Action, p []float32)
+}
+
+// evaluateLegal is Engine.EvaluateLegal on c, b checked: chunk by chunk, the legal actions'
+// logits of each position, their softmax.
+func evaluateLegal(c chunker, s *Spec, b *Batch) error {
+	size := s.Observation.Size()
 	start := int32(0)
-	for c0 := 0; c0 < b.N; c0 += e.chunk {
-		n := min(e.chunk, b.N-c0)
-		if e.dnnl != nil {
-			if err := e.dnnl.Run(n, b.Obs[c0*size:], e.scratch, b.Value[c0:c0+n]); err != nil {
-				return err
-			}
-		} else {
-			e.forward(n, b.Obs[c0*size:])
-			copy(b.Value[c0:], e.vout[:n])
+	for c0 := 0; c0 < b.N; c0 += c.chunk() {
+		n := min(c.chunk(), b.N-c0)
+		if err := c.runChunk(n, b.Obs[c0*size:], b.Value[c0:c0+n]); err != nil {
+			return err
 		}
 		for i := range n {
 			end := b.LegalEnd[c0+i]
-			legal, p := b.Legal[start:end], b.Policy[start:end]
-			if e.dnnl != nil {
-				logits := e.scratch[i*actions : (i+1)*actions]
-				for j, a := range legal {
-					p[j] = logits[a]
-				}
-			} else {
-				for j, a := range legal {
-					p[j] = e.logit(n, i, int(a))
-				}
-			}
+			p := b.Policy[start:end]
+			c.legalLogits(n, i, b.Legal[start:end], p)
 			softmax(p)
 			start = end
 		}
 	}
 	return nil
-}
-
-// logit reads action a's logit for position i of the last forward pass over n positions.
-func (e *Engine) logit(n, i, a int) float32 {
-	m := e.m
-	plane, cell := int(m.plane[a]), int(m.cell[a])
-	switch plane {
-	case -2:
-		return e.pplane[i*m.spec.NumActions+cell]
-	case -1:
-		return e.poff[i*m.spec.OffGrid+cell]
-	}
-	cells := m.spec.Cells()
-	return e.pplane[(plane*n+i)*cells+cell]
 }
 
 // softmax turns logits into probabilities in place.
@@ -460,230 +377,4 @@ func softmax(p []float32) {
 	for j := range p {
 		p[j] *= inv
 	}
-}
-
-// forward runs the network on n observations.
-func (e *Engine) forward(n int, obs []float32) {
-	m, s := e.m, e.m.spec
-	cells := s.Cells()
-	cols := n * cells
-	// Observations arrive position-major; the tower wants channel-major.
-	planes := s.Observation.Planes
-	for i := range n {
-		for p := range planes {
-			copy(e.in[p*cols+i*cells:p*cols+(i+1)*cells], obs[(i*planes+p)*cells:(i*planes+p+1)*cells])
-		}
-	}
-	x, t, y := e.act[0], e.act[1], e.act[2]
-	e.conv3(&m.stem, n, e.in, x, nil)
-	for i := range m.blocks {
-		e.conv3(&m.blocks[i][0], n, x, t, nil)
-		e.conv3(&m.blocks[i][1], n, t, y, x)
-		x, y = y, x
-	}
-	// Policy head.
-	e.conv1(&m.pconv, cols, x, e.pfeat, true)
-	if s.Spatial() {
-		e.conv1(&m.pout, cols, e.pfeat, e.pplane, false)
-		if s.OffGrid > 0 {
-			e.pool(n, e.pfeat, m.pconv.out, false)
-			e.denseLayer(&m.poff, n, e.pooled, e.poff)
-		}
-	} else {
-		e.flatDense(&m.pfc, n, e.pfeat, m.pconv.out, e.pplane)
-	}
-	// Value head.
-	e.conv1(&m.vconv, cols, x, e.vfeat, true)
-	if m.cfg.GlobalPool {
-		e.pool(n, e.vfeat, m.vconv.out, true)
-		e.denseLayer(&m.vfc1, n, e.pooled, e.vhid)
-	} else {
-		e.flatDense(&m.vfc1, n, e.vfeat, m.vconv.out, e.vhid)
-	}
-	relu(e.vhid[:n*m.vfc1.out])
-	e.denseLayer(&m.vfc2, n, e.vhid, e.vout)
-	for i := range n {
-		e.vout[i] = float32(math.Tanh(float64(e.vout[i])))
-	}
-}
-
-// conv3 is a 3×3 convolution (pad 1) of in [cin][n·cells] into out [cout][n·cells], plus bias,
-// plus residual if not nil, then ReLU, tile of positions by tile of positions.
-func (e *Engine) conv3(c *conv, n int, in, out, residual []float32) {
-	s := e.m.spec
-	cells := s.Cells()
-	cols := n * cells
-	k := c.in * 9
-	tile := max(1, min(n, e.m.maxCols/cells))
-	for p0 := 0; p0 < n; p0 += tile {
-		nt := min(tile, n-p0)
-		tc := nt * cells
-		Im2col(e.col[:k*tc], in, c.in, cols, p0, nt, s.Observation.Height, s.Observation.Width)
-		e.m.blas.Sgemm(blas.NoTrans, blas.NoTrans, c.out, tc, k, 1, c.w, k, e.col, tc, 0, out[p0*cells:], cols)
-		for o := range c.out {
-			row := out[o*cols+p0*cells : o*cols+p0*cells+tc]
-			b := c.b[o]
-			if residual != nil {
-				res := residual[o*cols+p0*cells : o*cols+p0*cells+tc]
-				for j, v := range row {
-					row[j] = max(v+b+res[j], 0)
-				}
-			} else {
-				for j, v := range row {
-					row[j] = max(v+b, 0)
-				}
-			}
-		}
-	}
-}
-
-// Im2col writes the 3×3 neighbourhoods (zero outside the board) of positions p0..p0+nt of in
-// [channels][cols] into dst [channels·9][nt·h·w]: row (c, dy, dx), column (position, y, x).
-//
-// Row (c, dy, dx) is the channel's tile shifted by dy·w+dx: one memmove, then the cells whose
-// neighbour is off the board (and which the shift filled from the next row or position) zeroed.
-// The training graph's convolution (package nettrain) uses it too.
-func Im2col(dst, in []float32, channels, cols, p0, nt, h, w int) {
-	cells := h * w
-	tc := nt * cells
-	r := 0
-	for c := range channels {
-		src := in[c*cols+p0*cells : c*cols+(p0+nt)*cells]
-		for dy := -1; dy <= 1; dy++ {
-			for dx := -1; dx <= 1; dx++ {
-				row := dst[r*tc : (r+1)*tc]
-				r++
-				if shift := dy*w + dx; shift >= 0 {
-					copy(row[:tc-shift], src[shift:])
-					clear(row[tc-shift:])
-				} else {
-					copy(row[-shift:], src[:tc+shift])
-					clear(row[:-shift])
-				}
-				for p := range nt {
-					pos := row[p*cells : (p+1)*cells]
-					switch dy {
-					case -1:
-						clear(pos[:w])
-					case 1:
-						clear(pos[cells-w:])
-					}
-					switch dx {
-					case -1:
-						for y := 0; y < cells; y += w {
-							pos[y] = 0
-						}
-					case 1:
-						for y := w - 1; y < cells; y += w {
-							pos[y] = 0
-						}
-					}
-				}
-			}
-		}
-	}
-}
-
-// conv1 is a 1×1 convolution of in [cin][cols] into out [cout][cols], plus bias, then ReLU if
-// asked.
-func (e *Engine) conv1(c *conv, cols int, in, out []float32, doRelu bool) {
-	e.m.blas.Sgemm(blas.NoTrans, blas.NoTrans, c.out, cols, c.in, 1, c.w, c.in, in, cols, 0, out, cols)
-	for o := range c.out {
-		row := out[o*cols : (o+1)*cols]
-		b := c.b[o]
-		if doRelu {
-			for j, v := range row {
-				row[j] = max(v+b, 0)
-			}
-		} else {
-			for j := range row {
-				row[j] += b
-			}
-		}
-	}
-}
-
-// pool writes each position's mean (and, if withMax, then max) of each of channels planes of
-// feat [channels][n·cells] into e.pooled [n][channels or 2·channels].
-func (e *Engine) pool(n int, feat []float32, channels int, withMax bool) {
-	cells := e.m.spec.Cells()
-	cols := n * cells
-	width := channels
-	if withMax {
-		width *= 2
-	}
-	inv := 1 / float32(cells)
-	for c := range channels {
-		for i := range n {
-			plane := feat[c*cols+i*cells : c*cols+(i+1)*cells]
-			var sum float32
-			hi := plane[0]
-			for _, v := range plane {
-				sum += v
-				hi = max(hi, v)
-			}
-			e.pooled[i*width+c] = sum * inv
-			if withMax {
-				e.pooled[i*width+channels+c] = hi
-			}
-		}
-	}
-}
-
-// denseLayer computes out [n][d.out] = in [n][d.in] · w + b.
-func (e *Engine) denseLayer(d *dense, n int, in, out []float32) {
-	e.m.blas.Sgemm(blas.NoTrans, blas.NoTrans, n, d.out, d.in, 1, in, d.in, d.w, d.out, 0, out, d.out)
-	addBias(out[:n*d.out], d.b)
-}
-
-// flatDense computes out [n][d.out] = flatten(feat) · w + b, where feat is [channels][n·cells]
-// and a position's flattened input is its channels one after the other (as in [n][c][h][w]):
-// one GEMM per channel.
-func (e *Engine) flatDense(d *dense, n int, feat []float32, channels int, out []float32) {
-	cells := e.m.spec.Cells()
-	cols := n * cells
-	for c := range channels {
-		beta := float32(1)
-		if c == 0 {
-			beta = 0
-		}
-		e.m.blas.Sgemm(blas.NoTrans, blas.NoTrans, n, d.out, cells, 1, feat[c*cols:], cells, d.w[c*cells*d.out:], d.out, beta, out, d.out)
-	}
-	addBias(out[:n*d.out], d.b)
-}
-
-func addBias(out, b []float32) {
-	for i := 0; i < len(out); i += len(b) {
-		row := out[i : i+len(b)]
-		for j := range row {
-			row[j] += b[j]
-		}
-	}
-}
-
-func relu(x []float32) {
-	for i, v := range x {
-		x[i] = max(v, 0)
-	}
-}
-
-// newDNNL builds m's network on oneDNN, in bfloat16 if bf16, with options o, and loads m's
-// weights.
-func newDNNL(m *Model, bf16 bool, o dnnlOptions) (*dnnl.Net, error) {
-	s, c := m.spec, m.cfg
-	d, err := dnnl.New(dnnl.Shape{
-		Planes: s.Observation.Planes, Height: s.Observation.Height, Width: s.Observation.Width,
-		Channels: c.Channels, Blocks: c.Blocks, PolicyChannels: c.PolicyChannels,
-		PolicyPlanes: s.PolicyPlanes, OffGrid: s.OffGrid, Actions: s.NumActions,
-		ValueChannels: c.ValueChannels, ValueHidden: c.ValueHidden, GlobalPool: c.GlobalPool,
-		BF16: bf16, Winograd: o.winograd, Chunk: o.chunk,
-	}, s.output)
-	if err != nil {
-		return nil, err
-	}
-	if err := d.Load(m.params, m.offsets); err != nil {
-		d.Close()
-		return nil, err
-	}
-	return d, nil
 }
