@@ -8,6 +8,8 @@
 //	POST /api/load     {record, name, game, side, opponent}  start a game from a record (JSON or SGF)
 //	GET  /api/state?id=ID            the game: board view, legal moves, history, result
 //	POST /api/play     {id, move}    the person's move (checked; a refused move changes nothing)
+//	POST /api/line     {id, ply, line}  the boards along a line of moves from the position now
+//	                                 (an analysis' principal variation), the game unchanged
 //	POST /api/agent    {id}          the agent's turn (all its decisions until the person's)
 //	POST /api/analyze  {id}          the agent's top moves with visit share and win probability
 //	POST /api/undo     {id}          take back the person's last move and the agent's reply
@@ -183,6 +185,7 @@ func New(opts Options) *Server {
 	handle("POST", "/api/load", s.handleLoad)
 	handle("GET", "/api/state", s.withSession(s.handleState, onGame))
 	handle("POST", "/api/play", s.withSession(s.handlePlay, takesMove))
+	handle("POST", "/api/line", s.withSession(s.handleLine, takesLine))
 	handle("POST", "/api/agent", s.withSession(s.handleAgent, searches))
 	handle("POST", "/api/analyze", s.withSession(s.handleAnalyze, searches))
 	handle("POST", "/api/undo", s.withSession(s.handleUndo, onGame))
@@ -862,6 +865,7 @@ type handlerKind int
 const (
 	onGame    handlerKind = iota
 	takesMove             // the body holds a move (/api/play)
+	takesLine             // the body holds a line and the ply it starts from (/api/line)
 	searches              // it searches (/api/agent, /api/analyze): one such request a game at once
 )
 
@@ -880,6 +884,9 @@ func (s *Server) withSession(h sessionHandler, kind handlerKind) http.HandlerFun
 			return
 		} else if req.Move != nil && kind != takesMove {
 			s.fail(w, r, badRequest(`bad request body: json: unknown field "move" (only /api/play takes one)`))
+			return
+		} else if (req.Line != nil || req.Ply != nil) && kind != takesLine {
+			s.fail(w, r, badRequest(`bad request body: json: unknown field "line" or "ply" (only /api/line takes them)`))
 			return
 		}
 		s.mu.Lock()
@@ -914,6 +921,9 @@ func (s *Server) withSession(h sessionHandler, kind handlerKind) http.HandlerFun
 type request struct {
 	ID   string  `json:"id"`
 	Move *string `json:"move,omitempty"` // nil if absent
+	// Line and Ply are /api/line's: the moves to play from the position after Ply decisions.
+	Line []string `json:"line,omitempty"`
+	Ply  *int     `json:"ply,omitempty"`
 }
 
 type requestKey struct{}
@@ -944,6 +954,65 @@ func (s *Server) handlePlay(w http.ResponseWriter, r *http.Request, sess *sessio
 		return &httpError{http.StatusUnprocessableEntity, err}
 	}
 	writeJSON(w, http.StatusOK, stateOf(sess))
+	return nil
+}
+
+// maxLine bounds the moves of a line (/api/line): a principal variation is at most 32.
+const maxLine = 64
+
+// lineStep is one position of a line: the move that led there and the board after it.
+type lineStep struct {
+	Move   string `json:"move"`
+	By     string `json:"by"`      // who decided it: a player, or "chance"
+	ToMove string `json:"to_move"` // after it: a player, "chance" or "none"
+	Over   bool   `json:"over"`
+	Result string `json:"result"`
+	View   any    `json:"view"`
+	Text   string `json:"text"`
+}
+
+// handleLine plays a line of moves (a candidate move and the continuation an analysis
+// expects: its principal variation, chance's draws included where the line gives them) on a
+// copy of the game's position, and answers the board after each, for the page to step
+// through. The game is not changed. The line must start from the position now: ply, the
+// decisions played when the analysis was made, is checked (409 if the game has moved since),
+// and every move must be legal in turn (422, the move named).
+func (s *Server) handleLine(w http.ResponseWriter, r *http.Request, sess *session) error {
+	req := requestOf(r)
+	m := sess.m
+	moves := m.Pos.Moves()
+	switch {
+	case req.Ply == nil:
+		return badRequest("ply: give the number of decisions the line starts after")
+	case *req.Ply != len(moves):
+		return &httpError{http.StatusConflict, fmt.Errorf("the line starts after %d decisions, but the game has %d now: ask for a new analysis", *req.Ply, len(moves))}
+	case len(req.Line) == 0:
+		return badRequest("line: give one move or more")
+	case len(req.Line) > maxLine:
+		return badRequest("line: %d moves, more than %d", len(req.Line), maxLine)
+	}
+	board := ui.BoardFor(m.Game.Info().Name)
+	pos := m.Pos.Clone()
+	out := struct {
+		Ply   int        `json:"ply"`
+		Steps []lineStep `json:"steps"`
+	}{Ply: len(moves), Steps: []lineStep{}}
+	for i, mv := range req.Line {
+		if pos.Over() {
+			return &httpError{http.StatusUnprocessableEntity, fmt.Errorf("move %d, %s: the game is over", i+1, mv)}
+		}
+		by := pos.ToMove()
+		if err := pos.Play(mv); err != nil {
+			return &httpError{http.StatusUnprocessableEntity, fmt.Errorf("move %d: %w", i+1, err)}
+		}
+		step := lineStep{Move: mv, By: by, Over: pos.Over(), Result: pos.Result(), View: board.View(pos), Text: pos.Show()}
+		step.ToMove = pos.ToMove()
+		if step.Over {
+			step.ToMove = m.Game.Info().PlayerName(env.Terminal)
+		}
+		out.Steps = append(out.Steps, step)
+	}
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -1020,7 +1089,7 @@ func (s *Server) handleAgent(w http.ResponseWriter, r *http.Request, sess *sessi
 	}
 	var played []string
 	var an selfplay.Analysis
-	side := sess.m.Pos.ToMove()
+	side, ply := sess.m.Pos.ToMove(), len(sess.m.Pos.Moves())
 	err := s.search(r, func() error {
 		// The game may wait long on the person: the agent keeps no tree or cache meanwhile
 		// (hundreds of megabytes after a strong search, times the games kept).
@@ -1034,7 +1103,7 @@ func (s *Server) handleAgent(w http.ResponseWriter, r *http.Request, sess *sessi
 	}
 	st := stateOf(sess)
 	st.AgentMoves = played
-	st.Analysis = analysisOf(sess.m, side, an)
+	st.Analysis = analysisOf(sess.m, side, ply, an)
 	writeJSON(w, http.StatusOK, st)
 	return nil
 }
@@ -1053,7 +1122,7 @@ func (s *Server) handleAnalyze(w http.ResponseWriter, r *http.Request, sess *ses
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, analysisOf(sess.m, sess.m.Pos.ToMove(), an))
+	writeJSON(w, http.StatusOK, analysisOf(sess.m, sess.m.Pos.ToMove(), len(sess.m.Pos.Moves()), an))
 	return nil
 }
 
@@ -1159,6 +1228,8 @@ type analysis struct {
 	Value float64    `json:"value"`
 	Work  int        `json:"work"`  // simulations spent
 	Moves []moveStat `json:"moves"` // ranked, the agent's choice first
+	// Ply is the number of decisions played before the position analysed: /api/line's start.
+	Ply int `json:"ply"`
 }
 
 type moveStat struct {
@@ -1166,15 +1237,23 @@ type moveStat struct {
 	Share float64 `json:"share"` // the share of the search spent on it, in [0, 1]
 	// WinProb is the chance of winning after it for the side to decide, or -1 when unknown.
 	WinProb float64 `json:"win_prob"`
+	// PV is the line the search expects: the move, then the replies and moves after it, to a
+	// chance decision it does not foresee (for a tree search's moves with visits; [move]
+	// where there is no line).
+	PV []string `json:"pv"`
 }
 
-func analysisOf(m *ui.Match, side string, an selfplay.Analysis) *analysis {
-	out := &analysis{Agent: m.Players[1-m.HumanSide()], For: side, Value: an.Value, Work: an.Work, Moves: []moveStat{}}
+func analysisOf(m *ui.Match, side string, ply int, an selfplay.Analysis) *analysis {
+	out := &analysis{Agent: m.Players[1-m.HumanSide()], For: side, Value: an.Value, Work: an.Work, Moves: []moveStat{}, Ply: ply}
 	if len(an.Moves) > 0 && an.Moves[0].WinProb >= 0 {
 		out.Value = 2*an.Moves[0].WinProb - 1
 	}
 	for _, ms := range an.Moves {
-		out.Moves = append(out.Moves, moveStat{ms.Move, ms.Share, ms.WinProb})
+		pv := ms.PV
+		if len(pv) == 0 {
+			pv = []string{ms.Move}
+		}
+		out.Moves = append(out.Moves, moveStat{ms.Move, ms.Share, ms.WinProb, pv})
 	}
 	return out
 }

@@ -1222,3 +1222,127 @@ func TestLoadRecord(t *testing.T) {
 		}
 	}
 }
+
+// An analysis gives each candidate its line (the move first), and /api/line plays a line on a
+// copy of the position, answering the board after each move, the game unchanged: the
+// principal variation of the best move, and in Imbriqua a line through a chance draw (the deck),
+// marked as chance's. A line from a position the game has left (ply), or with a move illegal in
+// turn, is refused; only /api/line takes a line.
+func TestLine(t *testing.T) {
+	srv := newServer(t, Options{})
+	st := newGame(t, srv, `{"game":"yinsh-blitz","side":"white","opponent":"uct:300"}`)
+	for _, m := range []string{"place f6", "place e5", "place g7", "place d5", "place h8"} {
+		if st.YourTurn {
+			call(t, srv, "POST", "/api/play", `{"id":"`+st.ID+`","move":"`+m+`"}`, &st)
+		}
+		if st.AgentTurn {
+			call(t, srv, "POST", "/api/agent", `{"id":"`+st.ID+`"}`, &st)
+		}
+	}
+	var an analysis
+	if code := call(t, srv, "POST", "/api/analyze", `{"id":"`+st.ID+`"}`, &an); code != 200 || an.Ply != len(st.Moves) || len(an.Moves) < 2 {
+		t.Fatalf("analyze: %d, ply %d (the game has %d moves), %d moves", code, an.Ply, len(st.Moves), len(an.Moves))
+	}
+	for _, m := range an.Moves {
+		if len(m.PV) == 0 || m.PV[0] != m.Move {
+			t.Errorf("move %s: line %q, want it first", m.Move, m.PV)
+		}
+	}
+	pv := an.Moves[0].PV
+	if len(pv) < 3 {
+		t.Fatalf("the best move's line %q: want a few moves at 300 simulations", pv)
+	}
+	body := func(ply int, line []string) string {
+		b, _ := json.Marshal(map[string]any{"id": st.ID, "ply": ply, "line": line})
+		return string(b)
+	}
+	var out struct {
+		Ply   int        `json:"ply"`
+		Steps []lineStep `json:"steps"`
+	}
+	if code := call(t, srv, "POST", "/api/line", body(an.Ply, pv), &out); code != 200 || len(out.Steps) != len(pv) {
+		t.Fatalf("line %q: %d, %d steps", pv, code, len(out.Steps))
+	}
+	pos := positionAfter(t, "yinsh-blitz", st.Moves)
+	for i, step := range out.Steps {
+		by := pos.ToMove()
+		if err := pos.Play(pv[i]); err != nil {
+			t.Fatal(err)
+		}
+		var view struct {
+			Kind string `json:"kind"`
+		}
+		remarshal(t, step.View, &view)
+		if step.Move != pv[i] || step.By != by || step.ToMove != pos.ToMove() || step.Text != pos.Show() || view.Kind != "yinsh" {
+			t.Errorf("step %d: %+v, want %s by %s, then %s to move", i+1, step, pv[i], by, pos.ToMove())
+		}
+	}
+	var now state
+	call(t, srv, "GET", "/api/state?id="+st.ID, "", &now)
+	if !slices.Equal(now.Moves, st.Moves) || !now.YourTurn {
+		t.Fatalf("after /api/line the game has %q, was %q", now.Moves, st.Moves)
+	}
+	var e apiError
+	for _, tc := range []struct {
+		path, body string
+		code       int
+		want       string
+	}{
+		{"/api/line", body(an.Ply-1, pv), 409, "the line starts after 9 decisions, but the game has 10 now"},
+		{"/api/line", body(an.Ply, []string{pv[0], pv[0]}), 422, "move 2: "},
+		{"/api/line", body(an.Ply, nil), 400, "line: give one move or more"},
+		{"/api/line", `{"id":"` + st.ID + `","line":["place a2"]}`, 400, "ply: give"},
+		{"/api/play", body(an.Ply, pv), 400, `unknown field "line"`},
+	} {
+		if code := call(t, srv, "POST", tc.path, tc.body, &e); code != tc.code || !strings.Contains(e.Error, tc.want) {
+			t.Errorf("%s %s: %d %q, want %d %q", tc.path, tc.body, code, e.Error, tc.code, tc.want)
+		}
+	}
+
+	// Imbriqua: a line through the draw of a card.
+	st = newGame(t, srv, `{"game":"imbriqua","side":"light","opponent":"random"}`)
+	pos = positionAfter(t, "imbriqua", st.Moves)
+	var line []string
+	chance := -1
+	for len(line) < 12 || chance < 0 {
+		if len(line) > 40 {
+			t.Fatal("no chance decision in 40 of Imbriqua's first decisions")
+		}
+		m := ""
+		if pos.ToMove() == "chance" {
+			m, chance = pos.Chances()[0].Move, len(line)
+		} else {
+			m = pos.Legal()[0]
+		}
+		pos.Play(m)
+		line = append(line, m)
+	}
+	if code := call(t, srv, "POST", "/api/line", `{"id":"`+st.ID+`","ply":`+strconv.Itoa(len(st.Moves))+`,"line":`+mustJSON(line)+`}`, &out); code != 200 || len(out.Steps) != len(line) ||
+		out.Steps[chance].By != "chance" || out.Steps[chance].Move != line[chance] {
+		t.Fatalf("an Imbriqua line through a chance draw: %d, %d steps, step %d %+v", code, len(out.Steps), chance+1, out.Steps)
+	}
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// positionAfter is game's position after moves.
+func positionAfter(t *testing.T, game string, moves []string) *games.Position {
+	t.Helper()
+	g, err := games.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := g.NewPosition()
+	for _, m := range moves {
+		if err := pos.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return pos
+}
