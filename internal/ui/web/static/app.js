@@ -17,7 +17,14 @@ const page = {
   size: 0,        // Gygès: the size of piece to place in the set-up
   revealed: "",   // Imbriqua: the card last shown turned over, to animate a new one
   busy: false,
+  hint: null,     // the last Evaluate: {an, id, ply}, drawn on the board while it is the position's
+  showHints: true, // the agent's view drawn on the board (the checkbox)
+  pv: null,       // a line shown step by step: {rank, move, line, steps, at}; the game is untouched
+  spot: null,     // the drawing's: where a move goes on the board, {at, from, size}, or null
 };
+
+// TOP is how many of the agent's candidate moves the table lists and the board shows.
+const TOP = 6;
 
 async function api(method, path, body) {
   const opts = { method, headers: {} };
@@ -192,6 +199,7 @@ function loadRecord() {
 // startGame shows the new game of state st (started, or loaded from a record), and the form
 // the spec its agent plays (the default may have given way to another, a link named one).
 function startGame(st) {
+  forget();
   clearPicks();
   page.size = 0;
   $("analysis").replaceChildren(muted("Ask the agent for its evaluation and top moves."));
@@ -212,8 +220,15 @@ async function agentTurn() {
   if (page.st.analysis) showAnalysis(page.st.analysis, "its choice");
 }
 
+// forget forgets the analysis and the line shown: the position they were of is left.
+function forget() {
+  page.hint = null;
+  page.pv = null;
+}
+
 function play(move) {
   run(async () => {
+    forget();
     clearPicks();
     page.st = await api("POST", "/api/play", { id: page.st.id, move });
     render();
@@ -223,6 +238,7 @@ function play(move) {
 
 function undo() {
   run(async () => {
+    forget();
     clearPicks();
     page.st = await api("POST", "/api/undo", { id: page.st.id });
   });
@@ -230,14 +246,171 @@ function undo() {
 
 function resign() {
   if (!confirm("Resign this game?")) return;
-  run(async () => { page.st = await api("POST", "/api/resign", { id: page.st.id }); });
+  run(async () => { forget(); page.st = await api("POST", "/api/resign", { id: page.st.id }); });
 }
 
 function analyze() {
   run(async () => {
+    page.pv = null;
     const an = await api("POST", "/api/analyze", { id: page.st.id });
+    page.hint = { an, id: page.st.id, ply: an.ply };
     showAnalysis(an, "for " + an.for);
   }, "evaluating…");
+}
+
+// hintNow is the last Evaluate if it is of the position on the board, else null.
+function hintNow() {
+  const h = page.hint;
+  return h && page.st && h.id === page.st.id && h.ply === page.st.moves.length ? h : null;
+}
+
+// ---------------------------------------------------------------- the agent's view on the board
+
+// pct writes a probability as a whole percentage.
+const pct = (p) => `${Math.round(100 * p)}%`;
+
+// drawHints draws on the board what the agent thinks, with the drawing's page.spot: on the
+// position now, the candidates of the last Evaluate at their target points, each with its win
+// rate over its visit share, the agent's choice highlighted with the way it goes; in a line
+// shown step by step, where its next move goes. Candidates with one target are stacked there.
+function drawHints(svg) {
+  if (!page.spot || svg.hidden) return;
+  const layer = el("g", { id: "hints", class: "hints" }, svg);
+  const k = (svg.getScreenCTM() || { a: 1 }).a || 1; // pixels per user unit
+  const vb = svg.viewBox.baseVal;
+  // badge draws a label of one or two lines centred on (x, y), kept inside the viewBox: its
+  // text about 12 px high (10 px the second line) whatever the page's width, smaller where
+  // the square or point (size) is too small for it.
+  const badge = (x, y, size, lines, cls, title) => {
+    const fs = Math.min(12.5 / k, size * 0.3), fs2 = Math.min(10.5 / k, size * 0.25);
+    const h = lines.length > 1 ? fs + fs2 + 0.45 * fs : fs * 1.5;
+    const g = el("g", { class: "hint " + cls }, layer);
+    const rect = el("rect", {}, g);
+    const t1 = el("text", { x: 0, y: -h / 2 + 0.2 * fs + fs * 0.85, class: "hint-win", "font-size": fs }, g);
+    t1.textContent = lines[0];
+    let w = t1.getComputedTextLength() + 0.7 * fs;
+    if (lines.length > 1) {
+      const t2 = el("text", { x: 0, y: h / 2 - 0.25 * fs, class: "hint-share", "font-size": fs2 }, g);
+      t2.textContent = lines[1];
+      w = Math.max(w, t2.getComputedTextLength() + 0.7 * fs2);
+    }
+    w = Math.max(w, fs * 2.4);
+    x = Math.max(vb.x + w / 2 + 1, Math.min(vb.x + vb.width - w / 2 - 1, x));
+    y = Math.max(vb.y + h / 2 + 1, Math.min(vb.y + vb.height - h / 2 - 1, y));
+    Object.entries({ x: -w / 2, y: -h / 2, width: w, height: h, rx: Math.min(h / 2, 6 / k + 2) }).forEach(([a, v]) => rect.setAttribute(a, v));
+    g.setAttribute("transform", `translate(${x} ${y})`);
+    el("title", {}, g).textContent = title;
+    return [g, h, x, y];
+  };
+  const arrow = (from, at, cls, size) => {
+    el("line", { x1: from[0], y1: from[1], x2: at[0], y2: at[1], class: cls, "stroke-width": size * 0.06 }, layer);
+    arrowHead(layer, from[0], from[1], at[0], at[1], size * 0.22, cls + "-head");
+  };
+  if (page.pv) {
+    const next = page.pv.line[page.pv.at];
+    const sp = next && page.spot(next);
+    if (!sp) return;
+    if (sp.from) arrow(sp.from, sp.at, "hint-next-way", sp.size);
+    el("circle", { cx: sp.at[0], cy: sp.at[1], r: sp.size * 0.46, class: "hint-next" }, layer);
+    badge(sp.at[0], sp.at[1] - sp.size * 0.62, sp.size * 1.6, [`next: ${next}`], "next", `the line's next move: ${next}`);
+    return;
+  }
+  const h = hintNow();
+  if (!h || !page.showHints) return;
+  const stacked = new Map(); // target → badges drawn there
+  const badgeH = new Map(); // target → the first badge's height
+  h.an.moves.slice(0, TOP).forEach((m, i) => {
+    const sp = page.spot(m.move);
+    if (!sp || !sp.at) return;
+    const key = sp.at.map(Math.round).join(",");
+    const n = stacked.get(key) || 0;
+    stacked.set(key, n + 1);
+    if (n >= 3) return; // a fourth on one target: in the table only
+    const best = i === 0;
+    if (best) {
+      if (sp.from) arrow(sp.from, sp.at, "hint-way", sp.size);
+      if (sp.drop) el("rect", { x: sp.drop[0] - sp.size * 0.12, y: sp.drop[1] - sp.size * 0.12, width: sp.size * 0.24, height: sp.size * 0.24, class: "hint-drop", transform: `rotate(45 ${sp.drop[0]} ${sp.drop[1]})` }, layer);
+      el("circle", { cx: sp.at[0], cy: sp.at[1], r: sp.size * 0.47, class: "hint-ring" }, layer);
+    }
+    const win = m.win_prob >= 0 ? pct(m.win_prob) : "–";
+    // The second and third on one target, below and above the first.
+    const bh = (badgeH.get(key) || 0) * (n === 1 ? 1 : -1);
+    const [g, h2] = badge(sp.at[0], sp.at[1] + bh + (n ? Math.sign(bh) : 0), sp.size, [win, pct(m.share)], best ? "best" : "other",
+      `${m.move}: ${m.win_prob >= 0 ? `wins ${pct(m.win_prob)}` : "not valued"}, ${(100 * m.share).toFixed(1)}% of the search${best ? " (the agent's choice)" : ""}`);
+    if (!n) badgeH.set(key, h2);
+    g.dataset.move = m.move;
+  });
+}
+
+// ---------------------------------------------------------------- a line step by step
+
+// showLine shows, step by step, the line the agent expects after its candidate of rank i
+// (its principal variation): the server plays it on a copy of the position and sends the
+// board after each move. The game does not change; backToGame (or Esc) returns to it.
+function showLine(i) {
+  const h = hintNow();
+  if (!h || !h.an.moves[i]) return;
+  const m = h.an.moves[i];
+  run(async () => {
+    const out = await api("POST", "/api/line", { id: h.id, ply: h.ply, line: m.pv });
+    page.pv = { rank: i, move: m.move, line: m.pv, steps: out.steps, at: 1 };
+  }, "reading the line…");
+}
+
+// lineStep moves the line shown to step at (0: the position now; n: after its n moves).
+function lineStep(at) {
+  if (!page.pv || page.busy) return;
+  page.pv.at = Math.max(0, Math.min(page.pv.steps.length, at));
+  render();
+}
+
+function backToGame() {
+  if (!page.pv) return;
+  page.pv = null;
+  render();
+}
+
+// lineState is what the board draws at the line's step: the position after the line's first
+// at moves, nobody's to play on (no legal moves, no turn of the person's).
+function lineState(pv) {
+  const st = page.st;
+  const base = { ...st, legal: [], groups: [], your_turn: false, agent_turn: false };
+  if (pv.at === 0) return base;
+  const s = pv.steps[pv.at - 1];
+  return { ...base, view: s.view, to_move: s.to_move, over: s.over, result: s.result };
+}
+
+// lineText is the status line of the line shown.
+function lineText(pv) {
+  const n = pv.steps.length;
+  const whose = pv.rank === 0 ? "the agent's choice" : `candidate ${pv.rank + 1}`;
+  let where = "the position now";
+  if (pv.at > 0) {
+    const s = pv.steps[pv.at - 1];
+    where = `after ${pv.at} of ${n}: ${s.by === "chance" ? "chance drew" : s.by + " played"} ${s.move}`;
+    if (s.over) where += s.result === "draw" ? " — a draw" : ` — ${s.result} wins`;
+    else if (pv.at === n && s.to_move === "chance") where += " — then chance draws: the line stops there";
+  }
+  return `Line of ${pv.move} (${whose}), ${where}.`;
+}
+
+// drawLineBar fills the bar under the board: the line's moves (click one to go there) and
+// the buttons to step through it.
+function drawLineBar() {
+  const pv = page.pv;
+  $("pv-bar").hidden = !pv;
+  if (!pv) return;
+  $("pv-prev").disabled = pv.at === 0;
+  $("pv-next").disabled = pv.at === pv.steps.length;
+  $("pv-moves").replaceChildren(...pv.steps.map((s, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "pv-move" + (i + 1 === pv.at ? " on" : i + 1 > pv.at ? " ahead" : "") + (s.by === "chance" ? " chance" : "");
+    b.textContent = s.move;
+    b.title = `${s.by}: ${s.move}`;
+    b.addEventListener("click", () => lineStep(i + 1));
+    return b;
+  }));
 }
 
 function muted(text) {
@@ -261,15 +434,32 @@ function showAnalysis(an, what) {
   fill.style.width = `${Math.round(win * 100)}%`;
   bar.append(fill);
   const table = document.createElement("table");
-  table.innerHTML = "<thead><tr><th>move</th><th>visits</th><th>wins</th></tr></thead>";
+  table.innerHTML = "<thead><tr><th>move</th><th>visits</th><th>wins</th><th></th></tr></thead>";
   const body = document.createElement("tbody");
-  for (const m of an.moves.slice(0, 6)) {
+  // The lines can be shown for the position on the board (an Evaluate), not for the agent's
+  // choice, made before its move.
+  const current = hintNow() && hintNow().an === an;
+  an.moves.slice(0, TOP).forEach((m, i) => {
     const tr = document.createElement("tr");
-    tr.append(cell(m.move), cell(`${(100 * m.share).toFixed(1)}%`, "num"), cell(m.win_prob >= 0 ? `${Math.round(100 * m.win_prob)}%` : "–", "num"));
+    const line = document.createElement("td");
+    if (current && m.pv && m.pv.length) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "small line";
+      b.textContent = "line ▸";
+      b.title = `step through the line the agent expects after ${m.move} (${m.pv.length} move${m.pv.length === 1 ? "" : "s"}: ${m.pv.join(", ")})`;
+      b.dataset.rank = i;
+      b.addEventListener("click", () => showLine(i));
+      line.append(b);
+    }
+    tr.append(cell(m.move), cell(`${(100 * m.share).toFixed(1)}%`, "num"), cell(m.win_prob >= 0 ? `${Math.round(100 * m.win_prob)}%` : "–", "num"), line);
+    if (i === 0) tr.className = "best";
     body.append(tr);
-  }
+  });
   table.append(body);
-  box.replaceChildren(head, bar, table);
+  const parts = [head, bar, table];
+  if (current && known) parts.push(muted("On the board: each move's win rate over its share of the visits; the agent's choice in blue."));
+  box.replaceChildren(...parts);
   box.dataset.moves = an.moves.length;
 }
 
@@ -283,8 +473,11 @@ function cell(text, cls) {
 // ---------------------------------------------------------------- drawing the page
 
 function render() {
-  const st = page.st;
-  if (!st) return;
+  const real = page.st;
+  if (!real) return;
+  if (page.pv && !hintNow()) page.pv = null;
+  // In a line shown step by step the board is the line's, the rest the game's.
+  const st = page.pv ? lineState(page.pv) : real;
   $("title").textContent = gameTitle(st.game);
   document.title = `${gameTitle(st.game)} · zero`;
   const players = st.names.map((n) => {
@@ -304,9 +497,19 @@ function render() {
       li.classList.add("chance");
       li.title = "a chance draw";
     }
-    if (i === st.moves.length - 1) li.classList.add("last");
+    if (i === st.moves.length - 1 && !page.pv) li.classList.add("last");
     return li;
   });
+  if (page.pv) {
+    // The line's moves after the game's, those played so far on the board as the last.
+    page.pv.steps.forEach((s, i) => {
+      const li = document.createElement("li");
+      li.textContent = s.move;
+      li.className = "pv" + (i + 1 === page.pv.at ? " last" : i + 1 > page.pv.at ? " ahead" : "");
+      li.title = "in the line shown, not played";
+      moves.push(li);
+    });
+  }
   $("moves").replaceChildren(...moves);
   $("moves").scrollTop = $("moves").scrollHeight;
   $("download").href = `/api/record?id=${st.id}`;
@@ -316,10 +519,13 @@ function render() {
   $("choices").replaceChildren();
   const draw = boards[st.view.kind] || boards.text;
   // A drawing may say more than the status line can: it returns {text, state} to replace it.
+  page.spot = null;
   const custom = draw(st) || {};
+  drawHints($("board"));
+  drawLineBar();
   const status = $("status");
-  status.textContent = custom.text || statusText(st);
-  status.dataset.state = custom.state || (st.over ? "over" : st.your_turn ? "you" : "agent");
+  status.textContent = page.pv ? lineText(page.pv) : custom.text || statusText(st);
+  status.dataset.state = page.pv ? "line" : custom.state || (st.over ? "over" : st.your_turn ? "you" : "agent");
   $("notes").hidden = $("notes").childElementCount === 0;
   updateButtons();
 }
@@ -347,6 +553,7 @@ function updateButtons() {
   // resignation was taken back; the person asks again.
   $("agent-move").hidden = !idle || !st.agent_turn || st.over;
   $("start").disabled = page.busy;
+  for (const b of document.querySelectorAll("#analysis button.line")) b.disabled = !idle || !hintNow();
   $("load").disabled = page.busy;
 }
 
@@ -456,6 +663,17 @@ function drawYinsh(st) {
   const minX = Math.min(...xs) - pad, maxX = Math.max(...xs) + pad;
   const minY = Math.min(...ys) - pad, maxY = Math.max(...ys) + pad;
   const svg = showBoard(minX, minY, maxX - minX, maxY - minY);
+  // Where a move goes on the board, for the agent's view (drawHints): a placement's point, a
+  // ring's destination (from the ring), the middle of a row, a ring to remove.
+  const P = (n) => { const p = pts.get(n); return p ? [yx(p.col), yy(p.col, p.row)] : null; };
+  page.spot = (m) => {
+    const [verb, arg = ""] = m.split(" ");
+    const [a, b] = arg.split("-").map(P);
+    if (verb === "move" && a && b) return { at: b, from: a, size: S };
+    if (verb === "row" && a && b) return { at: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2], size: S };
+    const at = (verb === "place" || verb === "ring") && P(arg);
+    return at ? { at, size: S } : null;
+  };
 
   // The wood: a hexagon around the points.
   const cx = yx(5), cy = yy(5, 6), R = 5.35 * S;
@@ -597,6 +815,18 @@ async function init() {
   $("undo").addEventListener("click", undo);
   $("resign").addEventListener("click", resign);
   $("analyze").addEventListener("click", analyze);
+  $("hints-on").addEventListener("change", () => { page.showHints = $("hints-on").checked; render(); });
+  $("pv-prev").addEventListener("click", () => lineStep(page.pv.at - 1));
+  $("pv-next").addEventListener("click", () => lineStep(page.pv.at + 1));
+  $("pv-exit").addEventListener("click", backToGame);
+  document.addEventListener("keydown", (e) => {
+    if (!page.pv || e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+    const to = { ArrowLeft: page.pv.at - 1, ArrowRight: page.pv.at + 1, Home: 0, End: page.pv.steps.length }[e.key];
+    if (to !== undefined) lineStep(to);
+    else if (e.key === "Escape") backToGame();
+    else return;
+    e.preventDefault();
+  });
   $("load").addEventListener("click", () => $("load-file").click());
   $("load-file").addEventListener("change", loadRecord);
   try {

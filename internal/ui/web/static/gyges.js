@@ -29,6 +29,18 @@ function drawGyges(st) {
   const goalY = (g) => (g === goalTop ? -0.78 * GQ : 6.78 * GQ); // its middle
   const aims = (player) => (player === "south" ? "north" : "south");
   const svg = showBoard(GVIEW.x, GVIEW.y, GVIEW.w, GVIEW.h);
+  // Where a move goes on the board, for the agent's view (drawHints): a placement's square, a
+  // move's end (the goal beside the square it enters from), from the piece that moves; a
+  // replacement's end, its drop beside.
+  page.spot = (m) => {
+    const at = m.indexOf("@");
+    if (at > 0) return { at: [cx(m.slice(at + 1)), cy(m.slice(at + 1))], size: GQ };
+    const [rest, drop] = m.split("*");
+    const [from, to] = rest.split("-");
+    if (!/^[a-f][1-6]$/.test(from || "")) return null;
+    const end = to === "goal" ? [cx(from), goalY(aims(v.side))] : /^[a-f][1-6]$/.test(to || "") ? [cx(to), cy(to)] : null;
+    return end && { at: end, from: [cx(from), cy(from)], drop: drop ? [cx(drop), cy(drop)] : null, size: GQ };
+  };
 
   el("rect", { x: -0.18 * GQ, y: -0.18 * GQ, width: 6.36 * GQ, height: 6.36 * GQ, rx: 10, class: "g-frame" }, svg);
   for (const n of names) {

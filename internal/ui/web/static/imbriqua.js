@@ -21,6 +21,15 @@ function drawImbriqua(st) {
   const pawn = (name) => v.squares[rank(name) * 8 + file(name)];
   const me = st.human, opp = st.names.find((n) => n !== me);
   const svg = showBoard(IVIEW.x, IVIEW.y, IVIEW.w, IVIEW.h);
+  // Where a move goes on the board, for the agent's view (drawHints): a placement's or a
+  // removal's square, a move's or a jump's landing square (from its pawn).
+  const sq = (n) => /^[a-h][1-8]$/.test(n) ? [cx(n), cy(n)] : null;
+  page.spot = (m) => {
+    const k = m.match(/^([a-h][1-8])[-x]([a-h][1-8])$/);
+    if (k) return { at: sq(k[2]), from: sq(k[1]), size: IQ };
+    const at = sq(m.startsWith("remove ") ? m.slice(7) : m);
+    return at && { at, size: IQ };
+  };
 
   el("rect", { x: -0.16 * IQ, y: -0.16 * IQ, width: 8.32 * IQ, height: 8.32 * IQ, rx: 8, class: "i-frame" }, svg);
   for (let i = 0; i < 64; i++) {
