@@ -33,18 +33,18 @@ func (d *driver) key(k string) {
 	d.run(chromedp.KeyEvent(k))
 }
 
-// The agent's view on the board, for the three games at the narrowest and the widest window
-// the widths test checks: after Evaluate each candidate of the table is drawn at its target
-// (a point, a square, the goal) with its win rate and visit share, the agent's choice
+// The agent's view on the board, for the three games at the widths the widths test checks
+// (1024 to 1600 px): after Evaluate each candidate of the table is drawn at its target (a
+// point, a square, the goal) with its win rate and visit share, the agent's choice
 // highlighted; nothing is cut off; the checkbox takes the marks away and brings them back.
-// Then the best move's line, step by step (the buttons and the arrow keys): the board shows
-// the position after each of its moves, the game unchanged; Esc returns to the game.
+// Then, at 1024 px, the best move's line step by step (the buttons and the arrow keys): the
+// board shows the position after each of its moves, the game unchanged; Esc returns to it.
 func TestBrowserAgentsViewOnBoard(t *testing.T) {
 	ctx, dir := browser(t, 90*time.Second)
 	srv := httptest.NewServer(New(Options{Seed: func() uint64 { return 21 }}))
 	defer srv.Close()
 	d := &driver{t: t, ctx: ctx, dir: dir}
-	for _, width := range []int64{1024, 1600} {
+	for _, width := range []int64{1024, 1280, 1600} {
 		for _, tt := range []struct {
 			game, side string
 			moves      int
