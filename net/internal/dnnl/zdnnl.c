@@ -418,14 +418,365 @@ static dnnl_memory_t ready(zd_net *z, plan *p, dnnl_memory_t src, const dnnl_mem
 		}                                                                               \
 	} while (0)
 
-// build makes plan p for n positions.
+// The plan of n positions, block by block: observations (the input), formats (the tower's and
+// the primitives that choose it), stem, tower (its residual blocks, each a block), policyHead
+// (policyPlanes and policyOffGrid for a spatial head), valueHead, scratch; build calls them in
+// that order. Each appends its primitives and steps to the plan and returns -1 on failure, the
+// reason in z->err; a primitive descriptor given to one is its to destroy, success or not.
+
+// observations makes the plan's observations, p->in (as the caller lays them out, the handle
+// set for each run), and returns what the stem reads: p->in, or in bf16 the observations split
+// into hi and lo planes (chunk fills them, at p->split).
+static dnnl_memory_t observations(zd_net *z, plan *p) {
+	const zd_shape *s = &z->s;
+	int n = p->n, h = s->height, w = s->width;
+	dnnl_memory_desc_t md;
+	PD(md4(&md, n, s->planes, h, w, dnnl_f32, dnnl_nchw));
+	CK(dnnl_memory_create(&p->in, &md, z->eng, NULL));
+	dnnl_memory_t given = p->in;
+	if (s->bf16) {
+		PD(md4(&md, n, 2 * s->planes, h, w, dnnl_f32, dnnl_nchw));
+		if (!(given = mem(z, p, &md))) {
+			goto bad;
+		}
+		CK(dnnl_memory_get_data_handle(given, (void **)&p->split));
+	}
+	return given;
+bad:
+	return NULL;
+}
+
+// implOf records pd's implementation as the tower's (zd_impl).
+static void implOf(zd_net *z, dnnl_primitive_desc_t pd) {
+	const char *impl = NULL;
+	if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl) {
+		snprintf(z->impl, sizeof z->impl, "%s", impl);
+	}
+}
+
+// formats chooses the tower's activation format, *tower: what conv A of the blocks chooses (the
+// stem and conv B write it), or without blocks what the stem chooses. It makes the descriptors
+// of the stem's convolution (*stem) and of the blocks' convolutions A and B (*pdA, *pdB; left
+// NULL without blocks): the caller's to destroy, success or not.
+static int formats(zd_net *z, int n, dnnl_primitive_desc_t *stem, dnnl_primitive_desc_t *pdA, dnnl_primitive_desc_t *pdB, dnnl_memory_desc_t *tower) {
+	const zd_shape *s = &z->s;
+	int h = s->height, w = s->width, inPlanes = (s->bf16 ? 2 : 1) * s->planes;
+	dnnl_memory_desc_t md, any;
+	PD(md4(&any, n, s->channels, h, w, act(z), dnnl_format_tag_any));
+	if (s->blocks > 0) {
+		PD(convPD(z, pdA, &any, s->channels, 3, &any, postReLU));
+		*tower = *query(*pdA, dnnl_query_src_md);
+		PD(convPD(z, pdB, query(*pdA, dnnl_query_dst_md), s->channels, 3, tower, postSumReLU));
+		implOf(z, *pdA);
+		PD(md4(&md, n, inPlanes, h, w, act(z), dnnl_format_tag_any));
+		PD(convPD(z, stem, &md, s->channels, 3, tower, postReLU));
+	} else {
+		PD(md4(&md, n, inPlanes, h, w, act(z), dnnl_format_tag_any));
+		PD(convPD(z, stem, &md, s->channels, 3, &any, postReLU));
+		implOf(z, *stem);
+		*tower = *query(*stem, dnnl_query_dst_md);
+	}
+	return 0;
+bad:
+	return -1;
+}
+
+// stem appends the stem: the observations given, reordered to the format pd reads if it is
+// another, through the 3×3 convolution + bias + ReLU (pd) into a new activation of the tower's
+// format, returned (NULL on failure). It takes pd.
+static dnnl_memory_t stem(zd_net *z, plan *p, dnnl_primitive_desc_t pd, dnnl_memory_t given, const dnnl_memory_desc_t *tower) {
+	dnnl_memory_t in = ready(z, p, given, query(pd, dnnl_query_src_md)), x = NULL;
+	if (!in || !(x = mem(z, p, tower))) {
+		dnnl_primitive_desc_destroy(pd);
+		return NULL;
+	}
+	return layerStep(z, p, pd, z->lstem, in, x) < 0 ? NULL : x;
+}
+
+// block appends residual block i: conv A (prA, with block i's weights wA) + bias + ReLU from x
+// into t, conv B (prB, wB) + bias from t into x, summed with x in place, ReLU.
+static void block(zd_net *z, plan *p, int i, prim *prA, prim *prB, dnnl_memory_t wA, dnnl_memory_t wB, dnnl_memory_t x, dnnl_memory_t t) {
+	dnnl_exec_arg_t a[4] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, wA}, {DNNL_ARG_BIAS, z->layers[z->lblocks + 2 * i].b}, {DNNL_ARG_DST, t}};
+	addStep(p, prA, 4, a);
+	dnnl_exec_arg_t b[4] = {{DNNL_ARG_SRC, t}, {DNNL_ARG_WEIGHTS, wB}, {DNNL_ARG_BIAS, z->layers[z->lblocks + 2 * i + 1].b}, {DNNL_ARG_DST, x}};
+	addStep(p, prB, 4, b);
+}
+
+// tower appends the residual blocks on x: the primitives of convolutions A and B (pdA's and
+// pdB's), which every block runs with its own weights, each layer's weights in the format its
+// primitive wants, then each block. It takes pdA and pdB.
+static int tower(zd_net *z, plan *p, dnnl_primitive_desc_t pdA, dnnl_primitive_desc_t pdB, dnnl_memory_t x) {
+	const zd_shape *s = &z->s;
+	prim *prA, *prB;
+	dnnl_memory_t t, wA[128], wB[128];
+	if (!(t = mem(z, p, query(pdA, dnnl_query_dst_md)))) {
+		goto bad;
+	}
+	for (int i = 0; i < s->blocks; i++) {
+		if (!(wA[i] = weights(z, z->lblocks + 2 * i, query(pdA, dnnl_query_weights_md))) ||
+		    !(wB[i] = weights(z, z->lblocks + 2 * i + 1, query(pdB, dnnl_query_weights_md)))) {
+			goto bad;
+		}
+	}
+	prA = addPrim(z, p, pdA); // destroys pdA
+	pdA = NULL;
+	if (!prA) {
+		goto bad;
+	}
+	prB = addPrim(z, p, pdB);
+	pdB = NULL;
+	if (!prB) {
+		goto bad;
+	}
+	for (int i = 0; i < s->blocks; i++) {
+		block(z, p, i, prA, prB, wA[i], wB[i], x, t);
+	}
+	return 0;
+bad:
+	if (pdA) {
+		dnnl_primitive_desc_destroy(pdA);
+	}
+	if (pdB) {
+		dnnl_primitive_desc_destroy(pdB);
+	}
+	return -1;
+}
+
+// pool appends a pooling (alg) of each plane of src, format md, over the whole board into a new
+// activation, returned (NULL on failure).
+static dnnl_memory_t pool(zd_net *z, plan *p, dnnl_memory_t src, const dnnl_memory_desc_t *md, dnnl_alg_kind_t alg) {
+	int n = p->n;
+	dnnl_primitive_desc_t pd = NULL;
+	dnnl_memory_t dst;
+	PD(poolPD(z, &pd, md, alg));
+	if (!(dst = mem(z, p, query(pd, dnnl_query_dst_md)))) {
+		goto bad;
+	}
+	prim *pr = addPrim(z, p, pd); // destroys pd
+	pd = NULL;
+	if (!pr) {
+		goto bad;
+	}
+	dnnl_exec_arg_t a[2] = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
+	addStep(p, pr, 2, a);
+	return dst;
+bad:
+	if (pd) {
+		dnnl_primitive_desc_destroy(pd);
+	}
+	return NULL;
+}
+
+// policyPlanes appends the spatial head's 1×1 convolution + bias from the policy features pfeat
+// (format pmd) to the policy planes, p->planes. They are read cell by cell (chunk):
+// position-major, plain, channels last as the tower's format is on AVX-512, else channels
+// first. A format no fast kernel writes is reached by a reorder.
+static int policyPlanes(zd_net *z, plan *p, dnnl_memory_t pfeat, const dnnl_memory_desc_t *pmd) {
+	const zd_shape *s = &z->s;
+	int n = p->n, h = s->height, w = s->width;
+	dnnl_memory_desc_t md, any;
+	dnnl_primitive_desc_t pd = NULL;
+	dnnl_format_tag_t tags[2] = {dnnl_nhwc, dnnl_nchw};
+	for (int k = 0; k < 2; k++) {
+		const char *impl = "ref";
+		PD(md4(&md, n, s->policy_planes, h, w, dnnl_f32, tags[k]));
+		if (convPD(z, &pd, pmd, s->policy_planes, 1, &md, postNone) != dnnl_success) {
+			pd = NULL;
+			continue;
+		}
+		dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
+		if (strncmp(impl, "ref", 3) == 0) {
+			dnnl_primitive_desc_destroy(pd);
+			pd = NULL;
+			continue;
+		}
+		p->nhwc = tags[k] == dnnl_nhwc;
+		if (!(p->planes = mem(z, p, &md))) {
+			goto bad;
+		}
+		return layerStep(z, p, pd, z->lpout, pfeat, p->planes); // destroys pd
+	}
+	PD(md4(&md, n, s->policy_planes, h, w, dnnl_f32, dnnl_nchw));
+	PD(md4(&any, n, s->policy_planes, h, w, dnnl_f32, dnnl_format_tag_any));
+	PD(convPD(z, &pd, pmd, s->policy_planes, 1, &any, postNone));
+	dnnl_memory_t o = mem(z, p, query(pd, dnnl_query_dst_md));
+	if (!o) {
+		goto bad;
+	}
+	if (layerStep(z, p, pd, z->lpout, pfeat, o) < 0) {
+		return -1;
+	}
+	if (!(p->planes = mem(z, p, &md)) || !reorderInto(z, p, o, p->planes)) {
+		return -1;
+	}
+	return 0;
+bad:
+	if (pd) {
+		dnnl_primitive_desc_destroy(pd);
+	}
+	return -1;
+}
+
+// policyOffGrid appends the spatial head's actions off the grid: the policy features pfeat
+// (format pmd) averaged over the board, then an inner product + bias into p->offgrid.
+static int policyOffGrid(zd_net *z, plan *p, dnnl_memory_t pfeat, const dnnl_memory_desc_t *pmd) {
+	const zd_shape *s = &z->s;
+	int n = p->n;
+	dnnl_memory_desc_t md;
+	dnnl_primitive_desc_t pd = NULL;
+	const dnnl_memory_desc_t *qmd;
+	dnnl_memory_t pooled = pool(z, p, pfeat, pmd, dnnl_pooling_avg);
+	if (!pooled) {
+		goto bad;
+	}
+	CK(dnnl_memory_get_memory_desc(pooled, &qmd));
+	PD(md2(&md, n, s->offgrid, dnnl_f32, dnnl_nc));
+	PD(ipPD(z, &pd, qmd, s->offgrid, 1, &md, postNone));
+	if (!(p->offgrid = mem(z, p, &md))) {
+		goto bad;
+	}
+	return layerStep(z, p, pd, z->lpoff, pooled, p->offgrid); // destroys pd
+bad:
+	if (pd) {
+		dnnl_primitive_desc_destroy(pd);
+	}
+	return -1;
+}
+
+// policyHead appends the policy head on x, the tower's output (format tower): a 1×1
+// convolution + bias + ReLU to the policy features, then the spatial head's planes and its
+// actions off the grid, or the dense head's inner product + bias into p->logits.
+static int policyHead(zd_net *z, plan *p, const dnnl_memory_desc_t *tower, dnnl_memory_t x) {
+	const zd_shape *s = &z->s;
+	int n = p->n, h = s->height, w = s->width;
+	dnnl_memory_desc_t md, any;
+	dnnl_primitive_desc_t pd = NULL;
+	dnnl_memory_t pfeat;
+	const dnnl_memory_desc_t *pmd;
+	PD(md4(&any, n, s->policy_channels, h, w, act(z), dnnl_format_tag_any));
+	PD(convPD(z, &pd, tower, s->policy_channels, 1, &any, postReLU));
+	if (!(pfeat = mem(z, p, query(pd, dnnl_query_dst_md)))) {
+		goto bad;
+	}
+	if (layerStep(z, p, pd, z->lpconv, x, pfeat) < 0) { // destroys pd
+		return -1;
+	}
+	pd = NULL;
+	CK(dnnl_memory_get_memory_desc(pfeat, &pmd));
+	if (s->policy_planes > 0) {
+		if (policyPlanes(z, p, pfeat, pmd) < 0 || (s->offgrid > 0 && policyOffGrid(z, p, pfeat, pmd) < 0)) {
+			return -1;
+		}
+		return 0;
+	}
+	PD(md2(&md, n, s->actions, dnnl_f32, dnnl_nc));
+	CK(dnnl_memory_create(&p->logits, &md, z->eng, NULL));
+	PD(ipPD(z, &pd, pmd, s->actions, 1, &md, postNone));
+	return layerStep(z, p, pd, z->lpfc, pfeat, p->logits); // destroys pd
+bad:
+	if (pd) {
+		dnnl_primitive_desc_destroy(pd);
+	}
+	return -1;
+}
+
+// valueHead appends the value head on x, the tower's output (format tower): a 1×1 convolution
+// + bias + ReLU to the value features, an inner product + bias + ReLU to the hidden layer (with
+// global pooling: of the features' means, plus one of their maxima, summed), an inner product
+// + bias + tanh into p->value.
+static int valueHead(zd_net *z, plan *p, const dnnl_memory_desc_t *tower, dnnl_memory_t x) {
+	const zd_shape *s = &z->s;
+	int n = p->n, h = s->height, w = s->width;
+	dnnl_memory_desc_t md, any, hmd;
+	dnnl_primitive_desc_t pd = NULL;
+	dnnl_memory_t vfeat, vhid;
+	const dnnl_memory_desc_t *vmd;
+	PD(md4(&any, n, s->value_channels, h, w, act(z), dnnl_format_tag_any));
+	PD(convPD(z, &pd, tower, s->value_channels, 1, &any, postReLU));
+	if (!(vfeat = mem(z, p, query(pd, dnnl_query_dst_md)))) {
+		goto bad;
+	}
+	if (layerStep(z, p, pd, z->lvconv, x, vfeat) < 0) { // destroys pd
+		return -1;
+	}
+	pd = NULL;
+	CK(dnnl_memory_get_memory_desc(vfeat, &vmd));
+	PD(md2(&hmd, n, s->value_hidden, dnnl_f32, dnnl_nc));
+	if (!(vhid = mem(z, p, &hmd))) {
+		goto bad;
+	}
+	if (!s->global_pool) {
+		PD(ipPD(z, &pd, vmd, s->value_hidden, 1, &hmd, postReLU));
+		if (layerStep(z, p, pd, z->lfc1, vfeat, vhid) < 0) {
+			return -1;
+		}
+		pd = NULL;
+	} else {
+		// fc1(mean, max) = mean·W[:c] + b, then + max·W[c:] (sum post-op), then ReLU.
+		dnnl_alg_kind_t algs[2] = {dnnl_pooling_avg, dnnl_pooling_max};
+		int layers[2] = {z->lfc1, z->lfc1max};
+		for (int k = 0; k < 2; k++) {
+			const dnnl_memory_desc_t *qmd;
+			dnnl_memory_t pooled = pool(z, p, vfeat, vmd, algs[k]);
+			if (!pooled) {
+				goto bad;
+			}
+			CK(dnnl_memory_get_memory_desc(pooled, &qmd));
+			PD(ipPD(z, &pd, qmd, s->value_hidden, k == 0, &hmd, k == 0 ? postNone : postSumReLU));
+			if (layerStep(z, p, pd, layers[k], pooled, vhid) < 0) {
+				return -1;
+			}
+			pd = NULL;
+		}
+	}
+	PD(md2(&md, n, 1, dnnl_f32, dnnl_nc));
+	CK(dnnl_memory_create(&p->value, &md, z->eng, NULL));
+	PD(ipPD(z, &pd, &hmd, 1, 1, &md, postTanh));
+	return layerStep(z, p, pd, z->lfc2, vhid, p->value); // destroys pd
+bad:
+	if (pd) {
+		dnnl_primitive_desc_destroy(pd);
+	}
+	return -1;
+}
+
+// scratch gives the plan one scratch buffer, as large as the largest primitive's scratchpad,
+// each primitive's scratchpad over it, and each step its scratchpad.
+static int scratch(zd_net *z, plan *p) {
+	size_t most = 0;
+	for (int i = 0; i < p->nprims; i++) {
+		size_t sz = dnnl_memory_desc_get_size(&p->prims[i].smd);
+		most = sz > most ? sz : most;
+	}
+	if (most == 0) {
+		return 0;
+	}
+	if (!(p->scratch = aligned_alloc(64, (most + 63) / 64 * 64))) {
+		fail(z, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < p->nprims; i++) {
+		if (dnnl_memory_desc_get_size(&p->prims[i].smd) > 0) {
+			CK(dnnl_memory_create(&p->prims[i].smem, &p->prims[i].smd, z->eng, p->scratch));
+		}
+	}
+	for (int i = 0; i < p->nsteps; i++) {
+		step *st = &p->steps[i];
+		if (st->pr->smem) {
+			st->args[st->nargs++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, st->pr->smem};
+		}
+	}
+	return 0;
+bad:
+	return -1;
+}
+
+// build makes plan p for n positions, block by block (above).
 static int build(zd_net *z, plan *p, int n) {
 	const zd_shape *s = &z->s;
-	int h = s->height, w = s->width;
-	dnnl_memory_desc_t md, any, tower;
-	dnnl_primitive_desc_t pd = NULL, pdA = NULL, pdB = NULL;
-	prim *prA = NULL, *prB = NULL;
-	dnnl_memory_t x, t, pfeat, vfeat, vhid;
+	dnnl_primitive_desc_t pdStem = NULL, pdA = NULL, pdB = NULL;
+	dnnl_memory_desc_t tmd;
+	dnnl_memory_t given, x;
 	memset(p, 0, sizeof *p);
 	p->n = n;
 	p->steps = calloc(2 * s->blocks + 32, sizeof *p->steps);
@@ -434,262 +785,28 @@ static int build(zd_net *z, plan *p, int n) {
 		fail(z, "out of memory");
 		return -1;
 	}
-	// The observations, as the caller lays them out; in bf16, split (chunk fills it).
-	int inPlanes = (s->bf16 ? 2 : 1) * s->planes;
-	PD(md4(&md, n, s->planes, h, w, dnnl_f32, dnnl_nchw));
-	CK(dnnl_memory_create(&p->in, &md, z->eng, NULL));
-	dnnl_memory_t given = p->in;
-	if (s->bf16) {
-		PD(md4(&md, n, inPlanes, h, w, dnnl_f32, dnnl_nchw));
-		if (!(given = mem(z, p, &md))) {
-			goto bad;
-		}
-		CK(dnnl_memory_get_data_handle(given, (void **)&p->split));
+	if (!(given = observations(z, p)) || formats(z, n, &pdStem, &pdA, &pdB, &tmd) < 0) {
+		goto bad;
 	}
-	// The tower's format: what conv A chooses.
-	PD(md4(&any, n, s->channels, h, w, act(z), dnnl_format_tag_any));
+	x = stem(z, p, pdStem, given, &tmd);
+	pdStem = NULL;
+	if (!x) {
+		goto bad;
+	}
 	if (s->blocks > 0) {
-		PD(convPD(z, &pdA, &any, s->channels, 3, &any, postReLU));
-		tower = *query(pdA, dnnl_query_src_md);
-		PD(convPD(z, &pdB, query(pdA, dnnl_query_dst_md), s->channels, 3, &tower, postSumReLU));
-		const char *impl = NULL;
-		if (dnnl_primitive_desc_query(pdA, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl) {
-			snprintf(z->impl, sizeof z->impl, "%s", impl);
-		}
-		PD(md4(&md, n, inPlanes, h, w, act(z), dnnl_format_tag_any));
-		PD(convPD(z, &pd, &md, s->channels, 3, &tower, postReLU));
-	} else {
-		PD(md4(&md, n, inPlanes, h, w, act(z), dnnl_format_tag_any));
-		PD(convPD(z, &pd, &md, s->channels, 3, &any, postReLU));
-		const char *impl = NULL;
-		if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl) {
-			snprintf(z->impl, sizeof z->impl, "%s", impl);
-		}
-		tower = *query(pd, dnnl_query_dst_md);
-	}
-	// Stem.
-	dnnl_memory_t in = ready(z, p, given, query(pd, dnnl_query_src_md));
-	if (!in || !(x = mem(z, p, &tower))) {
-		goto bad;
-	}
-	dnnl_primitive_desc_t stem = pd;
-	pd = NULL;
-	if (layerStep(z, p, stem, z->lstem, in, x) < 0) {
-		goto bad;
-	}
-	// Blocks: A from x into t, B from t into x (x is also B's sum).
-	if (s->blocks > 0) {
-		if (!(t = mem(z, p, query(pdA, dnnl_query_dst_md)))) {
+		int rc = tower(z, p, pdA, pdB, x);
+		pdA = pdB = NULL;
+		if (rc < 0) {
 			goto bad;
 		}
-		dnnl_memory_t wA[128], wB[128];
-		for (int i = 0; i < s->blocks; i++) {
-			if (!(wA[i] = weights(z, z->lblocks + 2 * i, query(pdA, dnnl_query_weights_md))) ||
-			    !(wB[i] = weights(z, z->lblocks + 2 * i + 1, query(pdB, dnnl_query_weights_md)))) {
-				goto bad;
-			}
-		}
-		prA = addPrim(z, p, pdA); // destroys pdA
-		pdA = NULL;
-		if (!prA) {
-			goto bad;
-		}
-		prB = addPrim(z, p, pdB);
-		pdB = NULL;
-		if (!prB) {
-			goto bad;
-		}
-		for (int i = 0; i < s->blocks; i++) {
-			dnnl_exec_arg_t a[4] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, wA[i]}, {DNNL_ARG_BIAS, z->layers[z->lblocks + 2 * i].b}, {DNNL_ARG_DST, t}};
-			addStep(p, prA, 4, a);
-			dnnl_exec_arg_t b[4] = {{DNNL_ARG_SRC, t}, {DNNL_ARG_WEIGHTS, wB[i]}, {DNNL_ARG_BIAS, z->layers[z->lblocks + 2 * i + 1].b}, {DNNL_ARG_DST, x}};
-			addStep(p, prB, 4, b);
-		}
 	}
-	// Policy head.
-	PD(md4(&any, n, s->policy_channels, h, w, act(z), dnnl_format_tag_any));
-	PD(convPD(z, &pd, &tower, s->policy_channels, 1, &any, postReLU));
-	if (!(pfeat = mem(z, p, query(pd, dnnl_query_dst_md)))) {
+	if (policyHead(z, p, &tmd, x) < 0 || valueHead(z, p, &tmd, x) < 0 || scratch(z, p) < 0) {
 		goto bad;
-	}
-	if (layerStep(z, p, pd, z->lpconv, x, pfeat) < 0) { // destroys pd
-		pd = NULL;
-		goto bad;
-	}
-	pd = NULL;
-	const dnnl_memory_desc_t *pmd;
-	CK(dnnl_memory_get_memory_desc(pfeat, &pmd));
-	if (s->policy_planes > 0) {
-		// The planes are read cell by cell (zd_run): position-major, plain, channels last
-		// as the tower's format is on AVX-512, else channels first. A format no fast kernel
-		// writes is reached by a reorder.
-		int done = 0;
-		dnnl_format_tag_t tags[2] = {dnnl_nhwc, dnnl_nchw};
-		for (int k = 0; k < 2 && !done; k++) {
-			const char *impl = "ref";
-			PD(md4(&md, n, s->policy_planes, h, w, dnnl_f32, tags[k]));
-			if (convPD(z, &pd, pmd, s->policy_planes, 1, &md, postNone) != dnnl_success) {
-				pd = NULL;
-				continue;
-			}
-			dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
-			if (strncmp(impl, "ref", 3) == 0) {
-				dnnl_primitive_desc_destroy(pd);
-				pd = NULL;
-				continue;
-			}
-			p->nhwc = tags[k] == dnnl_nhwc;
-			if (!(p->planes = mem(z, p, &md))) {
-				goto bad;
-			}
-			if (layerStep(z, p, pd, z->lpout, pfeat, p->planes) < 0) {
-				pd = NULL;
-				goto bad;
-			}
-			pd = NULL;
-			done = 1;
-		}
-		if (!done) {
-			PD(md4(&md, n, s->policy_planes, h, w, dnnl_f32, dnnl_nchw));
-			PD(md4(&any, n, s->policy_planes, h, w, dnnl_f32, dnnl_format_tag_any));
-			PD(convPD(z, &pd, pmd, s->policy_planes, 1, &any, postNone));
-			dnnl_memory_t o = mem(z, p, query(pd, dnnl_query_dst_md));
-			if (!o) {
-				goto bad;
-			}
-			if (layerStep(z, p, pd, z->lpout, pfeat, o) < 0) {
-				pd = NULL;
-				goto bad;
-			}
-			pd = NULL;
-			if (!(p->planes = mem(z, p, &md)) || !reorderInto(z, p, o, p->planes)) {
-				goto bad;
-			}
-		}
-		pd = NULL;
-		if (s->offgrid > 0) {
-			PD(poolPD(z, &pd, pmd, dnnl_pooling_avg));
-			dnnl_memory_t pooled = mem(z, p, query(pd, dnnl_query_dst_md));
-			if (!pooled) {
-				goto bad;
-			}
-			prim *pool = addPrim(z, p, pd); // destroys pd
-			pd = NULL;
-			if (!pool) {
-				goto bad;
-			}
-			dnnl_exec_arg_t a[2] = {{DNNL_ARG_SRC, pfeat}, {DNNL_ARG_DST, pooled}};
-			addStep(p, pool, 2, a);
-			const dnnl_memory_desc_t *qmd;
-			CK(dnnl_memory_get_memory_desc(pooled, &qmd));
-			PD(md2(&md, n, s->offgrid, dnnl_f32, dnnl_nc));
-			PD(ipPD(z, &pd, qmd, s->offgrid, 1, &md, postNone));
-			if (!(p->offgrid = mem(z, p, &md))) {
-				goto bad;
-			}
-			if (layerStep(z, p, pd, z->lpoff, pooled, p->offgrid) < 0) { // destroys pd
-				pd = NULL;
-				goto bad;
-			}
-			pd = NULL;
-		}
-	} else {
-		PD(md2(&md, n, s->actions, dnnl_f32, dnnl_nc));
-		CK(dnnl_memory_create(&p->logits, &md, z->eng, NULL));
-		PD(ipPD(z, &pd, pmd, s->actions, 1, &md, postNone));
-		if (layerStep(z, p, pd, z->lpfc, pfeat, p->logits) < 0) {
-			pd = NULL;
-			goto bad;
-		}
-		pd = NULL;
-	}
-	// Value head.
-	PD(md4(&any, n, s->value_channels, h, w, act(z), dnnl_format_tag_any));
-	PD(convPD(z, &pd, &tower, s->value_channels, 1, &any, postReLU));
-	if (!(vfeat = mem(z, p, query(pd, dnnl_query_dst_md)))) {
-		goto bad;
-	}
-	if (layerStep(z, p, pd, z->lvconv, x, vfeat) < 0) { // destroys pd
-		pd = NULL;
-		goto bad;
-	}
-	pd = NULL;
-	const dnnl_memory_desc_t *vmd;
-	CK(dnnl_memory_get_memory_desc(vfeat, &vmd));
-	dnnl_memory_desc_t hmd;
-	PD(md2(&hmd, n, s->value_hidden, dnnl_f32, dnnl_nc));
-	if (!(vhid = mem(z, p, &hmd))) {
-		goto bad;
-	}
-	if (!s->global_pool) {
-		PD(ipPD(z, &pd, vmd, s->value_hidden, 1, &hmd, postReLU));
-		if (layerStep(z, p, pd, z->lfc1, vfeat, vhid) < 0) {
-			pd = NULL;
-			goto bad;
-		}
-		pd = NULL;
-	} else {
-		// fc1(mean, max) = mean·W[:c] + b, then + max·W[c:] (sum post-op), then ReLU.
-		dnnl_alg_kind_t algs[2] = {dnnl_pooling_avg, dnnl_pooling_max};
-		int layers[2] = {z->lfc1, z->lfc1max};
-		for (int k = 0; k < 2; k++) {
-			PD(poolPD(z, &pd, vmd, algs[k]));
-			dnnl_memory_t pooled = mem(z, p, query(pd, dnnl_query_dst_md));
-			if (!pooled) {
-				goto bad;
-			}
-			prim *pool = addPrim(z, p, pd); // destroys pd
-			pd = NULL;
-			if (!pool) {
-				goto bad;
-			}
-			dnnl_exec_arg_t a[2] = {{DNNL_ARG_SRC, vfeat}, {DNNL_ARG_DST, pooled}};
-			addStep(p, pool, 2, a);
-			const dnnl_memory_desc_t *qmd;
-			CK(dnnl_memory_get_memory_desc(pooled, &qmd));
-			PD(ipPD(z, &pd, qmd, s->value_hidden, k == 0, &hmd, k == 0 ? postNone : postSumReLU));
-			if (layerStep(z, p, pd, layers[k], pooled, vhid) < 0) {
-				pd = NULL;
-				goto bad;
-			}
-			pd = NULL;
-		}
-	}
-	PD(md2(&md, n, 1, dnnl_f32, dnnl_nc));
-	CK(dnnl_memory_create(&p->value, &md, z->eng, NULL));
-	PD(ipPD(z, &pd, &hmd, 1, 1, &md, postTanh));
-	if (layerStep(z, p, pd, z->lfc2, vhid, p->value) < 0) {
-		pd = NULL;
-		goto bad;
-	}
-	pd = NULL;
-	// One scratch buffer for the plan, as large as the largest primitive's scratchpad.
-	size_t most = 0;
-	for (int i = 0; i < p->nprims; i++) {
-		size_t sz = dnnl_memory_desc_get_size(&p->prims[i].smd);
-		most = sz > most ? sz : most;
-	}
-	if (most > 0) {
-		if (!(p->scratch = aligned_alloc(64, (most + 63) / 64 * 64))) {
-			fail(z, "out of memory");
-			goto bad;
-		}
-		for (int i = 0; i < p->nprims; i++) {
-			if (dnnl_memory_desc_get_size(&p->prims[i].smd) > 0) {
-				CK(dnnl_memory_create(&p->prims[i].smem, &p->prims[i].smd, z->eng, p->scratch));
-			}
-		}
-		for (int i = 0; i < p->nsteps; i++) {
-			step *st = &p->steps[i];
-			if (st->pr->smem) {
-				st->args[st->nargs++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, st->pr->smem};
-			}
-		}
 	}
 	return 0;
 bad:
-	if (pd) {
-		dnnl_primitive_desc_destroy(pd);
+	if (pdStem) {
+		dnnl_primitive_desc_destroy(pdStem);
 	}
 	if (pdA) {
 		dnnl_primitive_desc_destroy(pdA);
