@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zerogames/zero/train"
+	"github.com/zerogames/zero/train/runconfig"
 )
 
 //go:embed *.yaml
@@ -28,14 +28,14 @@ func Names() []string {
 }
 
 // Load decodes and checks the preset name.
-func Load(name string) (train.Config, error) {
+func Load(name string) (runconfig.Config, error) {
 	data, err := files.ReadFile(name + ".yaml")
 	if err != nil {
-		return train.Config{}, fmt.Errorf("no training preset %q (presets: %s)", name, strings.Join(Names(), ", "))
+		return runconfig.Config{}, fmt.Errorf("no training preset %q (presets: %s)", name, strings.Join(Names(), ", "))
 	}
-	c, err := train.ParseConfig(data)
+	c, err := runconfig.ParseConfig(data)
 	if err != nil {
-		return train.Config{}, fmt.Errorf("configs/%s.yaml: %w", name, err)
+		return runconfig.Config{}, fmt.Errorf("configs/%s.yaml: %w", name, err)
 	}
 	return c, nil
 }

@@ -3,6 +3,7 @@ package train_test
 import (
 	"context"
 	"errors"
+	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,7 @@ func TestExternalCluster(t *testing.T) {
 	if first.Step != 2 || first.Games == 0 {
 		t.Fatalf("the first session: step %d, %d games; want step 2 and games", first.Step, first.Games)
 	}
-	id, err := os.ReadFile(filepath.Join(dir, train.RunIDFile))
+	id, err := os.ReadFile(filepath.Join(dir, runfolder.RunIDFile))
 	if err != nil || strings.TrimSpace(string(id)) == "" {
 		t.Fatalf("the run's identity: %q, %v", id, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/zerogames/zero/train/runfolder"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,7 +19,7 @@ import (
 func (r *run[S]) evaluate(ctx context.Context) error {
 	cfg := r.cfg.Eval
 	for {
-		var e CheckpointEntry
+		var e runfolder.CheckpointEntry
 		select {
 		case <-ctx.Done():
 			return nil
@@ -28,13 +29,13 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 			}
 			e = next
 		}
-		player := func(c CheckpointEntry) string {
+		player := func(c runfolder.CheckpointEntry) string {
 			return fmt.Sprintf("mcts:%d:%s", cfg.Simulations, filepath.Join(r.dir, c.File))
 		}
 		type opponent struct{ name, spec string }
 		var opponents []opponent
 		r.mu.Lock()
-		i := slices.IndexFunc(r.state.Checkpoints, func(c CheckpointEntry) bool { return c.File == e.File })
+		i := slices.IndexFunc(r.state.Checkpoints, func(c runfolder.CheckpointEntry) bool { return c.File == e.File })
 		if i < 0 {
 			r.mu.Unlock()
 			continue // deleted since it was queued
@@ -98,9 +99,9 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 			continue
 		}
 		r.mu.Lock()
-		me := r.ladder.index(e.Name())
+		me := r.ladder.Index(e.Name())
 		for k := range games {
-			opp := r.ladder.index(names[k/cfg.Games])
+			opp := r.ladder.Index(names[k/cfg.Games])
 			first, second := me, opp
 			if games[k].First == 1 {
 				first, second = opp, me
@@ -115,8 +116,8 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 			r.ladder.Ratings = &ratings
 		}
 		data, merr := json.MarshalIndent(&r.ladder, "", "  ")
-		rating, rated := r.ladder.rating(e.Name())
-		best := r.ladder.best(r.state.Checkpoints)
+		rating, rated := r.ladder.Rating(e.Name())
+		best := r.ladder.Best(r.state.Checkpoints)
 		r.mu.Unlock()
 		if err != nil {
 			r.logf("ratings: %v", err)
@@ -124,7 +125,7 @@ func (r *run[S]) evaluate(ctx context.Context) error {
 		if merr != nil {
 			return merr
 		}
-		if err := atomicfile.WriteBytes(filepath.Join(r.dir, ratingsFile), append(data, '\n')); err != nil {
+		if err := atomicfile.WriteBytes(filepath.Join(r.dir, runfolder.RatingsFile), append(data, '\n')); err != nil {
 			return err
 		}
 		values := map[string]float64{"checkpoint_step": float64(e.Step)}

@@ -3,6 +3,7 @@ package train
 import (
 	"errors"
 	"fmt"
+	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,11 +23,10 @@ import (
 // schedule change is therefore an edit of config.yaml, or another --config, that the next
 // session's record shows.
 
-// historyDir is the folder of the session records in a run folder.
-const historyDir = "config-history"
-
 // sessionFile is the name of session n's record.
-func sessionFile(n int) string { return filepath.Join(historyDir, fmt.Sprintf("session-%04d.yaml", n)) }
+func sessionFile(n int) string {
+	return filepath.Join(runfolder.HistoryDir, fmt.Sprintf("session-%04d.yaml", n))
+}
 
 var sessionName = regexp.MustCompile(`^session-(\d{4,})\.yaml$`)
 
@@ -145,7 +145,7 @@ func refused(dir string, cs []change) error {
 // newest session record, or config.yaml in a folder from before the history. It is nil for a
 // folder that holds no run.
 func lastRecord(dir string) (*Config, string, error) {
-	entries, err := os.ReadDir(filepath.Join(dir, historyDir))
+	entries, err := os.ReadDir(filepath.Join(dir, runfolder.HistoryDir))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, "", err
 	}
@@ -157,7 +157,7 @@ func lastRecord(dir string) (*Config, string, error) {
 			}
 		}
 	}
-	from := configFile
+	from := runfolder.ConfigFile
 	if newest >= 0 {
 		from = sessionFile(newest)
 	}
@@ -174,7 +174,7 @@ func lastRecord(dir string) (*Config, string, error) {
 }
 
 // sessionRecord is session n's record: its header of comments, then cfg.
-func sessionRecord(cfg *Config, n int, command string, start time.Time, state *State, stop *StopConfig, from string, cs []change) ([]byte, error) {
+func sessionRecord(cfg *Config, n int, command string, start time.Time, state *runfolder.State, stop *StopConfig, from string, cs []change) ([]byte, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Session %d of this run", n)
 	if command != "" {
@@ -193,10 +193,10 @@ func sessionRecord(cfg *Config, n int, command string, start time.Time, state *S
 	} else {
 		since := filepath.ToSlash(from)
 		switch {
-		case from == configFile && n > 1:
+		case from == runfolder.ConfigFile && n > 1:
 			fmt.Fprintf(&b, "# sessions 1 to %d ran before the configuration history, last with config.yaml\n", n-1)
 			since = "then"
-		case from == configFile:
+		case from == runfolder.ConfigFile:
 			b.WriteString("# the run's first session, over a config.yaml no session counted\n")
 		}
 		if len(cs) == 0 {

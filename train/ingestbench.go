@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"fmt"
+	"github.com/zerogames/zero/train/runfolder"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -63,7 +64,7 @@ func BenchIngest[S env.State[S]](ctx context.Context, g env.Game[S], b IngestBen
 	if err != nil {
 		return sp, err
 	}
-	srv, err := dist.StartServer(dist.ServerConfig{Dir: filepath.Join(tmp, natsDir), Listen: "127.0.0.1:0", WorkerToken: token, SyncEvery: b.SyncEvery})
+	srv, err := dist.StartServer(dist.ServerConfig{Dir: filepath.Join(tmp, runfolder.NATSDir), Listen: "127.0.0.1:0", WorkerToken: token, SyncEvery: b.SyncEvery})
 	if err != nil {
 		return sp, err
 	}
@@ -84,13 +85,13 @@ func BenchIngest[S env.State[S]](ctx context.Context, g env.Game[S], b IngestBen
 	if err != nil {
 		return sp, err
 	}
-	buffer, err := replay.Open(filepath.Join(tmp, ReplayDir), info.Name, replay.Window{Min: 1 << 30, Max: 1 << 30, Exponent: 1}, 0)
+	buffer, err := replay.Open(filepath.Join(tmp, runfolder.ReplayDir), info.Name, replay.Window{Min: 1 << 30, Max: 1 << 30, Exponent: 1}, 0)
 	if err != nil {
 		return sp, err
 	}
 	defer buffer.Close()
 	games := recordedGames(g, 64)
-	creds := filepath.Join(tmp, TokenFile)
+	creds := filepath.Join(tmp, runfolder.TokenFile)
 	if err := os.WriteFile(creds, []byte(token+"\n"), 0o600); err != nil {
 		return sp, err
 	}
@@ -178,7 +179,7 @@ func BenchIngest[S env.State[S]](ctx context.Context, g env.Game[S], b IngestBen
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	sp.HeapBytes = int64(m.HeapInuse)
-	filepath.Walk(filepath.Join(tmp, natsDir), func(_ string, fi os.FileInfo, err error) error {
+	filepath.Walk(filepath.Join(tmp, runfolder.NATSDir), func(_ string, fi os.FileInfo, err error) error {
 		if err == nil && !fi.IsDir() {
 			sp.StoreBytes += fi.Size()
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/zerogames/zero/train/runfolder"
 	"io"
 	"os"
 	"path/filepath"
@@ -98,11 +99,11 @@ func Work[S env.State[S]](ctx context.Context, g env.Game[S], c *dist.Conn, run 
 	if opt.MaxOutbox <= 0 {
 		opt.MaxOutbox = defaultOutbox
 	}
-	lock, err := lockFolderFor(opt.Dir, "worker folder %s is %w: %s works in it; wait for it to stop or give another --dir")
+	lock, err := runfolder.TakeFor(opt.Dir, "worker folder %s is %w: %s works in it; wait for it to stop or give another --dir")
 	if err != nil {
 		return err
 	}
-	defer lock.unlock()
+	defer lock.Release()
 	w := &remote[S]{g: g, c: c, weights: c, retry: weightsRetries, spec: spec, cfg: cfg, opt: opt, console: console{out: opt.Out}}
 	// A connection gone for good (the server refused the worker's credentials
 	// dist.MaxAuthRefusals times in a row: its trainer was started again with a new token) ends

@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 
@@ -17,7 +18,7 @@ func CheckReplay(dir string) (*replay.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return replay.Scan(filepath.Join(dir, ReplayDir), st.Game, st.Samples)
+	return replay.Scan(filepath.Join(dir, runfolder.ReplayDir), st.Game, st.Samples)
 }
 
 // RepairReplay rewrites the damaged shards of the run folder dir's replay buffer with the
@@ -25,15 +26,15 @@ func CheckReplay(dir string) (*replay.Report, error) {
 // lock: it is refused while a process trains in the folder. It returns the report of the buffer
 // before, and what it did.
 func RepairReplay(dir string) (*replay.Report, []string, error) {
-	replayDir := filepath.Join(dir, ReplayDir)
+	replayDir := filepath.Join(dir, runfolder.ReplayDir)
 	if _, err := os.Stat(replayDir); err != nil {
 		return nil, nil, err // the lock would make the folder
 	}
-	lock, err := lockFolderFor(dir, "run folder %s is %w: %s trains in it; stop it before repairing its replay buffer")
+	lock, err := runfolder.TakeFor(dir, "run folder %s is %w: %s trains in it; stop it before repairing its replay buffer")
 	if err != nil {
 		return nil, nil, err
 	}
-	defer lock.unlock()
+	defer lock.Release()
 	st, err := replayState(dir)
 	if err != nil {
 		return nil, nil, err
@@ -43,9 +44,9 @@ func RepairReplay(dir string) (*replay.Report, []string, error) {
 
 // replayState is what the run's state says of its replay buffer: its game and its count of
 // samples ever added (zero values without a state.json).
-func replayState(dir string) (State, error) {
-	var st State
-	if err := readJSON(filepath.Join(dir, stateFile), &st); err != nil {
+func replayState(dir string) (runfolder.State, error) {
+	var st runfolder.State
+	if err := runfolder.ReadJSON(filepath.Join(dir, runfolder.StateFile), &st); err != nil {
 		return st, fmt.Errorf("the run's state: %w", err)
 	}
 	return st, nil

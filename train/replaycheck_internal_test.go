@@ -2,6 +2,7 @@ package train
 
 import (
 	"errors"
+	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,18 +13,18 @@ import (
 // nothing, while a process holds the run folder.
 func TestRepairReplayWhileTraining(t *testing.T) {
 	dir := t.TempDir()
-	shard := filepath.Join(dir, ReplayDir, "000001.zrp")
+	shard := filepath.Join(dir, runfolder.ReplayDir, "000001.zrp")
 	if err := os.MkdirAll(filepath.Dir(shard), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(shard, []byte("ZRPL damaged"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lock, err := lockFolder(dir)
+	lock, err := runfolder.Take(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer lock.unlock()
+	defer lock.Release()
 	_, _, err = RepairReplay(dir)
 	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "stop it before repairing its replay buffer") {
 		t.Errorf("RepairReplay while the folder is held: %v", err)

@@ -6,22 +6,7 @@
 // the trainer is net/nettrain's, the evaluation games package selfplay's.
 //
 // A run folder holds everything the run knows, so that it can stop at any moment and resume:
-//
-//	config.yaml       the configuration (game and net fixed for the life of the run): edit it,
-//	                  or give another with --config, to change a setting for the next session
-//	config-history/   session-NNNN.yaml: the configuration each session ran with, and what
-//	                  changed since the session before (history.go)
-//	state.json        counters, the trainer's generator, the checkpoints (written atomically)
-//	checkpoints/      step-NNNNNNNN.zck files: weights and optimizer state (atomic)
-//	replay/           the replay buffer's shards (torn tails are cut off on opening)
-//	metrics.jsonl     one JSON record per line: train, selfplay, eval (zero report draws them)
-//	events.out.tfevents.*  the same values for TensorBoard, a file a session (tfevents)
-//	ratings.json      every evaluation game and the Elo ladder (written atomically)
-//	nats/             the embedded NATS server's store: the games not yet taken
-//	worker.token      the secret remote workers connect with (zero train --listen)
-//	run.id            the run's identity on a NATS server: one account serves one run
-//	lock              names the process training in the folder, which holds an OS lock on
-//	                  the folder itself (lock.go)
+// its layout, state and ladder are package runfolder's.
 //
 // Invariants: state.json only names a checkpoint that was fully written; a checkpoint holds the
 // optimizer state of its step; the replay buffer only grows by whole games, each checked
@@ -40,6 +25,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zerogames/zero/train/runfolder"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -58,7 +44,6 @@ import (
 	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/net/nettrain"
-	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train/metrics"
 	"github.com/zerogames/zero/train/metrics/tfevents"
 	"github.com/zerogames/zero/train/replay"
@@ -81,106 +66,6 @@ type Options struct {
 	// Transport is how games and weights travel (the zero value: an embedded server with no
 	// socket, for the run's own workers).
 	Transport Transport
-}
-
-// Files of a run folder.
-const (
-	configFile  = "config.yaml"
-	stateFile   = "state.json"
-	ratingsFile = "ratings.json"
-	metricsFile = "metrics.jsonl"
-	checkDir    = "checkpoints"
-	// ReplayDir is the folder of the replay buffer's shards (`zero replay dump` reads them).
-	ReplayDir = "replay"
-	// CheckpointExt ends checkpoint file names.
-	CheckpointExt = ".zck"
-)
-
-// State is state.json: what a run needs besides its checkpoint and buffer to resume.
-type State struct {
-	Game string `json:"game"`
-	// Sessions counts the processes that ran it; each seeds its self-play afresh.
-	Sessions int `json:"sessions"`
-	// Step is the training step of Checkpoint.
-	Step int64 `json:"step"`
-	// Checkpoint is the newest checkpoint, relative to the run folder ("" before the first).
-	Checkpoint string `json:"checkpoint"`
-	// Checkpoints are the checkpoints kept, oldest first.
-	Checkpoints []CheckpointEntry `json:"checkpoints"`
-	// Elapsed is the run's working time over all its sessions, in seconds, at Checkpoint.
-	Elapsed float64 `json:"elapsed_seconds"`
-	// Games is the number of self-play games played (those without a sample are not in the
-	// buffer); Samples is the buffer's count of samples ever added when Games was counted, so
-	// that a resume after a kill can add the games recorded since (absent in a state.json
-	// from before it was written, where those games stay uncounted).
-	Games   int64 `json:"games"`
-	Samples int64 `json:"samples,omitempty"`
-	// RNG is the state of the generator that draws minibatches and symmetries.
-	RNG []byte `json:"rng"`
-}
-
-// CheckpointEntry is one kept checkpoint.
-type CheckpointEntry struct {
-	File    string  `json:"file"`
-	Step    int64   `json:"step"`
-	Elapsed float64 `json:"elapsed_seconds"`
-	// Session is the session that wrote the file; Size and SHA256 (hex) are the file's, so that
-	// a resume refuses a whole checkpoint of that name that is not this one (another process
-	// wrote it over the run's, or it was copied in). None is in a state.json from before they
-	// were recorded: those files are not checked.
-	Session int    `json:"session,omitempty"`
-	Size    int64  `json:"size,omitempty"`
-	SHA256  string `json:"sha256,omitempty"`
-}
-
-// Name is the checkpoint's name in the ladder: its file name without extension.
-func (c CheckpointEntry) Name() string {
-	return strings.TrimSuffix(filepath.Base(c.File), CheckpointExt)
-}
-
-// Ladder is ratings.json: every evaluation game, by player name, and the ratings they give.
-type Ladder struct {
-	Players []string           `json:"players"`
-	Games   []selfplay.Outcome `json:"games"`
-	Ratings *selfplay.Ratings  `json:"ratings,omitempty"`
-	// Rated lists the checkpoints evaluated.
-	Rated []string `json:"rated"`
-}
-
-func (l *Ladder) index(name string) int {
-	if i := slices.Index(l.Players, name); i >= 0 {
-		return i
-	}
-	l.Players = append(l.Players, name)
-	return len(l.Players) - 1
-}
-
-// rating is a player's entry in the ladder's ratings.
-func (l *Ladder) rating(name string) (selfplay.Rating, bool) {
-	if l.Ratings == nil {
-		return selfplay.Rating{}, false
-	}
-	for _, r := range l.Ratings.Players {
-		if r.Name == name {
-			return r, true
-		}
-	}
-	return selfplay.Rating{}, false
-}
-
-// best is the highest rated of the checkpoints kept, "" if none is rated.
-func (l *Ladder) best(kept []CheckpointEntry) string {
-	best, elo := "", math.Inf(-1)
-	if l.Ratings == nil {
-		return ""
-	}
-	for _, r := range l.Ratings.Players {
-		if r.Elo > elo && slices.Contains(l.Rated, r.Name) &&
-			slices.ContainsFunc(kept, func(c CheckpointEntry) bool { return c.Name() == r.Name }) {
-			best, elo = r.Name, r.Elo
-		}
-	}
-	return best
 }
 
 // run is one session of a run.
@@ -208,15 +93,15 @@ type run[S env.State[S]] struct {
 	console console
 
 	mu     sync.Mutex // guards state and ladder
-	state  State
-	ladder Ladder
+	state  runfolder.State
+	ladder runfolder.Ladder
 	aside  map[string]string // the damaged checkpoints' files → the suffix they are set aside with
 	// retireLogged tells that the buffer's RetireErr has been logged.
 	retireLogged bool
 
 	tr *transport // the session's server, connection, consumer and publisher
 
-	evalQueue chan CheckpointEntry
+	evalQueue chan runfolder.CheckpointEntry
 	// rating are the files of the checkpoint being evaluated and of its opponents, which trim
 	// keeps until the evaluation ends; writing is the checkpoint being written, not yet in the
 	// state; failedRemoval are the files trim could not delete, each logged once (all guarded
@@ -262,11 +147,11 @@ func Run[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, dir str
 	// reads anything. A folder made here for a run refused (by the server or open) is removed
 	// again.
 	_, statErr := os.Stat(dir)
-	lock, err := lockFolder(dir)
+	lock, err := runfolder.Take(dir)
 	if err != nil {
 		return err
 	}
-	defer lock.unlock()
+	defer lock.Release()
 	err = r.connectTransport(ctx)
 	if err == nil {
 		defer r.stopTransport()
@@ -281,9 +166,6 @@ func Run[S env.State[S]](ctx context.Context, g env.Game[S], cfg Config, dir str
 	}
 	return r.loop(ctx)
 }
-
-// ReadConfig is the configuration of the run in dir.
-func ReadConfig(dir string) (Config, error) { return LoadConfig(filepath.Join(dir, configFile)) }
 
 // open creates or reopens the run folder.
 func (r *run[S]) open() error {
@@ -301,16 +183,16 @@ func (r *run[S]) open() error {
 			return err
 		}
 	}
-	if err := readJSON(filepath.Join(r.dir, stateFile), &r.state); err != nil {
+	if err := runfolder.ReadJSON(filepath.Join(r.dir, runfolder.StateFile), &r.state); err != nil {
 		return err
 	}
 	if err := stateless(r.dir); err != nil {
 		return err
 	}
 	if r.state.Game != "" && r.state.Game != r.cfg.Game {
-		return fmt.Errorf("%s: a %s run, not %s", filepath.Join(r.dir, stateFile), r.state.Game, r.cfg.Game)
+		return fmt.Errorf("%s: a %s run, not %s", filepath.Join(r.dir, runfolder.StateFile), r.state.Game, r.cfg.Game)
 	}
-	if err := readJSON(filepath.Join(r.dir, ratingsFile), &r.ladder); err != nil {
+	if err := runfolder.ReadJSON(filepath.Join(r.dir, runfolder.RatingsFile), &r.ladder); err != nil {
 		return err
 	}
 	if r.state.Checkpoint == "" && r.cfg.Init != "" {
@@ -336,12 +218,12 @@ func (r *run[S]) open() error {
 	if r.from, err = r.weights(); err != nil {
 		return err
 	}
-	for _, d := range []string{r.dir, filepath.Join(r.dir, checkDir)} {
+	for _, d := range []string{r.dir, filepath.Join(r.dir, runfolder.CheckpointDir)} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
 		}
 	}
-	r.buffer, err = replay.Open(filepath.Join(r.dir, ReplayDir), r.cfg.Game, r.cfg.Replay.Window, r.state.Samples)
+	r.buffer, err = replay.Open(filepath.Join(r.dir, runfolder.ReplayDir), r.cfg.Game, r.cfg.Replay.Window, r.state.Samples)
 	if err != nil {
 		return err
 	}
@@ -360,7 +242,7 @@ func (r *run[S]) open() error {
 	}
 	// The temporary files of writes a killed process left (the folder is this process's: its
 	// lock is held); best effort.
-	removed, err := atomicfile.RemoveTemps(r.dir, filepath.Join(r.dir, checkDir), filepath.Join(r.dir, historyDir), filepath.Join(r.dir, ReplayDir))
+	removed, err := atomicfile.RemoveTemps(r.dir, filepath.Join(r.dir, runfolder.CheckpointDir), filepath.Join(r.dir, runfolder.HistoryDir), filepath.Join(r.dir, runfolder.ReplayDir))
 	if len(removed) > 0 {
 		r.logf("%s: removed %s a killed process left: %s", r.dir, nouns(len(removed), "temporary file"), strings.Join(removed, ", "))
 	}
@@ -369,7 +251,7 @@ func (r *run[S]) open() error {
 	}
 	err = r.writeConfig()
 	if err == nil {
-		r.metrics, err = metrics.Create(filepath.Join(r.dir, metricsFile))
+		r.metrics, err = metrics.Create(filepath.Join(r.dir, runfolder.MetricsFile))
 	}
 	if err == nil {
 		if r.events, err = tfevents.Create(r.dir, time.Now()); err != nil {
@@ -394,7 +276,7 @@ func (r *run[S]) open() error {
 	}
 	record, err := sessionRecord(&r.cfg, r.state.Sessions+1, r.opt.Command, r.start, &r.state, stop, from, changed)
 	if err == nil {
-		err = os.MkdirAll(filepath.Join(r.dir, historyDir), 0o755)
+		err = os.MkdirAll(filepath.Join(r.dir, runfolder.HistoryDir), 0o755)
 	}
 	if err == nil {
 		err = atomicfile.WriteBytes(filepath.Join(r.dir, sessionFile(r.state.Sessions+1)), record)
@@ -433,7 +315,7 @@ func (r *run[S]) open() error {
 // writeConfig writes the configuration as given to config.yaml, unless the file already holds
 // it: a file edited by hand keeps its comments and layout.
 func (r *run[S]) writeConfig() error {
-	path := filepath.Join(r.dir, configFile)
+	path := filepath.Join(r.dir, runfolder.ConfigFile)
 	data, err := r.given.Marshal()
 	if err != nil {
 		return err
@@ -475,7 +357,7 @@ type startWeights struct {
 	w        *net.Weights
 	opt      *net.Optimizer
 	pcg      *rand.PCG
-	fellBack *CheckpointEntry
+	fellBack *runfolder.CheckpointEntry
 	damaged  []string
 }
 
@@ -500,12 +382,12 @@ func (r *run[S]) weights() (startWeights, error) {
 		return startWeights{w: w, opt: net.NewOptimizer(w), pcg: pcg}, nil
 	}
 	if err := pcg.UnmarshalBinary(r.state.RNG); err != nil {
-		return startWeights{}, fmt.Errorf("%s: rng: %w", filepath.Join(r.dir, stateFile), err)
+		return startWeights{}, fmt.Errorf("%s: rng: %w", filepath.Join(r.dir, runfolder.StateFile), err)
 	}
 	// The newest checkpoint, or if it is damaged (a disk's fault: checkpoints are written
 	// atomically) the newest good one before it, whose steps since are trained again.
-	newest := CheckpointEntry{File: r.state.Checkpoint, Step: r.state.Step, Elapsed: r.state.Elapsed}
-	candidates := []CheckpointEntry{newest}
+	newest := runfolder.CheckpointEntry{File: r.state.Checkpoint, Step: r.state.Step, Elapsed: r.state.Elapsed}
+	candidates := []runfolder.CheckpointEntry{newest}
 	for _, c := range slices.Backward(r.state.Checkpoints) {
 		if c.File != newest.File && c.Step < newest.Step {
 			candidates = append(candidates, c)
@@ -559,7 +441,7 @@ func (r *run[S]) ownCheckpoints() error {
 		return fmt.Errorf("resuming: %s is not the checkpoint %s lists (written by session %d: %d bytes, SHA-256 %.12s…) "+
 			"but another, of step %d saved %s (%d bytes, SHA-256 %.12s…): another process wrote it over the run's, or it was copied in; "+
 			"put the run's own file back, or start a new run from this one (--init %s, with another --run)",
-			path, stateFile, c.Session, c.Size, c.SHA256, ck.Header.Step, ck.Header.Created.Local().Format(time.DateTime), size, sum, path)
+			path, runfolder.StateFile, c.Session, c.Size, c.SHA256, ck.Header.Step, ck.Header.Created.Local().Format(time.DateTime), size, sum, path)
 	}
 	return nil
 }
@@ -584,28 +466,28 @@ func fileDigest(path string) (int64, string, error) {
 // as their files will be (setAside), their games kept under the new names, and ratings.json
 // saved before the state: a checkpoint trained again at the same step is rated afresh, not
 // with the damaged one's games and rating.
-func (r *run[S]) fallBack(c CheckpointEntry, damaged []string) error {
+func (r *run[S]) fallBack(c runfolder.CheckpointEntry, damaged []string) error {
 	r.logf("resuming from %s (step %d) instead, the newest whole checkpoint: its %d steps since are trained again",
 		filepath.Join(r.dir, c.File), c.Step, r.state.Step-c.Step)
 	r.aside = map[string]string{}
 	renamed := false
 	for _, f := range damaged {
-		name := CheckpointEntry{File: f}.Name()
+		name := runfolder.CheckpointEntry{File: f}.Name()
 		suffix := asideSuffix(func(suffix string) bool {
 			_, err := os.Lstat(filepath.Join(r.dir, f+suffix))
 			return err == nil || slices.Contains(r.ladder.Players, name+suffix)
 		})
 		r.aside[f] = suffix
-		renamed = r.ladder.rename(name, name+suffix) || renamed
+		renamed = r.ladder.Rename(name, name+suffix) || renamed
 	}
 	r.state.Step, r.state.Checkpoint, r.state.Elapsed = c.Step, c.File, c.Elapsed
-	r.state.Checkpoints = slices.DeleteFunc(r.state.Checkpoints, func(e CheckpointEntry) bool { return slices.Contains(damaged, e.File) })
+	r.state.Checkpoints = slices.DeleteFunc(r.state.Checkpoints, func(e runfolder.CheckpointEntry) bool { return slices.Contains(damaged, e.File) })
 	if !renamed {
 		return nil
 	}
 	data, err := json.MarshalIndent(&r.ladder, "", "  ")
 	if err == nil {
-		err = atomicfile.WriteBytes(filepath.Join(r.dir, ratingsFile), append(data, '\n'))
+		err = atomicfile.WriteBytes(filepath.Join(r.dir, runfolder.RatingsFile), append(data, '\n'))
 	}
 	return err
 }
@@ -618,29 +500,6 @@ func asideSuffix(taken func(suffix string) bool) string {
 		suffix = fmt.Sprintf(".damaged-%d", k)
 	}
 	return suffix
-}
-
-// rename renames a player of the ladder, its games and rating kept under the new name, and
-// tells whether it was there.
-func (l *Ladder) rename(from, to string) bool {
-	i := slices.Index(l.Players, from)
-	if i < 0 {
-		return false
-	}
-	l.Players[i] = to
-	for k, n := range l.Rated {
-		if n == from {
-			l.Rated[k] = to
-		}
-	}
-	if l.Ratings != nil {
-		for k := range l.Ratings.Players {
-			if l.Ratings.Players[k].Name == from {
-				l.Ratings.Players[k].Name = to
-			}
-		}
-	}
-	return true
 }
 
 // setAside renames the damaged checkpoints to FILE.damaged (or .damaged-2, …, as fallBack
@@ -708,7 +567,7 @@ func (r *run[S]) loop(ctx context.Context) (err error) {
 		defer wg.Done()
 		r.pace(work)
 	}()
-	r.evalQueue = make(chan CheckpointEntry, 1)
+	r.evalQueue = make(chan runfolder.CheckpointEntry, 1)
 	var evalWG sync.WaitGroup
 	if r.cfg.Eval.Games > 0 {
 		evalWG.Add(1)
@@ -943,7 +802,7 @@ func targetEntropy(b *net.Batch) float64 {
 // hands it to evaluation and trims the checkpoints kept.
 func (r *run[S]) checkpoint(t *nettrain.Trainer, pcg *rand.PCG) error {
 	step := r.step.Load()
-	entry := CheckpointEntry{File: filepath.Join(checkDir, fmt.Sprintf("step-%08d%s", step, CheckpointExt)), Step: step, Elapsed: r.elapsed()}
+	entry := runfolder.CheckpointEntry{File: filepath.Join(runfolder.CheckpointDir, fmt.Sprintf("step-%08d%s", step, runfolder.CheckpointExt)), Step: step, Elapsed: r.elapsed()}
 	path := filepath.Join(r.dir, entry.File)
 	r.mu.Lock()
 	r.writing = entry.File // trim leaves it while the state does not list it
@@ -979,7 +838,7 @@ func (r *run[S]) checkpoint(t *nettrain.Trainer, pcg *rand.PCG) error {
 	r.state.Step, r.state.Checkpoint, r.state.Elapsed, r.state.RNG = step, entry.File, entry.Elapsed, rng
 	r.state.Games, r.state.Samples = r.gamesStart+r.games, r.buffer.Total()
 	entry.Session = r.state.Sessions
-	r.state.Checkpoints = slices.DeleteFunc(r.state.Checkpoints, func(c CheckpointEntry) bool { return c.File == entry.File })
+	r.state.Checkpoints = slices.DeleteFunc(r.state.Checkpoints, func(c runfolder.CheckpointEntry) bool { return c.File == entry.File })
 	r.state.Checkpoints = append(r.state.Checkpoints, entry)
 	err = r.saveStateLocked()
 	r.mu.Unlock()
@@ -1020,11 +879,11 @@ func (r *run[S]) saveStateLocked() error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteBytes(filepath.Join(r.dir, stateFile), append(data, '\n'))
+	return atomicfile.WriteBytes(filepath.Join(r.dir, runfolder.StateFile), append(data, '\n'))
 }
 
 // checkpointName matches the names of the checkpoint files a run writes.
-var checkpointName = regexp.MustCompile(`^step-[0-9]{8,}\` + CheckpointExt + `$`)
+var checkpointName = regexp.MustCompile(`^step-[0-9]{8,}\` + runfolder.CheckpointExt + `$`)
 
 // trim drops from the state the checkpoints beyond the last KeepLast, except the best rated
 // and those of the evaluation under way (the checkpoint rated and its opponents, until it
@@ -1035,8 +894,8 @@ func (r *run[S]) trim() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	keep := r.cfg.Trainer.KeepLast
-	best := r.ladder.best(r.state.Checkpoints)
-	var kept []CheckpointEntry
+	best := r.ladder.Best(r.state.Checkpoints)
+	var kept []runfolder.CheckpointEntry
 	for i, c := range r.state.Checkpoints {
 		if i >= len(r.state.Checkpoints)-keep || c.Name() == best || c.File == r.state.Checkpoint || slices.Contains(r.rating, c.File) {
 			kept = append(kept, c)
@@ -1053,15 +912,15 @@ func (r *run[S]) trim() {
 		}
 	}
 	// The state no longer names the others: a crash from here on leaves at worst a stray file.
-	entries, err := os.ReadDir(filepath.Join(r.dir, checkDir))
+	entries, err := os.ReadDir(filepath.Join(r.dir, runfolder.CheckpointDir))
 	if err != nil {
 		r.logf("checkpoints: %v", err)
 		return
 	}
 	for _, e := range entries {
-		f := filepath.Join(checkDir, e.Name())
+		f := filepath.Join(runfolder.CheckpointDir, e.Name())
 		if !checkpointName.MatchString(e.Name()) || f == r.writing ||
-			slices.ContainsFunc(kept, func(c CheckpointEntry) bool { return c.File == f }) {
+			slices.ContainsFunc(kept, func(c runfolder.CheckpointEntry) bool { return c.File == f }) {
 			continue
 		}
 		err := os.Remove(filepath.Join(r.dir, f))
@@ -1085,11 +944,11 @@ func (r *run[S]) trim() {
 // run's files, its checkpoints among them. A folder with none of them is a new run's, or one
 // whose first session was killed before it saved anything.
 func stateless(dir string) error {
-	if _, err := os.Stat(filepath.Join(dir, stateFile)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, runfolder.StateFile)); !errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	var found []string
-	for _, pattern := range []string{ratingsFile, filepath.Join(checkDir, "*"+CheckpointExt), filepath.Join(ReplayDir, "*.zrp")} {
+	for _, pattern := range []string{runfolder.RatingsFile, filepath.Join(runfolder.CheckpointDir, "*"+runfolder.CheckpointExt), filepath.Join(runfolder.ReplayDir, "*.zrp")} {
 		m, _ := filepath.Glob(filepath.Join(dir, pattern))
 		switch {
 		case len(m) == 1 && m[0] == filepath.Join(dir, pattern):
@@ -1104,21 +963,7 @@ func stateless(dir string) error {
 		return nil
 	}
 	return fmt.Errorf("%s: no %s, but the folder holds a run's files: %s; restore %s (or start the run in another folder): training here would start again over them",
-		dir, stateFile, strings.Join(found, ", "), stateFile)
-}
-
-func readJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+		dir, runfolder.StateFile, strings.Join(found, ", "), runfolder.StateFile)
 }
 
 func (r *run[S]) logf(format string, a ...any) { r.console.printf(format, a...) }

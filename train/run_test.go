@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zerogames/zero/train/runfolder"
 	"io/fs"
 	"math"
 	"os"
@@ -56,9 +57,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func readState(t *testing.T, dir string) train.State {
+func readState(t *testing.T, dir string) runfolder.State {
 	t.Helper()
-	var st train.State
+	var st runfolder.State
 	data, err := os.ReadFile(filepath.Join(dir, "state.json"))
 	if err != nil {
 		return st
@@ -474,7 +475,7 @@ func TestLastPeriodRecorded(t *testing.T) {
 	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	var st train.State
+	var st runfolder.State
 	data, err := os.ReadFile(filepath.Join(dir, "state.json"))
 	if err == nil {
 		err = json.Unmarshal(data, &st)
@@ -643,8 +644,8 @@ func TestDamagedCheckpoint(t *testing.T) {
 	}
 	// The damaged checkpoint had been rated (here by hand: evaluation is off): its player is
 	// renamed with its file, so that the checkpoint trained again at its step is rated afresh.
-	damagedName := train.CheckpointEntry{File: before.Checkpoint}.Name()
-	ladder := train.Ladder{Players: []string{"random", damagedName}, Rated: []string{damagedName},
+	damagedName := runfolder.CheckpointEntry{File: before.Checkpoint}.Name()
+	ladder := runfolder.Ladder{Players: []string{"random", damagedName}, Rated: []string{damagedName},
 		Games: []selfplay.Outcome{{First: 1, Second: 0, Score: 1}}}
 	writeJSON(t, filepath.Join(dir, "ratings.json"), &ladder)
 	damage(before.Checkpoint)
@@ -662,13 +663,13 @@ func TestDamagedCheckpoint(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, before.Checkpoint+".damaged")); err != nil {
 		t.Errorf("the damaged checkpoint is not kept aside: %v", err)
 	}
-	var got train.Ladder
+	var got runfolder.Ladder
 	readJSON(t, filepath.Join(dir, "ratings.json"), &got)
 	if want := []string{"random", damagedName + ".damaged"}; !slices.Equal(got.Players, want) || !slices.Equal(got.Rated, want[1:]) || len(got.Games) != 1 {
 		t.Errorf("ladder after the fallback: players %q, rated %q, %d games; want players %q, the game kept", got.Players, got.Rated, len(got.Games), want)
 	}
 	after := readState(t, dir)
-	if after.Step != 25 || slices.ContainsFunc(after.Checkpoints, func(c train.CheckpointEntry) bool { return c.Step == 30 }) {
+	if after.Step != 25 || slices.ContainsFunc(after.Checkpoints, func(c runfolder.CheckpointEntry) bool { return c.Step == 30 }) {
 		t.Errorf("state after the fallback: step %d, checkpoints %+v", after.Step, after.Checkpoints)
 	}
 
@@ -677,7 +678,7 @@ func TestDamagedCheckpoint(t *testing.T) {
 	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	writeJSON(t, filepath.Join(dir, "ratings.json"), &train.Ladder{Players: []string{"random", damagedName + ".damaged", damagedName}})
+	writeJSON(t, filepath.Join(dir, "ratings.json"), &runfolder.Ladder{Players: []string{"random", damagedName + ".damaged", damagedName}})
 	damage(before.Checkpoint)
 	cfg.Stop.Steps = 25
 	if err := train.Run(context.Background(), yinsh.Blitz, cfg, dir, train.Options{}); err != nil {

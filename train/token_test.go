@@ -1,6 +1,7 @@
 package train
 
 import (
+	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,7 +16,7 @@ func TestWorkerTokenIsPrivate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, TokenFile)
+	path := filepath.Join(dir, runfolder.TokenFile)
 	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("a new token file: mode %v (%v)", st.Mode().Perm(), err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,13 +18,6 @@ import (
 	"github.com/zerogames/zero/train/dist"
 	"github.com/zerogames/zero/train/metrics"
 	"github.com/zerogames/zero/train/replay"
-)
-
-// Files of a run folder that the transport adds.
-const (
-	natsDir = "nats" // the embedded server's store, and the weights being published
-	// TokenFile is the secret remote workers connect with, written at the first --listen.
-	TokenFile = "worker.token"
 )
 
 // Transport is how a run meets its workers (Options.Transport). The zero value is the
@@ -148,7 +142,7 @@ const localSyncEvery = time.Second
 
 // embeddedServer is the configuration of a run's embedded server, its store in the run folder.
 func embeddedServer(dir string, opt Transport) dist.ServerConfig {
-	cfg := dist.ServerConfig{Dir: filepath.Join(dir, natsDir), Listen: opt.Listen, TLSCert: opt.TLSCert, TLSKey: opt.TLSKey}
+	cfg := dist.ServerConfig{Dir: filepath.Join(dir, runfolder.NATSDir), Listen: opt.Listen, TLSCert: opt.TLSCert, TLSKey: opt.TLSKey}
 	if opt.Listen == "" {
 		cfg.SyncEvery = localSyncEvery
 	}
@@ -256,25 +250,23 @@ func (r *run[S]) startTransport(ctx context.Context, w *net.Weights) error {
 		if opt.TLSCert != "" {
 			scheme = "tls"
 		}
-		r.logf("remote workers: zero worker --connect %s://%s --creds %s (copy the file to their machine)", scheme, s.Addr(), filepath.Join(r.dir, TokenFile))
+		r.logf("remote workers: zero worker --connect %s://%s --creds %s (copy the file to their machine)", scheme, s.Addr(), filepath.Join(r.dir, runfolder.TokenFile))
 	}
 	return nil
 }
 
 // workerToken reads the run's worker token, writing a new one the first time.
 func workerToken(dir string) (string, error) {
-	return randomFile(filepath.Join(dir, TokenFile), 0o600)
+	return randomFile(filepath.Join(dir, runfolder.TokenFile), 0o600)
 }
 
-// RunIDFile holds the run's identity, made at its first session that meets a server: a server
-// account that holds another run's streams is refused (dist.Conn.CheckRun).
-const RunIDFile = "run.id"
-
-func runID(dir string) (string, error) { return randomFile(filepath.Join(dir, RunIDFile), 0o644) }
+func runID(dir string) (string, error) {
+	return randomFile(filepath.Join(dir, runfolder.RunIDFile), 0o644)
+}
 
 // readRunID is the run's identity, "" if it has none yet.
 func readRunID(dir string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(dir, RunIDFile))
+	data, err := os.ReadFile(filepath.Join(dir, runfolder.RunIDFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
@@ -332,7 +324,7 @@ func (r *run[S]) publishWeights(ctx context.Context, w *net.Weights, step int64,
 	if !tr.upload.TryLock() {
 		return nil
 	}
-	path := filepath.Join(r.dir, natsDir, "weights.zck")
+	path := filepath.Join(r.dir, runfolder.NATSDir, "weights.zck")
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		tr.upload.Unlock()
 		return err

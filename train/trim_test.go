@@ -3,6 +3,7 @@ package train
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,7 +19,7 @@ import (
 func trimFolder(t *testing.T, listed, stray []int64) (*run[yinsh.State], *strings.Builder) {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, checkDir), 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(dir, runfolder.CheckpointDir), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	out := &strings.Builder{}
@@ -30,21 +31,21 @@ func trimFolder(t *testing.T, listed, stray []int64) (*run[yinsh.State], *string
 		}
 	}
 	for _, step := range listed {
-		r.state.Checkpoints = append(r.state.Checkpoints, CheckpointEntry{File: stepFile(step), Step: step})
+		r.state.Checkpoints = append(r.state.Checkpoints, runfolder.CheckpointEntry{File: stepFile(step), Step: step})
 	}
 	r.state.Checkpoint, r.state.Step = stepFile(listed[len(listed)-1]), listed[len(listed)-1]
 	return r, out
 }
 
 func stepFile(step int64) string {
-	return filepath.Join(checkDir, fmt.Sprintf("step-%08d%s", step, CheckpointExt))
+	return filepath.Join(runfolder.CheckpointDir, fmt.Sprintf("step-%08d%s", step, runfolder.CheckpointExt))
 }
 
 // checkTrimmed checks that the folder's checkpoints are those of the steps on disk (and the
 // other files in others), and that the state, in memory and on disk, lists those of listed.
 func checkTrimmed(t *testing.T, when string, r *run[yinsh.State], disk, listed []int64, others ...string) {
 	t.Helper()
-	entries, err := os.ReadDir(filepath.Join(r.dir, checkDir))
+	entries, err := os.ReadDir(filepath.Join(r.dir, runfolder.CheckpointDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,15 +61,15 @@ func checkTrimmed(t *testing.T, when string, r *run[yinsh.State], disk, listed [
 	if !slices.Equal(got, want) {
 		t.Errorf("%s: on disk %q, want %q", when, got, want)
 	}
-	var saved State
-	data, err := os.ReadFile(filepath.Join(r.dir, stateFile))
+	var saved runfolder.State
+	data, err := os.ReadFile(filepath.Join(r.dir, runfolder.StateFile))
 	if err == nil {
 		err = json.Unmarshal(data, &saved)
 	}
 	if err != nil {
 		t.Fatalf("%s: %v", when, err)
 	}
-	for what, list := range map[string][]CheckpointEntry{"state": r.state.Checkpoints, "state.json": saved.Checkpoints} {
+	for what, list := range map[string][]runfolder.CheckpointEntry{"state": r.state.Checkpoints, "state.json": saved.Checkpoints} {
 		var steps []int64
 		for _, c := range list {
 			steps = append(steps, c.Step)
@@ -86,11 +87,11 @@ func checkTrimmed(t *testing.T, when string, r *run[yinsh.State], disk, listed [
 func TestTrimKeeps(t *testing.T) {
 	r, _ := trimFolder(t, []int64{10, 20, 30, 40, 50, 60, 70, 80}, []int64{5, 90})
 	for _, other := range []string{"step-00000045.zck.damaged", "mine.zck"} {
-		if err := os.WriteFile(filepath.Join(r.dir, checkDir, other), nil, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(r.dir, runfolder.CheckpointDir, other), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r.ladder = Ladder{Players: []string{"random", "step-00000010", "step-00000030"}, Rated: []string{"step-00000010", "step-00000030"},
+	r.ladder = runfolder.Ladder{Players: []string{"random", "step-00000010", "step-00000030"}, Rated: []string{"step-00000010", "step-00000030"},
 		Ratings: &selfplay.Ratings{Players: []selfplay.Rating{{Name: "random"}, {Name: "step-00000010", Elo: 100}, {Name: "step-00000030", Elo: 50}}}}
 	r.rating = []string{stepFile(40), stepFile(30)} // step 40 plays step 30
 	r.writing = stepFile(90)
@@ -111,7 +112,7 @@ func TestTrimRetries(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(stuck, "x"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r.state.Checkpoints = slices.Insert(r.state.Checkpoints, 0, CheckpointEntry{File: stepFile(10), Step: 10})
+	r.state.Checkpoints = slices.Insert(r.state.Checkpoints, 0, runfolder.CheckpointEntry{File: stepFile(10), Step: 10})
 	r.trim()
 	r.trim()
 	checkTrimmed(t, "deletion failed", r, []int64{10, 20, 30}, []int64{20, 30})

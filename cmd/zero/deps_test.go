@@ -127,3 +127,35 @@ func TestLowLayersLinkWhatTheyUse(t *testing.T) {
 		t.Error("internal/ui does not seem to link the progress bar: the check sees nothing")
 	}
 }
+
+// readSide are the packages that read a run folder and train nothing: the dashboard, zero
+// report, the presets and the run folder's own packages. They link neither the trainer
+// (gorgonia) nor the game server (NATS).
+var readSide = []string{"internal/ui/dash", "internal/report", "configs", "train/runfolder", "train/runconfig"}
+
+// TestReadSideLinksNoTrainer: no package in readSide depends, even indirectly, on gorgonia or
+// NATS; a failure names the chain of imports that brings it in.
+func TestReadSideLinksNoTrainer(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH, so the dependencies cannot be listed:", err)
+	}
+	pkgs := make([]string, len(readSide))
+	for i, p := range readSide {
+		pkgs[i] = module + p
+	}
+	imports := listImports(t, goCmd, "", append(pkgs, module+"train")...)
+	for _, p := range pkgs {
+		for _, sub := range []string{"gorgonia", "nats-io"} {
+			if chain := pathTo(imports, p, sub); chain != nil {
+				t.Errorf("%s links %s: %s", p, sub, strings.Join(chain, " → "))
+			}
+		}
+	}
+	// The check is not blind: the trainer links both.
+	for _, sub := range []string{"gorgonia", "nats-io"} {
+		if pathTo(imports, module+"train", sub) == nil {
+			t.Errorf("train does not seem to link %s: the check sees nothing", sub)
+		}
+	}
+}

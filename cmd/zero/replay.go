@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/zerogames/zero/train/runfolder"
 	"io"
 	"os"
 	"path/filepath"
@@ -54,7 +55,7 @@ func replayCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--run %s: %w", *run, err)
 	}
-	dir := filepath.Join(*run, train.ReplayDir)
+	dir := filepath.Join(*run, runfolder.ReplayDir)
 	fmt.Fprintf(stdout, "%s: %s in %s of %s, %d samples ever added\n", dir, nouns(len(r.Games), "game"), nouns(r.Shards, "shard"), r.Game, r.Total)
 	printDamage(stdout, r)
 	if len(r.Damage) == 0 {
@@ -85,7 +86,7 @@ func replayRepair(args []string, stdout, stderr io.Writer) error {
 		}
 		return fmt.Errorf("--run %s: %w", *run, err)
 	}
-	dir := filepath.Join(*run, train.ReplayDir)
+	dir := filepath.Join(*run, runfolder.ReplayDir)
 	printDamage(stdout, r)
 	for _, d := range did {
 		fmt.Fprintln(stdout, d)
@@ -145,9 +146,9 @@ func replayDump(args []string, stdout, stderr io.Writer) error {
 	case *format != "jsonl" && *format != "sgf":
 		return fmt.Errorf("--format %s: want jsonl or sgf", *format)
 	}
-	dir := filepath.Join(*run, train.ReplayDir)
+	dir := filepath.Join(*run, runfolder.ReplayDir)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("--run %s: not a run folder (no %s/ in it)", *run, train.ReplayDir)
+		return fmt.Errorf("--run %s: not a run folder (no %s/ in it)", *run, runfolder.ReplayDir)
 	}
 	read := func(dir string) (*replay.Report, error) { return replay.Scan(dir, "", 0) }
 	if *last > 0 { // the newest shards only

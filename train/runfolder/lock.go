@@ -1,4 +1,4 @@
-package train
+package runfolder
 
 import (
 	"errors"
@@ -22,20 +22,20 @@ const lockFile = "lock"
 // ErrBusy is the error of a run folder another process trains in.
 var ErrBusy = errors.New("in use")
 
-// folderLock is a run folder held by this process: the folder open and locked (nil where its
+// Held is a run folder held by this process: the folder open and locked (nil where its
 // file system cannot lock it), and the lock file.
-type folderLock struct{ dir, f *os.File }
+type Held struct{ dir, f *os.File }
 
-// lockFolder takes dir for this process, creating it if needed. It fails at once, with an
+// Take takes dir for this process, creating it if needed. It fails at once, with an
 // error wrapping ErrBusy that names the holder, if another process (or another run in this
 // one) holds it.
-func lockFolder(dir string) (*folderLock, error) {
-	return lockFolderFor(dir, "run folder %s is %w: %s trains in it; wait for it to stop or give another --run")
+func Take(dir string) (*Held, error) {
+	return TakeFor(dir, "run folder %s is %w: %s trains in it; wait for it to stop or give another --run")
 }
 
-// lockFolderFor is lockFolder with the refusal's message: a format of the folder, ErrBusy and
+// TakeFor is Take with the refusal's message: a format of the folder, ErrBusy and
 // the holder.
-func lockFolderFor(dir, refusal string) (*folderLock, error) {
+func TakeFor(dir, refusal string) (*Held, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func lockFolderFor(dir, refusal string) (*folderLock, error) {
 	if f.Truncate(0) == nil {
 		f.WriteAt([]byte(who+"\n"), 0)
 	}
-	return &folderLock{d, f}, nil
+	return &Held{d, f}, nil
 }
 
 // lockWaiting takes f's lock (tryLock). A watcher (Holder) holds it shared for an instant: a
@@ -101,7 +101,7 @@ func lockWaiting(f *os.File) (bool, error) {
 	return held, err
 }
 
-// probeWait is how long lockFolder tries again before refusing the folder: far longer than a
+// probeWait is how long Take tries again before refusing the folder: far longer than a
 // watcher's probe holds the lock.
 const probeWait = 100 * time.Millisecond
 
@@ -148,8 +148,8 @@ func Holder(dir string) (holder string, training bool, err error) {
 	return holder, true, nil
 }
 
-// unlock releases the folder (closing the files releases the OS locks).
-func (l *folderLock) unlock() error {
+// Release releases the folder (closing the files releases the OS locks).
+func (l *Held) Release() error {
 	err := l.f.Close()
 	if l.dir != nil {
 		err = errors.Join(err, l.dir.Close())

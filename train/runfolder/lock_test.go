@@ -1,6 +1,6 @@
 //go:build unix
 
-package train
+package runfolder
 
 import (
 	"errors"
@@ -15,23 +15,23 @@ import (
 
 func TestLockFolder(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	first, err := lockFolder(dir) // makes the folder
+	first, err := Take(dir) // makes the folder
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A second holder, in this process or another, is refused and told who holds it.
-	_, err = lockFolder(dir)
+	_, err = Take(dir)
 	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), fmt.Sprintf("(pid %d on ", os.Getpid())) {
 		t.Fatalf("second lock: %v, want ErrBusy naming pid %d", err, os.Getpid())
 	}
-	if err := first.unlock(); err != nil {
+	if err := first.Release(); err != nil {
 		t.Fatal(err)
 	}
 	// The file stays behind, as after a SIGKILL: it does not hold the folder.
 	if _, err := os.Stat(filepath.Join(dir, lockFile)); err != nil {
 		t.Fatal(err)
 	}
-	again, err := lockFolder(dir)
+	again, err := Take(dir)
 	if err != nil {
 		t.Fatalf("the folder stays locked after its holder let go: %v", err)
 	}
@@ -40,13 +40,13 @@ func TestLockFolder(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, lockFile)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err = lockFolder(dir); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "another process trains in it") {
+	if _, err = Take(dir); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "another process trains in it") {
 		t.Fatalf("second lock with the lock file deleted: %v, want ErrBusy", err)
 	}
 	if holder, training, err := Holder(dir); !training || err != nil || holder != "another process" {
 		t.Fatalf("Holder with the lock file deleted: %q, training %v, %v", holder, training, err)
 	}
-	again.unlock()
+	again.Release()
 	if _, training, err := Holder(dir); training || err != nil {
 		t.Fatalf("let go, the lock file deleted: training %v, %v", training, err)
 	}
@@ -60,7 +60,7 @@ func TestLockFolder(t *testing.T) {
 		t.Fatal(held, err)
 	}
 	f.WriteString("zero (an older one)\n")
-	if _, err = lockFolder(dir); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "zero (an older one) trains in it") {
+	if _, err = Take(dir); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "zero (an older one) trains in it") {
 		t.Fatalf("the lock file held by another: %v, want ErrBusy naming it", err)
 	}
 	if holder, training, err := Holder(dir); !training || err != nil || holder != "zero (an older one)" {
@@ -75,7 +75,7 @@ func TestHolder(t *testing.T) {
 	if _, training, err := Holder(dir); training || err != nil {
 		t.Fatalf("a folder that does not exist: training %v, %v", training, err)
 	}
-	l, err := lockFolder(dir)
+	l, err := Take(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestHolder(t *testing.T) {
 	if !training || err != nil || !strings.Contains(holder, fmt.Sprintf("(pid %d on ", os.Getpid())) {
 		t.Fatalf("held: %q, training %v, %v", holder, training, err)
 	}
-	l.unlock()
+	l.Release()
 	if _, training, err := Holder(dir); training || err != nil {
 		t.Fatalf("let go: training %v, %v", training, err)
 	}
@@ -102,9 +102,9 @@ func TestHolder(t *testing.T) {
 		time.Sleep(probeWait / 4)
 		f.Close()
 	}()
-	l, err = lockFolder(dir)
+	l, err = Take(dir)
 	if err != nil {
 		t.Fatalf("a trainer starting while a watcher probes: %v", err)
 	}
-	l.unlock()
+	l.Release()
 }

@@ -15,7 +15,7 @@
 //	GET /api/run/game?run=NAME&id=ID      one of them: its moves and the board after each
 //
 // It only reads run folders: a run trains undisturbed while it is watched (the lock probe of
-// train.Holder is the one thing it takes, for an instant). metrics.jsonl is followed with a
+// runfolder.Holder is the one thing it takes, for an instant). metrics.jsonl is followed with a
 // metrics.Tail, so each request reads only the lines appended since the last one, and a line
 // still being written waits for its end; a page asks for the records past the ones it has.
 // Run names in requests are single folder names of DIR, checked before any file is opened.
@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zerogames/zero/train/runfolder"
 	"io/fs"
 	"log"
 	"math"
@@ -44,21 +45,12 @@ import (
 	"github.com/zerogames/zero/internal/report"
 	"github.com/zerogames/zero/internal/ui"
 	"github.com/zerogames/zero/selfplay"
-	"github.com/zerogames/zero/train"
 	"github.com/zerogames/zero/train/metrics"
 	"github.com/zerogames/zero/train/replay"
 )
 
 //go:embed static
 var static embed.FS
-
-// Files of a run folder the dashboard reads (package train writes them; see its doc).
-const (
-	stateFile   = "state.json"
-	ratingsFile = "ratings.json"
-	metricsFile = "metrics.jsonl"
-	configFile  = "config.yaml"
-)
 
 // Options configure a Dashboard; the zero value of a field takes its default.
 type Options struct {
@@ -175,7 +167,7 @@ func validName(name string) bool {
 // isRun tells whether dir is a training run's folder: it has a configuration, a state or
 // metrics (a run killed before its first checkpoint has the first and the last).
 func isRun(dir string) bool {
-	for _, f := range []string{configFile, stateFile, metricsFile} {
+	for _, f := range []string{runfolder.ConfigFile, runfolder.StateFile, runfolder.MetricsFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			return true
 		}
@@ -223,8 +215,8 @@ func (d *Dashboard) Checkpoint(name string) string {
 	if err != nil {
 		return ""
 	}
-	var st train.State
-	if readJSON(filepath.Join(dir, stateFile), &st) != nil {
+	var st runfolder.State
+	if readJSON(filepath.Join(dir, runfolder.StateFile), &st) != nil {
 		return ""
 	}
 	for _, c := range st.Checkpoints {
@@ -242,7 +234,7 @@ func (d *Dashboard) Checkpoint(name string) string {
 }
 
 // playLink is the play page's address for a game against checkpoint c of run.
-func playLink(run, game string, c train.CheckpointEntry) string {
+func playLink(run, game string, c runfolder.CheckpointEntry) string {
 	g, err := games.Lookup(game)
 	if err != nil {
 		return ""
@@ -275,7 +267,7 @@ type runCache struct {
 	// session dropped a lost end, the file was made anew): a page holding another gen starts over.
 	gen     int
 	newest  newest
-	ladder  *train.Ladder
+	ladder  *runfolder.Ladder
 	ladderV fileVersion
 }
 
@@ -296,7 +288,7 @@ func (d *Dashboard) cache(name, dir string) *runCache {
 	defer d.mu.Unlock()
 	c := d.runs[name]
 	if c == nil {
-		c = &runCache{tail: metrics.NewTail(filepath.Join(dir, metricsFile))}
+		c = &runCache{tail: metrics.NewTail(filepath.Join(dir, runfolder.MetricsFile))}
 		d.runs[name] = c
 	}
 	return c
@@ -335,8 +327,8 @@ func (c *runCache) update() error {
 }
 
 // readLadder reads ratings.json if it changed since the last read. c.mu is held.
-func (c *runCache) readLadder(dir string) (*train.Ladder, error) {
-	path := filepath.Join(dir, ratingsFile)
+func (c *runCache) readLadder(dir string) (*runfolder.Ladder, error) {
+	path := filepath.Join(dir, runfolder.RatingsFile)
 	st, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
 		c.ladder, c.ladderV = nil, fileVersion{}
@@ -349,7 +341,7 @@ func (c *runCache) readLadder(dir string) (*train.Ladder, error) {
 	if c.ladder != nil && v == c.ladderV {
 		return c.ladder, nil
 	}
-	var l train.Ladder
+	var l runfolder.Ladder
 	if err := readJSON(path, &l); err != nil {
 		return nil, err
 	}
@@ -390,16 +382,16 @@ type runSummary struct {
 }
 
 // summary reads the run's state, newest metrics and ladder. c.mu is held.
-func (d *Dashboard) summary(name, dir string, c *runCache) (runSummary, train.State, *train.Ladder) {
+func (d *Dashboard) summary(name, dir string, c *runCache) (runSummary, runfolder.State, *runfolder.Ladder) {
 	s := runSummary{Name: name}
 	var problems []string
-	var st train.State
-	if err := readJSON(filepath.Join(dir, stateFile), &st); err != nil && !errors.Is(err, os.ErrNotExist) {
+	var st runfolder.State
+	if err := readJSON(filepath.Join(dir, runfolder.StateFile), &st); err != nil && !errors.Is(err, os.ErrNotExist) {
 		problems = append(problems, err.Error())
 	}
 	s.Game, s.Step, s.Samples, s.Games, s.Hours = st.Game, st.Step, st.Samples, st.Games, st.Elapsed/3600
 	if s.Game == "" {
-		s.Game = configGame(dir)
+		s.Game = runfolder.ConfigGame(dir)
 	}
 	if err := c.update(); err != nil {
 		problems = append(problems, err.Error())
@@ -408,11 +400,11 @@ func (d *Dashboard) summary(name, dir string, c *runCache) (runSummary, train.St
 	s.Samples = max(s.Samples, c.newest.samples)
 	s.Hours = max(s.Hours, c.newest.elapsed/3600)
 	s.Worked = duration.Seconds(s.Hours * 3600)
-	if fi, err := os.Stat(filepath.Join(dir, metricsFile)); err == nil {
+	if fi, err := os.Stat(filepath.Join(dir, runfolder.MetricsFile)); err == nil {
 		t := fi.ModTime().UTC()
 		s.Updated = &t
 	}
-	holder, training, err := train.Holder(dir)
+	holder, training, err := runfolder.Holder(dir)
 	if err != nil {
 		problems = append(problems, err.Error())
 	}
@@ -436,20 +428,6 @@ func (d *Dashboard) summary(name, dir string, c *runCache) (runSummary, train.St
 	}
 	s.Problem = strings.Join(problems, "; ")
 	return s, st, ladder
-}
-
-// configGame reads the game of a run that has no state yet from its config.yaml's game line.
-func configGame(dir string) string {
-	data, err := os.ReadFile(filepath.Join(dir, configFile))
-	if err != nil {
-		return ""
-	}
-	for line := range strings.Lines(string(data)) {
-		if v, ok := strings.CutPrefix(line, "game:"); ok {
-			return strings.Trim(strings.TrimSpace(v), `"'`)
-		}
-	}
-	return ""
 }
 
 func (d *Dashboard) handleRuns(w http.ResponseWriter, r *http.Request) {
@@ -526,7 +504,7 @@ func (d *Dashboard) handleRun(w http.ResponseWriter, r *http.Request, name, dir 
 	if g, err := games.Lookup(s.Game); err == nil {
 		out.Players = g.Info().PlayerNames
 	}
-	kept := map[string]train.CheckpointEntry{}
+	kept := map[string]runfolder.CheckpointEntry{}
 	for _, e := range st.Checkpoints {
 		kept[e.Name()] = e
 		out.Checkpoints = append(out.Checkpoints, checkpointInfo{e.Name(), e.Step, e.Elapsed / 3600, playLink(name, s.Game, e)})
@@ -713,7 +691,7 @@ type gameInfo struct {
 
 // newestGames reads the run's newest self-play games, newest first, as records.
 func (d *Dashboard) newestGames(dir string) (string, []gameInfo, []*replay.Game, error) {
-	name, recorded, err := replay.ReadNewest(filepath.Join(dir, train.ReplayDir), d.opts.Games)
+	name, recorded, err := replay.ReadNewest(filepath.Join(dir, runfolder.ReplayDir), d.opts.Games)
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, replay.ErrNoShards) {
 		return "", nil, nil, nil // no game yet: a run before its first, or killed before it
 	}
@@ -724,8 +702,8 @@ func (d *Dashboard) newestGames(dir string) (string, []gameInfo, []*replay.Game,
 	if err != nil {
 		return "", nil, nil, err
 	}
-	var st train.State
-	readJSON(filepath.Join(dir, stateFile), &st)
+	var st runfolder.State
+	readJSON(filepath.Join(dir, runfolder.StateFile), &st)
 	slices.Reverse(recorded)
 	out := make([]gameInfo, len(recorded))
 	for i, rg := range recorded {

@@ -3,6 +3,7 @@ package dash
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/zerogames/zero/train/runfolder"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -21,7 +22,6 @@ import (
 	"github.com/zerogames/zero/internal/games/all"
 	"github.com/zerogames/zero/internal/games/gamestest"
 	"github.com/zerogames/zero/selfplay"
-	"github.com/zerogames/zero/train"
 	"github.com/zerogames/zero/train/metrics"
 	"github.com/zerogames/zero/train/replay"
 )
@@ -46,14 +46,14 @@ func writeRun(t *testing.T, runs, name string, steps, nGames int) string {
 	if err := os.MkdirAll(filepath.Join(dir, "checkpoints"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dir, configFile), []byte("game: yinsh-blitz\n"), 0o644)
-	l, err := metrics.Create(filepath.Join(dir, metricsFile))
+	os.WriteFile(filepath.Join(dir, runfolder.ConfigFile), []byte("game: yinsh-blitz\n"), 0o644)
+	l, err := metrics.Create(filepath.Join(dir, runfolder.MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	g, _ := games.Lookup("yinsh-blitz")
-	st := train.State{Game: "yinsh-blitz", Sessions: 1, Games: int64(nGames), Samples: int64(nGames) * 40}
-	ladder := train.Ladder{Players: []string{"random"}}
+	st := runfolder.State{Game: "yinsh-blitz", Sessions: 1, Games: int64(nGames), Samples: int64(nGames) * 40}
+	ladder := runfolder.Ladder{Players: []string{"random"}}
 	for step := 10; step <= steps; step += 10 {
 		at := start.Add(time.Duration(step) * time.Second)
 		elapsed := float64(step)
@@ -62,7 +62,7 @@ func writeRun(t *testing.T, runs, name string, steps, nGames int) string {
 		if step%100 != 0 {
 			continue
 		}
-		e := train.CheckpointEntry{File: fmt.Sprintf("checkpoints/step-%08d.zck", step), Step: int64(step), Elapsed: elapsed}
+		e := runfolder.CheckpointEntry{File: fmt.Sprintf("checkpoints/step-%08d.zck", step), Step: int64(step), Elapsed: elapsed}
 		gamestest.Checkpoint(t, g, filepath.Join(dir, e.File))
 		st.Checkpoints = append(st.Checkpoints, e)
 		st.Step, st.Checkpoint, st.Elapsed = e.Step, e.File, e.Elapsed
@@ -95,12 +95,12 @@ func writeRun(t *testing.T, runs, name string, steps, nGames int) string {
 			t.Fatal(err)
 		}
 	}
-	writeJSON(stateFile, st)
+	writeJSON(runfolder.StateFile, st)
 	if len(ladder.Rated) > 0 {
-		writeJSON(ratingsFile, ladder)
+		writeJSON(runfolder.RatingsFile, ladder)
 	}
 	if nGames > 0 {
-		b, err := replay.Open(filepath.Join(dir, train.ReplayDir), "yinsh-blitz", replay.Window{Min: 1000, Max: 1000, Exponent: 0.75, Growth: 0.4}, 0)
+		b, err := replay.Open(filepath.Join(dir, runfolder.ReplayDir), "yinsh-blitz", replay.Window{Min: 1000, Max: 1000, Exponent: 0.75, Growth: 0.4}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func randomGame(seed uint64, step int64, id string) *replay.Game {
 // appendLine appends raw text to a run's metrics file, as a writer mid-append leaves it.
 func appendLine(t *testing.T, dir, text string) {
 	t.Helper()
-	f, err := os.OpenFile(filepath.Join(dir, metricsFile), os.O_APPEND|os.O_WRONLY, 0)
+	f, err := os.OpenFile(filepath.Join(dir, runfolder.MetricsFile), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,12 +195,12 @@ func TestAPI(t *testing.T) {
 	big := writeRun(t, runs, "blitz", 300, 25)
 	writeRun(t, runs, "young", 30, 0) // no checkpoint, no game yet
 	writeRun(t, runs, "fresh", 30, 0) // its replay folder made, no shard in it yet (zero train's start)
-	if err := os.MkdirAll(filepath.Join(runs, "fresh", train.ReplayDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(runs, "fresh", runfolder.ReplayDir), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(runs, "not-a-run"), 0o755)
 	os.MkdirAll(filepath.Join(runs, ".hidden"), 0o755)
-	os.WriteFile(filepath.Join(runs, ".hidden", stateFile), []byte("{}"), 0o644)
+	os.WriteFile(filepath.Join(runs, ".hidden", runfolder.StateFile), []byte("{}"), 0o644)
 	os.WriteFile(filepath.Join(runs, "secret.txt"), []byte("no"), 0o644)
 	d := New(Options{RunsDir: runs, Games: 8})
 	h := d.Wrap(http.NotFoundHandler())
@@ -440,7 +440,7 @@ func TestSlowClientBlocksNoOne(t *testing.T) {
 func TestKeepsChartedValues(t *testing.T) {
 	runs := t.TempDir()
 	dir := writeRun(t, runs, "blitz", 20, 0)
-	l, err := metrics.Create(filepath.Join(dir, metricsFile))
+	l, err := metrics.Create(filepath.Join(dir, runfolder.MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
