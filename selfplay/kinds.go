@@ -24,6 +24,9 @@ type Kind struct {
 	// Simulations tells a budget of N simulations (uct:N); Timed, a time a move (uct:1s, or
 	// ab:D:TIME's cap).
 	Simulations, Timed bool
+	// Depth tells a budget of D turns searched in full (ab:D), whose time grows exponentially
+	// with D: a server caps such a player's time.
+	Depth bool
 	// Network tells a player of a checkpoint's network (mcts:N:CHECKPOINT).
 	Network bool
 	// Draws tells a player whose moves are draws of a generator (random): an agent draws them
@@ -43,7 +46,7 @@ var kinds = []Kind{
 	{Name: "ucb1", Forms: []string{"ucb1:N", "ucb1:TIME"}, Summary: "the same with classic UCT selection",
 		Searches: true, Simulations: true, Timed: true, Judges: true, parse: parseRollout},
 	{Name: "ab", Forms: []string{"ab:D", "ab:D:TIME", "ab:D:eval=none"}, Summary: "alpha-beta to D turns, the positions past them valued by the game's heuristic where it has one, capped at TIME a move, or valuing the ends of the game only",
-		Timed: true, Judges: true, parse: parseAlphaBeta},
+		Depth: true, Timed: true, Judges: true, parse: parseAlphaBeta},
 	{Name: "mcts", Forms: []string{"mcts:N:CHECKPOINT", "mcts:TIME:CHECKPOINT", "mcts:N:KEY=VALUE:…:CHECKPOINT"}, Summary: "N simulations or TIME a move of AlphaZero search guided by the checkpoint's network, KEY=VALUE fields changing search parameters, mcts:400:c_puct=1.25:CHECKPOINT",
 		Searches: true, Simulations: true, Timed: true, Network: true, Judges: true, parse: parseMCTS},
 }

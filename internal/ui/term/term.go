@@ -429,12 +429,16 @@ func (s *session) hint(ctx context.Context, _ string) (bool, error) {
 		return false, err
 	}
 	spec := s.m.Agent().Spec()
+	var kind selfplay.Kind // an agent of no spec (tests' scripted ones) counts simulations
+	if sp, err := selfplay.ParseSpec(spec); err == nil {
+		kind = sp.KindInfo()
+	}
 	switch {
-	case spec == "random":
+	case kind.Draws:
 		// It does not search: its pick is all it has to say.
-		fmt.Fprintf(s.out, "random draws a legal move, without searching; it would play %s\n", an.Best())
+		fmt.Fprintf(s.out, "%s draws a legal move, without searching; it would play %s\n", spec, an.Best())
 		return false, nil
-	case strings.HasPrefix(spec, "ab:"):
+	case kind.Depth:
 		fmt.Fprintf(s.out, "%s's view after %d positions searched", spec, an.Work)
 	default:
 		fmt.Fprintf(s.out, "%s's view after %d simulations", spec, an.Work)

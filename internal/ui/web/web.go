@@ -517,8 +517,9 @@ func (s *Server) checkedSpec(spec string) (string, string, error) {
 	if err != nil {
 		return "", "", badRequest("opponent: %v", err)
 	}
-	switch sp.Kind {
-	case "ab":
+	k := sp.KindInfo()
+	switch {
+	case k.Depth:
 		// Alpha-beta is bounded by its depth, which grows its time exponentially: deep
 		// searches only with a cap on their time.
 		if sp.Depth > maxWebABDepth && (sp.Time == 0 || sp.Time > s.opts.MaxTime) {
@@ -532,7 +533,7 @@ func (s *Server) checkedSpec(spec string) (string, string, error) {
 			}
 			return fmt.Sprintf("ab:%d:%s%v", sp.Depth, eval, s.opts.MaxTime), "", nil
 		}
-	case "uct", "ucb1", "mcts":
+	case k.Simulations:
 		if sp.Time > s.opts.MaxTime {
 			return "", "", badRequest("opponent %q: the time a move must be at most %v", spec, s.opts.MaxTime)
 		}
@@ -540,7 +541,7 @@ func (s *Server) checkedSpec(spec string) (string, string, error) {
 			return "", "", badRequest("opponent %q: the budget must be a number from 1 to %d", spec, s.opts.MaxWork)
 		}
 	}
-	if sp.Kind != "mcts" {
+	if !k.Network {
 		return spec, "", nil
 	}
 	if sp.Settings != "" {
