@@ -3,7 +3,6 @@ package train_test
 import (
 	"context"
 	"errors"
-	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/zerogames/zero/train"
 	"github.com/zerogames/zero/train/dist"
 	"github.com/zerogames/zero/train/dist/natstest"
+	"github.com/zerogames/zero/train/runfolder"
 )
 
 // TestExternalCluster: a run on a 3-node NATS cluster with its streams in 3 replicas (zero

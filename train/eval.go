@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/zerogames/zero/train/runfolder"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/zerogames/zero/internal/atomicfile"
 	"github.com/zerogames/zero/selfplay"
+	"github.com/zerogames/zero/train/runfolder"
 )
 
 // evaluate rates each checkpoint handed to it: Eval.Games games against each of the Previous

@@ -3,7 +3,6 @@ package train
 import (
 	"errors"
 	"fmt"
-	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/zerogames/zero/train/runfolder"
 )
 
 // A run's configuration history: every session records the configuration it ran with in

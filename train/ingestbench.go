@@ -3,7 +3,6 @@ package train
 import (
 	"context"
 	"fmt"
-	"github.com/zerogames/zero/train/runfolder"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/train/dist"
 	"github.com/zerogames/zero/train/replay"
+	"github.com/zerogames/zero/train/runfolder"
 )
 
 // IngestBench is what BenchIngest simulates: Workers workers, each with its own connection

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/zerogames/zero/train/runfolder"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"github.com/zerogames/zero/mcts"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train/dist"
+	"github.com/zerogames/zero/train/runfolder"
 	"github.com/zerogames/zero/train/worker"
 )
 

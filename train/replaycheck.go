@@ -2,11 +2,11 @@ package train
 
 import (
 	"fmt"
-	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 
 	"github.com/zerogames/zero/train/replay"
+	"github.com/zerogames/zero/train/runfolder"
 )
 
 // CheckReplay reads the replay buffer of the run folder dir as a resume opens it, and changes

@@ -2,11 +2,12 @@ package train
 
 import (
 	"errors"
-	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zerogames/zero/train/runfolder"
 )
 
 // TestRepairReplayWhileTraining: RepairReplay rewrites shards, so it is refused, changing

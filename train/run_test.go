@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/zerogames/zero/train/runfolder"
 	"io/fs"
 	"math"
 	"os"
@@ -27,6 +26,7 @@ import (
 	"github.com/zerogames/zero/train/metrics"
 	"github.com/zerogames/zero/train/metrics/tfevents"
 	"github.com/zerogames/zero/train/replay"
+	"github.com/zerogames/zero/train/runfolder"
 )
 
 // childRun is set in the subprocess that TestKillAndResume kills: it trains the tiny preset

@@ -1,10 +1,11 @@
 package train
 
 import (
-	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/zerogames/zero/train/runfolder"
 )
 
 // TestWorkerTokenIsPrivate: the worker token is made readable by its owner only, and a token

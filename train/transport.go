@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +17,7 @@ import (
 	"github.com/zerogames/zero/train/dist"
 	"github.com/zerogames/zero/train/metrics"
 	"github.com/zerogames/zero/train/replay"
+	"github.com/zerogames/zero/train/runfolder"
 )
 
 // Transport is how a run meets its workers (Options.Transport). The zero value is the

@@ -3,7 +3,6 @@ package train
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/zerogames/zero/train/runfolder"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/selfplay"
+	"github.com/zerogames/zero/train/runfolder"
 )
 
 // trimFolder is a run folder's checkpoints for trim: a file for each step of listed, listed

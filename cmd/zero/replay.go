@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/zerogames/zero/train/runfolder"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train"
 	"github.com/zerogames/zero/train/replay"
+	"github.com/zerogames/zero/train/runfolder"
 )
 
 // replayCmd is `zero replay ACTION`: what a run's replay buffer holds. ACTION is dump, check

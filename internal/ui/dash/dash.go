@@ -26,7 +26,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/zerogames/zero/train/runfolder"
 	"io/fs"
 	"log"
 	"math"
@@ -47,6 +46,7 @@ import (
 	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train/metrics"
 	"github.com/zerogames/zero/train/replay"
+	"github.com/zerogames/zero/train/runfolder"
 )
 
 //go:embed static

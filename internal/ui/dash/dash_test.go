@@ -3,7 +3,6 @@ package dash
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/zerogames/zero/train/runfolder"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -24,6 +23,7 @@ import (
 	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train/metrics"
 	"github.com/zerogames/zero/train/replay"
+	"github.com/zerogames/zero/train/runfolder"
 )
 
 // TestMain fills the registries with the binary's games, as zero does before any command.
