@@ -18,10 +18,12 @@
 //     decide (the search's evaluator); [Engine.EvaluateLegal] the softmax over each position's
 //     legal actions of a [Batch].
 //   - Backends: the engine runs on [Go] (im2col and BLAS, always there) or, built with the tag
-//     dnnl (cgo, Debian's libdnnl-dev, oneDNN 2.6's C API: zdnnl.h), on [OneDNN] (float32) or
-//     [OneDNNBF16]. [Auto] chooses bf16 where oneDNN runs on AMX, oneDNN float32 elsewhere, Go
-//     without oneDNN; ZERO_BACKEND ([BackendVar]) forces one, and a backend the build or CPU
-//     cannot run gives way with one warning line ([DefaultBackend]).
+//     dnnl (cgo, Debian's libdnnl-dev, oneDNN 2.6's C API: net/internal/dnnl's zdnnl.h), on
+//     [OneDNN] (float32) or [OneDNNBF16]. Each is one value of an unexported interface, made by
+//     its factory; the factories are a list in priority order (backend.go), which [Auto] walks:
+//     bf16 where oneDNN runs on AMX, oneDNN float32 elsewhere, Go without oneDNN. ZERO_BACKEND
+//     ([BackendVar]) forces one, and a backend the build or CPU cannot run gives way with one
+//     warning line ([DefaultBackend]). docs/BACKENDS.md walks through adding one.
 //   - [Save] and [Load] write and read a checkpoint: the Weights, and the [Optimizer]'s state
 //     (Adam's or SGD's moments, kept in plain slices) so that a resumed run is bit for bit the
 //     uninterrupted one.
