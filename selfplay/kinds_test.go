@@ -53,3 +53,20 @@ func TestKinds(t *testing.T) {
 		t.Errorf("an unknown kind: %v", err)
 	}
 }
+
+// TestChoiceValue: the value shown with an analysis is its chosen move's where known, the root
+// mean only where not.
+func TestChoiceValue(t *testing.T) {
+	for _, tc := range []struct {
+		an   Analysis
+		want float64
+	}{
+		{Analysis{Value: 0.02, Moves: []MoveStat{{Move: "a", WinProb: 0.8}, {Move: "b", WinProb: 0.9}}}, 0.6},
+		{Analysis{Value: 0.3, Moves: []MoveStat{{Move: "a", WinProb: -1}}}, 0.3},
+		{Analysis{Value: -0.5}, -0.5},
+	} {
+		if got := tc.an.ChoiceValue(); got < tc.want-1e-9 || got > tc.want+1e-9 {
+			t.Errorf("%+v: %v, want %v", tc.an, got, tc.want)
+		}
+	}
+}

@@ -444,7 +444,7 @@ func (s *session) hint(ctx context.Context, _ string) (bool, error) {
 		fmt.Fprintf(s.out, "%s's view after %d simulations", spec, an.Work)
 	}
 	if !an.NoValue {
-		fmt.Fprintf(s.out, " (value %+.2f for %s)", an.Value, s.m.Pos.ToMove())
+		fmt.Fprintf(s.out, " (value %+.2f for %s)", an.ChoiceValue(), s.m.Pos.ToMove())
 	}
 	fmt.Fprintln(s.out, ":")
 	for i, ms := range an.Moves {

@@ -1221,11 +1221,8 @@ func stateOf(sess *session) *state {
 type analysis struct {
 	Agent string `json:"agent"`
 	For   string `json:"for"` // the side to decide, whose view Value and WinProb are
-	// Value is the expected result, in [-1, 1]: the chosen move's (2·WinProb−1, the first
-	// move's), so that it is the value of the moves listed. The search's root mean, the one
-	// Analysis.Value gives, averages every simulation, exploration included: spread over many
-	// moves (uct's equal priors, YINSH's 85 placements), it sat near 0 above moves winning
-	// 55% and more.
+	// Value is the expected result, in [-1, 1]: the chosen move's (selfplay.Analysis.ChoiceValue),
+	// so that it is the value of the moves listed.
 	Value float64    `json:"value"`
 	Work  int        `json:"work"`  // simulations spent
 	Moves []moveStat `json:"moves"` // ranked, the agent's choice first
@@ -1245,10 +1242,7 @@ type moveStat struct {
 }
 
 func analysisOf(m *ui.Match, side string, ply int, an selfplay.Analysis) *analysis {
-	out := &analysis{Agent: m.Players[1-m.HumanSide()], For: side, Value: an.Value, Work: an.Work, Moves: []moveStat{}, Ply: ply}
-	if len(an.Moves) > 0 && an.Moves[0].WinProb >= 0 {
-		out.Value = 2*an.Moves[0].WinProb - 1
-	}
+	out := &analysis{Agent: m.Players[1-m.HumanSide()], For: side, Value: an.ChoiceValue(), Work: an.Work, Moves: []moveStat{}, Ply: ply}
 	for _, ms := range an.Moves {
 		pv := ms.PV
 		if len(pv) == 0 {
