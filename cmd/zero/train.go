@@ -81,7 +81,7 @@ func trainCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Wr
 		}
 		g, err := gamestrain.Lookup(cfg.Game)
 		if err != nil && *config != "" {
-			return fmt.Errorf("%s: game: %w", *config, err) // as LoadConfig names a field
+			return fmt.Errorf("%s: game: %w", *config, presetWithoutGame(cfg.Game, err)) // as LoadConfig names a field
 		}
 		if err != nil {
 			return err
@@ -170,7 +170,7 @@ func trainConfig(game, config, dir string) (train.Config, string, error) {
 		}
 	case game != "":
 		if _, err := games.Lookup(game); err != nil {
-			return cfg, "", fmt.Errorf("--game: %w", err)
+			return cfg, "", fmt.Errorf("--game: %w", presetWithoutGame(game, err))
 		}
 		if dir == "" {
 			dir = filepath.Join("runs", game)
@@ -192,6 +192,16 @@ func trainConfig(game, config, dir string) (train.Config, string, error) {
 		dir = filepath.Join("runs", cfg.Game)
 	}
 	return cfg, dir, nil
+}
+
+// presetWithoutGame is err, the lookup's of game, saying so when configs/ has a preset for a
+// game this binary does not ship (tictactoe: docs/NEW_GAME.md's example, which only its test
+// registers).
+func presetWithoutGame(game string, err error) error {
+	if slices.Contains(configs.Names(), game) {
+		return fmt.Errorf("%w; configs/%s.yaml is the preset of a game this binary does not register (docs/NEW_GAME.md's example is added by cmd/zero's TestNewGame)", err, game)
+	}
+	return err
 }
 
 // notARun is the error of --run DIR alone, where DIR holds no config.yaml: what the folder is,

@@ -50,6 +50,7 @@ func TestTrainCommand(t *testing.T) {
 		{"bad value", []string{"train", "--config", invalid, "--run", filepath.Join(dir, "x")}, nil, "invalid.yaml: replay.train_ratio: must be in [0.01, 1000], is 0"},
 		{"unknown game", []string{"train", "--game", "chess"}, nil, `--game: unknown game "chess"`},
 		{"unknown game in a file", []string{"train", "--config", chess, "--run", filepath.Join(dir, "x")}, nil, `chess.yaml: game: unknown game "chess"`},
+		{"a preset of a game not in the binary", []string{"train", "--game", "tictactoe", "--run", filepath.Join(dir, "t")}, nil, `configs/tictactoe.yaml is the preset of a game this binary does not register`},
 		{"nothing to train", []string{"train"}, nil, "give --game GAME, --config FILE, or --run DIR"},
 		{"bench selfplay", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms"}, []string{"yinsh-blitz: net 1 block × 8 channels", "simulations/s", "overhead"}, ""},
 		{"bench selfplay profiled", []string{"bench", "selfplay", "--config", cfg, "--warmup", "10ms", "--time", "300ms", "--transport", "direct", "--cpuprofile", filepath.Join(dir, "cpu.prof"), "--trace", filepath.Join(dir, "run.trace")}, []string{"\ndirect, "}, ""},
