@@ -180,49 +180,46 @@ func (b *Batcher) gather() {
 		<-b.ready
 		group := append(<-b.free, first)
 		n := first.n
-		closed := false
-	queued:
+		// What is queued, then, for a batch not full, what comes within maxWait: one loop, whose
+		// wait is nil (take only what is queued) until the queue is empty, then the timer's.
+		var wait <-chan time.Time
+	fill:
 		for n < b.maxBatch {
-			select {
-			case r, ok := <-b.requests:
-				if !ok {
-					closed = true
-					break queued
-				}
-				if n+r.n > b.maxBatch {
-					pending = r
-					break queued
-				}
-				group = append(group, r)
-				n += r.n
-			default:
-				break queued
-			}
-		}
-		if n < b.maxBatch && pending == nil && !closed && b.maxWait > 0 {
-			timer.Reset(b.maxWait)
-		fill:
-			for n < b.maxBatch {
+			var r *request
+			var ok bool
+			if wait == nil {
 				select {
-				case r, ok := <-b.requests:
-					if !ok {
+				case r, ok = <-b.requests:
+				default:
+					if b.maxWait <= 0 {
 						break fill
 					}
-					if n+r.n > b.maxBatch {
-						pending = r
-						break fill
-					}
-					group = append(group, r)
-					n += r.n
-				case <-timer.C:
+					timer.Reset(b.maxWait)
+					wait = timer.C
+					continue
+				}
+			} else {
+				select {
+				case r, ok = <-b.requests:
+				case <-wait:
+					wait = nil
 					break fill
 				}
 			}
-			if !timer.Stop() {
-				select {
-				case <-timer.C:
-				default:
-				}
+			if !ok {
+				break
+			}
+			if n+r.n > b.maxBatch {
+				pending = r
+				break
+			}
+			group = append(group, r)
+			n += r.n
+		}
+		if wait != nil && !timer.Stop() {
+			select { // a value sent before Stop (timers of Go before 1.23)
+			case <-timer.C:
+			default:
 			}
 		}
 		b.groups <- group
