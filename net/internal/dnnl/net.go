@@ -2,10 +2,9 @@
 
 package dnnl
 
-// The inference engine's side in Go: zdnnl.h is the whole C surface (nine functions for the
-// engine and the bench's matmul, and training's convolutions and batchnorms in train.go),
-// zdnnl.c builds the network from oneDNN 2.6's primitives (Debian's libdnnl-dev; the 3.x API
-// differs).
+// The inference engine's side in Go, and the bench's matmul: zdnnl.h is the whole C surface
+// (training's convolutions and batchnorms are in train.go), zdnnl.c builds the network from
+// oneDNN 2.6's primitives (Debian's libdnnl-dev; the 3.x API differs).
 
 /*
 #cgo LDFLAGS: -ldnnl -lgomp
