@@ -48,6 +48,43 @@
 //     action exactly so (no other case, no extra blanks).
 //   - NumActions ≤ 65536, so that an action fits 16 bits in replay records.
 //   - Legal, Chances, Play and Observe allocate nothing.
+//
+// # What a game may add
+//
+// Beside the contract, a game may implement optional interfaces, each found by a
+// type assertion where it is used:
+//
+//   - [Explainer]: why a move is illegal, for [Apply] and [PlayText]'s errors.
+//   - [SpatialPolicy]: its actions placed on the observation grid, so that a
+//     network computes the policy with a convolutional head.
+//   - [PositionGame] and [PositionState]: a position notation of its own; for
+//     every unfinished state s, ParsePosition(s.Position()) succeeds and prints
+//     back the same text (Gygès).
+//   - [Scorer]: each player's running score, for the engine's score command
+//     (Imbriqua's framed squares).
+//   - [WinFinder]: a faster answer to [CanWin] (can the player to decide win
+//     within the decisions he makes before the opponent or chance decides?);
+//     [WinChecker] picks it or the fallback that plays the decisions out, and
+//     [WinLine] walks out the winning decisions.
+//   - [Heuristic], [Hasher] and [EndBound]: a static evaluation, a 64-bit key of
+//     a state, and a lower bound on the changes of decider before any end, for
+//     the ab:D players and the root proofs of package mcts.
+//   - [LegalCounter] and [RandomPicker]: counting and drawing legal actions
+//     without listing them, for [PerftCount] and the random games of [Walker]
+//     ([NewGameWalker]).
+//
+// envtest holds each to the contract it extends (a WinFinder equal to the
+// fallback, a count equal to len(Legal), a random pick equal to
+// Legal(nil)[rng.IntN(n)] at the same draw, an end bound never later than the
+// game's end).
+//
+// # Versions
+//
+// Info.Rules numbers the revisions of a game's rules, Info.Encoding the layouts
+// of its observation and actions. A checkpoint plays only its own encoding,
+// under any revision of the rules, except where the observation grew by planes
+// appended at its end ([EarlierEncodings]): package net then widens the network,
+// zero stem weights over the new planes, so that it computes what it did.
 package env
 
 import (

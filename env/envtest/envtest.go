@@ -14,6 +14,14 @@
 // env.RandomPicker) agreeing with Legal. It also checks that notation is injective over the
 // whole action space, and that Legal, CountLegal, RandomLegal, Chances, Play and Observe
 // allocate nothing.
+//
+// Two checks need what only the game knows. [CheckObservationSymmetry], given a
+// game's map of its observation cells under each symmetry, checks that the
+// observation of a turned position is the position's own moved cell by cell, and
+// each legal action's policy cell with it: what the trainer's augmentation relies
+// on (each game's symmetry_obs_test.go). [CheckHash], given the state's fields,
+// checks that the states of seeded random games all hash apart, and apart from
+// each with one field changed.
 package envtest
 
 import (

@@ -98,4 +98,23 @@
 // move is a search over these movements and the bounces after them, with the connections used
 // so far in a 64-bit mask (there are 60). Outcomes are collected as masks of end and landing
 // squares, so two ways to the same outcome give one action. See docs/BENCHMARKS.md for speed.
+//
+// A bounce dominated by an earlier arrival on the same piece with fewer
+// connections used is not followed, since it can reach nothing new; the bounces
+// one movement finds are all recorded before any is followed (a stack of pending
+// bounces), so that siblings cut each other's searches. Each piece's result is
+// two masks, the squares its moves end on and the pieces it lands on: Legal lists
+// them, Game.CountLegal counts them (a replacement count is a popcount of the drop
+// squares per piece landed on). A bitboard test decides almost always that the
+// next player has a move, so Play rarely searches for the no-move draw. The State
+// is 24 bytes: two bit planes of piece sizes, the moves made, the cap, the player
+// to move, the result and the rule; pieces belong to nobody, and during the set-up
+// every piece stands on its placer's start row, so nothing else is needed.
+//
+// Tests: the envtest suite (both rules, and a short cap); the rulings table, each
+// position played in both frames, checked against the reference and, where it
+// names a misreading, shown to change under it; a differential test against a
+// naive implementation (a per-step search with maps, the board as written) on
+// hundreds of random games; perft counts; fuzz tests of the action and position
+// parsers; the observation and the policy cells mirrored (symmetry_obs_test.go).
 package gyges

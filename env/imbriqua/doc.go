@@ -90,4 +90,23 @@
 // grid. State implements env.Scorer: the framed squares of each player. Rules implements
 // env.Heuristic (heuristic.go), the static evaluation the ab:D players use past their depth:
 // the score, pawn and potential margins, weighing more as the end nears.
+//
+// # Move generation and state
+//
+// Steps and adjacent captures are found for all pawns at once with per-direction
+// shifts of the masks; slides and long captures stop at the nearest occupied
+// square of a ray (a bit scan); framed squares are empty & shift(p, d) &
+// shift(p, -d). The State is 40 bytes: pawns, the drawn order, the unknown cards,
+// the turn, the opening count, the phase (opening, place, draw, act, chain, bonus,
+// penalty, over), card 11's placements left, the placed and the chain pawn, who
+// decides and the result. Transient fields are reset at each turn's end, so that
+// transpositions compare equal.
+//
+// Tests: the envtest suite; the rulings table and illegal moves with their
+// messages; the differential test against reference_test.go's naive
+// implementation (coordinates, a predicate over every pawn and square, the deck
+// as physical draw and discard stacks) on 400 random games and on every node of
+// two game trees to depth 4, which also confirms the perft table; the observation
+// read back and the card order decoded from it; a parser fuzz test; the
+// observation and the policy cells turned under the 8 symmetries.
 package imbriqua

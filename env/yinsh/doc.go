@@ -52,4 +52,29 @@
 // Game implements env.Heuristic (heuristic.go), the static evaluation the ab:D players use
 // past their depth: the rings removed and the rows waiting to be, the markers, and the lines of
 // 4 and 3 markers, weighed per variant by arenas of ab:2.
+//
+// # Move generation
+//
+// The two words hold 11 bits a column. Along a column a step is a shift by 1
+// within a word; along a row or a diagonal a step goes to the other word, and
+// two steps are a shift by 11 or 13 within the word. So rows of five are found
+// with three shift-ands per direction on single words, and no shift crosses the
+// words (tables map points to cells and back). For each ring of the player to
+// move, the three lines through it are read out of the bitboards into 11-bit
+// integers (a mask and a multiply gather each word's evenly spaced bits), and
+// each ray is a shift and two trailing-zero counts: the slides up to the first
+// ring or marker and the jump over the markers after it, with no branch on the
+// board. Play decodes a move from a table (start, end, direction), flips the
+// markers between with two ray masks, and looks for rows of the mover on the
+// whole board, and of the opponent only if some marker turned to his colour.
+// The State is 80 bytes.
+//
+// The user interfaces read a state through view.go (At, Phase, Mover,
+// PointCoords, NumPoints, beside RingsRemoved, Pool and Blitz), off the hot path.
+//
+// Tests: the envtest suite; a ruling table over hand-made positions; illegal
+// moves with their messages; a differential test against a naive implementation
+// written from the spec (maps and coordinates) on hundreds of random games; a
+// parser fuzz test; the observation and the policy cells moved under every
+// symmetry (symmetry_obs_test.go).
 package yinsh
