@@ -60,4 +60,69 @@
 // (the result of random games from the leaf: classic UCT), so the search runs, is tested and
 // makes baseline players without a network. [Symmetric] wraps another oracle: it asks about
 // each leaf turned by several of the game's symmetries and answers the mean.
+//
+// # The solver, the heuristic, the cache and alpha-beta
+//
+// Each is described at its type or parameter; what ties them together:
+//
+//   - The solver (Params.Solver, solver.go; MCTS-Solver, Winands et al. 2008)
+//     proves terminal nodes and leaves whose decider can win within his turn
+//     (env.WinChecker) without the oracle, and carries proofs up through deciders
+//     and chance with the number of decisions to the end. Descents stop at proven
+//     nodes; the move choice, the Gumbel sample and halving and the policy target
+//     leave proven losses out while anything else is left; a proven root ends the
+//     search and plays the shortest win (the longest loss). Nodes above ScanDepth
+//     have their children looked at when expanded, and after tree reuse when
+//     brought above it.
+//   - Root proofs (Params.RootProof) run AlphaBeta.Prove from each of the root's
+//     moves before any simulation, within RootProofNodes positions (counted, not
+//     timed). A search by time also gives them up at its deadline, and any search
+//     when Run's context ends; proofs cut short resume where they were cut at the
+//     next search of the same root, so the engine's go infinite slices see them
+//     through one after the other, and a search by time whose proofs were cut
+//     still makes at least one simulation.
+//   - Implicit minimax backups (Params.MinimaxWeight) keep in each node the minimax
+//     of the env.Heuristic values below it, proven values as they are; Start works
+//     them out again after scans and proofs that prove nodes without a backup.
+//   - The Cache settles a leaf found there at once, without the oracle; with one
+//     leaf in flight the tree is the same as without. It is bounded in bytes: a
+//     quarter for 4-way sets of keys (maphash.Comparable picks the set, a hit
+//     compares the whole state), the rest a ring of the legal actions' logits
+//     that the newest answers overwrite. Searcher.Release gives it back with the
+//     tree.
+//   - AlphaBeta (alphabeta.go) is the ab:D players' search and the root proofs'.
+//     With an env.Heuristic (not for EndsOnly nor Prove) it is a classical
+//     engine's: the win check at every decision, a transposition table
+//     (env.Hasher) used only at the depth it was searched to, its best move, the
+//     killer, then the history heuristic's order, principal-variation search;
+//     its values are plain alpha-beta's exactly. A triangular table keeps each
+//     node's best line (ABResult.PV), completed where it ends at a win within a
+//     turn by env.WinLine.
+//
+// # Batches in detail
+//
+// Terminal leaves, proven nodes and cache hits are backed up at once; such
+// instant descents made while a leaf waits take a place in flight, so at most
+// InFlight−1 of them go by before the waiting leaf's value is in (they see its
+// path through its virtual loss). A collision with a leaf in flight ends a batch,
+// and a Gumbel halving waits for its phase's values. Nodes are 56 bytes, in pages
+// of 2^13 nodes or more (a page holds the most children a node of the game can
+// have); Advance and SetRoot keep the subtree of the new root, found up to 8
+// decisions below, by copying it breadth first; MaxNodes stops a search whose tree
+// is full. The Dirichlet noise's Gamma variates are drawn here (gamma.go,
+// Marsaglia and Tsang), so that the package links no numerical library (cmd/zero's
+// TestLowLayersLinkWhatTheyUse).
+//
+// # Tests
+//
+// Besides the invariants above (visits of a decision node = 1 + its children's,
+// of a chance node = its children's; no virtual loss left after Apply; Run and
+// the steps give the same tree; every proof agrees with its children, and in the
+// tiny games with the exact expectimax value), searches are held to exact values:
+// tic-tac-toe against a solver, Gamble's hand-computed chance values, wins and
+// saves in one in YINSH blitz, Imbriqua and Gygès. The tactics suite
+// (tactics_test.go: a win in one, a forced block and a forced win in two for each
+// variant, and testdata/gyges-advanced-must-block.txt, each claim checked by brute
+// force) is solved by PUCT and Gumbel roots with no knowledge at 200 simulations
+// and by ab:1 to ab:3.
 package mcts

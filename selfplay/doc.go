@@ -29,4 +29,22 @@
 //   - chance is never a player: PlayGame draws chance outcomes by their probabilities, and
 //     tells both players of every decision, chance's included;
 //   - a player's illegal decision ends the game with an error naming the player and the move.
+//
+// What a side spent is in its Record (Thinking: the moves chosen, the wall time of
+// its Choose calls, the simulations its searches ran); an arena sums it by player
+// (ArenaResult.Thinking, in ratings.json). Limits.Cap bounds a search's time
+// whatever the spec says (zero serve's 10 s a search, through ui.Match.Cap); a
+// cancelled search answers with what it has.
+//
+// An arena runs one worker per core, its players made once per worker and
+// reseeded per game; long games are scheduled first; Opening decisions may open
+// each game at random, alike for the two games of a pair, to vary the games of
+// deterministic players. Stopped (Ctrl-C), it rates the games finished, which zero
+// arena writes marked interrupted. Its progress is drawn by the user interface
+// (ui.Progress), so that this package links no terminal code.
+//
+// Records read strictly (unknown fields, another format, the other layout's
+// fields, a record over 1 MiB refused), with errors naming the field and the game;
+// internal/games.ReadRecords adds the rules. testdata holds files of earlier
+// builds, which must read and write back byte for byte.
 package selfplay
