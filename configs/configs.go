@@ -2,6 +2,13 @@
 // machine without GPU, "tiny" for tests, and "tictactoe" for the test game that
 // docs/NEW_GAME.md registers. They are embedded in the binary: `zero train --game G` starts
 // from G's preset wherever it runs.
+//
+// configs_test checks that every game has a preset that loads, and TestPresetSearch
+// pins the search each preset (and an old run folder's config.yaml) makes. The
+// configurations that trained the shipped models are models/recipes/ (not
+// embedded: zero train --config); TestModelCards checks that each card in
+// models/README.md names its recipe and commands, and that the recipe's game, net,
+// optimizer and last step are those its checkpoint records.
 package configs
 
 import (

@@ -20,6 +20,25 @@
 // waits in its outbox on disk, bounded; everything the server holds is bounded.
 //
 // The package links no gorgonia: a worker needs env, mcts, net and replay only.
+//
+// The server has two users: trainer (the trainer's own process, in-process, a
+// random password) and worker (the run's token, only when it listens for remote
+// workers), who may publish games and read the run, the pace and the weights,
+// nothing else; the trainer's replies come under TrainerInbox, which workers may
+// not subscribe to. A publisher gives each game its id, worker/session/number,
+// the session 64 random bits, so that no worker takes another's ids first and a
+// re-sent game stays a duplicate for the run's life (the buffer keeps the ids it
+// retired), past the server's 10-minute deduplication. A full stream is retried
+// with back-off, so the queue fills and the workers wait; a server that cannot be
+// reached sends the game to the outbox, one file a game, in a folder per game
+// and rules revision, sent in order when the server is back. A session remakes
+// the durable consumer: in a work queue the stream holds exactly the games not
+// acknowledged, which are then delivered at once.
+//
+// Tests run real servers (in-process or on 127.0.0.1): a restart on the same store
+// loses nothing and repeats nothing acknowledged; a full stream holds the workers
+// back; a remote worker is refused with a wrong token and cannot touch the run;
+// its outbox keeps the games played while the server is down and sends each once.
 package dist
 
 import (

@@ -4,6 +4,13 @@
 // A record has a kind ("train", "selfplay", "eval"), the training step, the wall-clock time and
 // the run's own elapsed time (which resumes where the last session stopped), and any number of
 // named values. A line cut short by a crash is skipped when reading; nothing before it is lost.
+//
+// A killed session's records after its last checkpoint stay in the file; Timeline
+// drops them where the resumed session's clock steps back, Sequence does the same
+// as records arrive, and Tail reads a growing file by its whole new lines (the
+// dashboard follows a run with the two). The selfplay and ingest records come
+// every log period and once more for a session's last period when it stops, so
+// that the records end at the step, time and games the run's state gives.
 package metrics
 
 import (

@@ -13,6 +13,31 @@
 // Damage (a flipped byte, a page lost) costs the records it hits, not the run: a record whose
 // checksum fails is skipped, and reading goes on at the next whole record (framing.go). Open,
 // Scan and Repair report each damaged span with its bytes and the games and samples lost.
+//
+// On disk: replay/NNNNNN.zrp shards, each a header (magic, format version, game
+// name, samples added before the shard) and records u32 length | payload |
+// u32 CRC-32C. A session appends to a new shard, of at most 2000 games; a record
+// is written as soon as its game ends. Format 3 gives each target a flags byte
+// (proven); format 2 shards are read and never appended to. A write that fails
+// part-way (a full disk) is cut off the shard at once; if the cut fails too, the
+// buffer takes no more games.
+//
+// Records carry no sync marker, so after one that does not read, reading goes on
+// at the next offset where a whole record reads: its own length tried first,
+// then every offset, the payload's layout rejecting almost every offset before a
+// checksum is computed. A flipped byte costs one game, a span of zeros the games
+// it covers. Since a crash tears only what was not yet synced, Open takes the
+// run's count of samples as a floor: a tail that looks torn is cut off only if the
+// shards hold that count without it, else it is damage, left as it is. Repair
+// writes each damaged shard again with its records that read, keeping the
+// damaged file as NNNNNN.zrp.damaged; after it, Scan finds nothing. ReadGames
+// and ReadNewest read a folder without a buffer, changing nothing.
+//
+// The window grows with the samples ever added N, as KataGo's does:
+// min·(1 + growth·((N/min)^exponent − 1)/exponent), capped at max; games and
+// shards wholly outside it are dropped, their ids appended to retired-ids (folded
+// into ranges, synced before a shard holding their games is removed), so that Has
+// knows a game for the run's life.
 package replay
 
 import (

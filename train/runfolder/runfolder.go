@@ -20,6 +20,13 @@
 //	run.id            the run's identity on a NATS server: one account serves one run
 //	lock              names the process training in the folder, which holds an OS lock on
 //	                  the folder itself (lock.go)
+//
+// The lock (lock.go) is an flock on the folder itself, opened read-only, so that a
+// killed trainer releases it and deleting the lock file does not (it only loses
+// the holder's name); the lock file is flock'ed too, for an older zero and for
+// file systems that cannot lock a folder (NFS). A second trainer is refused before
+// it reads anything, with the first's pid, host and start. Holder takes the lock
+// shared for an instant, to tell whether a run is trained now (the dashboard).
 package runfolder
 
 import (
