@@ -16,6 +16,20 @@
 // and the empty line, and the command that stopped it is answered after. A `stop` also ends a
 // genmove, go visits or go time under way, which answer with what they found; other commands
 // sent meanwhile wait for them.
+//
+// Commands are one table; a session holds a games.Position. go infinite runs the
+// player's analysis on a goroutine in slices of the interval, the tree kept
+// between slices; a stream stopped before its first info line still writes one.
+// genmove, go visits and go time run on a goroutine with a context of their own:
+// Serve keeps reading, queues the lines that come meanwhile, cancels the search at
+// a stop that is the next command in the queue (one behind other commands is
+// theirs), and handles the queue once the reply is written, so one writer at a
+// time. A search stopped before it had anything is run again for one simulation
+// or alpha-beta's first depth, so a stop is always answered with a move. position
+// takes a move list, or a position in the game's own notation where it has one.
+// GTP controllers' forms are accepted too (play COLOR MOVE, genmove COLOR,
+// reg_genmove, clear_board, showboard, boardsize, komi, final_score). Every
+// session of docs/ENGINE.md is replayed by TestDocExamples.
 package engine
 
 import (

@@ -7,6 +7,18 @@
 // Noisy series (losses, rates) are drawn as their raw points, faint, under an exponential
 // moving average; the Elo of each checkpoint as points with its 95% interval as a shaded band.
 // Legends sit beside the plot, never on the curves.
+//
+// summary.txt gives a run in a few lines (length, smoothed final losses, best and
+// last Elo with intervals, mean rates, games taken). Charts (a kind of record, its
+// value names, whether they carry an interval, whether it is of remote workers'
+// intake) is the dashboard's list too; the intake's charts are drawn only for a run
+// whose ingest records name a worker besides the trainer's own (HasRemote). Open
+// reads every run before Write writes anything, so a folder without
+// metrics.jsonl, or a run given twice, is an error with nothing written. What a
+// chart draws is built apart from the drawing (chartLines), which the tests check
+// run by run, and drawn in layers (bands, faint points, lines). Each run's Elo is
+// its own ladder's, anchored at random: runs compare on it only as far as their
+// ladders do.
 package report
 
 import (

@@ -11,6 +11,15 @@
 //     drawing and notation, so every registered game is playable in both interfaces.
 //
 // Everything here works at the notation level of games.Position, off the hot path.
+//
+// Match.Play first expands a shortened move (f6-f9 for move f6-f9) when exactly one
+// legal move ends so. Chance is drawn at once, the k-th draw of the game from the
+// k-th number of the match's chance seed, so undone draws come out the same again
+// (undo cannot reshuffle Imbriqua's deck). The default opponent is DefaultSpec:
+// the game's model (ModelPath: the --models folder's GAME.zck, else the shipped
+// one) at 400 simulations, else DefaultOpponent, or FallbackOpponent while the
+// registry cannot build that. Boards read positions only through the games'
+// read-only accessors, and tell everything apart without colour.
 package ui
 
 import (

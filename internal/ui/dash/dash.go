@@ -19,6 +19,16 @@
 // metrics.Tail, so each request reads only the lines appended since the last one, and a line
 // still being written waits for its end; a page asks for the records past the ones it has.
 // Run names in requests are single folder names of DIR, checked before any file is opened.
+//
+// /api/run/metrics answers in columns by kind, with only the values the charts
+// draw; gen changes when the records kept are not the old ones plus new (a resumed
+// session dropped a lost end, the file was made anew), and the page then gets
+// everything. The page changes the polled lists in place (sync in static/dash.js),
+// so a click is never lost to a refresh. The play buttons link to the play page
+// with opponent=mcts:400:runs/RUN/FILE, which web.Options.RunCheckpoint
+// (Dashboard.Checkpoint) resolves to a checkpoint the run's state.json keeps, and
+// nothing else. Tests: the API with httptest on run folders written by the train
+// packages' writers, and headless Chromium (internal/testbrowser).
 package dash
 
 import (

@@ -6,6 +6,11 @@
 // but quit, the end of input, or an interrupt. While the agent thinks, a spinner shows the
 // simulations done. A finished game is saved as a game record (selfplay.Record), which --load replays; --load
 // also takes a game of an arena's games.jsonl (games.jsonl#N).
+//
+// Input is read on its own goroutine, so an interrupt is seen at once; the game so
+// far is saved on Ctrl-C, even while the agent thinks (--record, by default
+// games/zero-GAME-DATE-TIME.json). Tests drive Play from tables with scripted
+// input and agent, and run zero play once through a pseudo-terminal (creack/pty).
 package term
 
 import (
