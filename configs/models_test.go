@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train"
 )
@@ -28,13 +29,13 @@ func TestModelCards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	models, err := filepath.Glob(filepath.Join(root, "models", "*.zck"))
-	if err != nil || len(models) == 0 {
+	shipped, err := filepath.Glob(filepath.Join(root, "models", "*.zck"))
+	if err != nil || len(shipped) == 0 {
 		t.Fatalf("no models (%v)", err)
 	}
 	command := regexp.MustCompile("`zero train --config (\\S+) --run (\\S+)`")
 	average := regexp.MustCompile("`zero net average --out (\\S+) --force ([^`]+)`")
-	for _, model := range models {
+	for _, model := range shipped {
 		name := filepath.Base(model)
 		_, card, ok := strings.Cut(string(readme), "\n## "+name+"\n")
 		if !ok {
@@ -53,7 +54,7 @@ func TestModelCards(t *testing.T) {
 			t.Errorf("models/README.md, %s: the reproduce row has no `zero train --config FILE --run DIR`: %s", name, row)
 			continue
 		}
-		h, _, err := net.Inspect(model)
+		h, _, err := net.Inspect(models.ReadFile, model)
 		if err != nil {
 			t.Fatal(err)
 		}

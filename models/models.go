@@ -75,19 +75,27 @@ func ShippedName(p string) (string, bool) {
 // write one.
 const MaxBytes = 256 << 20
 
-// ReadFile reads the checkpoint at path: the file there, or, when there is none and the path
-// names a shipped model (models/NAME), the copy in the binary. Any other error is the file's.
-// Only a regular file (or a link to one) is read, and at most MaxBytes of it: a device, a
-// named pipe, a socket or a folder is refused without a read that could block or never end
-// (/dev/zero, a FIFO nobody writes), and a larger file with an error naming the path and the
-// limit.
+// ReadFile reads the checkpoint at path: the file there (ReadDisk), or, when there is none
+// and the path names a shipped model (models/NAME), the copy in the binary. Any other error is
+// the file's. The readers of player specs and model paths pass it to net's loaders; a run's
+// own checkpoints are read with ReadDisk.
 func ReadFile(path string) ([]byte, error) {
-	st, err := os.Stat(path)
+	data, err := ReadDisk(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if name, ok := ShippedName(path); ok {
 			return shipped.ReadFile(name)
 		}
 	}
+	return data, err
+}
+
+// ReadDisk reads the checkpoint file at path, never the binary's copy of a shipped model. Only
+// a regular file (or a link to one) is read, and at most MaxBytes of it: a device, a named
+// pipe, a socket or a folder is refused without a read that could block or never end
+// (/dev/zero, a FIFO nobody writes), and a larger file with an error naming the path and the
+// limit.
+func ReadDisk(path string) ([]byte, error) {
+	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}

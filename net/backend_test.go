@@ -16,6 +16,7 @@ import (
 	"github.com/zerogames/zero/env/gyges"
 	"github.com/zerogames/zero/env/imbriqua"
 	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/models"
 )
 
 // needBackend skips the test, saying why, where this build or CPU cannot run b.
@@ -228,7 +229,7 @@ func shipped(t *testing.T) []struct {
 			t.Logf("no shipped model %s", path)
 			continue
 		}
-		c, err := Load(path, g.spec)
+		c, err := Load(models.ReadFile, path, g.spec)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -289,10 +289,10 @@ func writeFloats(buf *bytes.Buffer, x []float32) {
 
 // Inspect reads and checks a checkpoint file as far as it can without its game: magic, format,
 // header, size, checksum, and every value finite (a file that holds a NaN or an infinity is
-// refused, as Load refuses it). It returns the header and the file's size. As every checkpoint
-// path, models/GAME.zck with no such file names the shipped model (models.ReadFile).
-func Inspect(path string) (Header, int64, error) {
-	data, err := models.ReadFile(path)
+// refused, as Load refuses it). It returns the header and the file's size. read reads the file
+// (Reader: the caller chooses whether shipped models are found).
+func Inspect(read Reader, path string) (Header, int64, error) {
+	data, err := read(path)
 	if err != nil {
 		return Header{}, 0, err
 	}
@@ -380,20 +380,29 @@ func parse(data []byte) (Header, []byte, error) {
 	return h, data[fixed+n : len(data)-4], nil
 }
 
-// Load reads a checkpoint for the game spec. It refuses a file that is truncated, corrupt, of
-// another format, of another game or encoding, or of another shape, with an error that
-// says which. A path models/GAME.zck with no such file names the model shipped in the binary
-// (models.ReadFile).
-func Load(path string, spec *Spec) (*Checkpoint, error) { return load(path, spec, false) }
+// A Reader reads a checkpoint file's bytes: models.ReadDisk, the file on the disk only (a
+// run's own checkpoints), or models.ReadFile, which also finds the models shipped in the binary
+// under models/NAME (player specs, zero net info, an init checkpoint). Which is the caller's
+// choice: net's loaders take one.
+type Reader func(path string) ([]byte, error)
+
+// Load reads a checkpoint for the game spec, its bytes by read. It refuses a file that is
+// truncated, corrupt, of another format, of another game or encoding, or of another shape, with
+// an error that says which.
+func Load(read Reader, path string, spec *Spec) (*Checkpoint, error) {
+	return load(read, path, spec, false)
+}
 
 // LoadTransfer reads a checkpoint to start spec's network from, as Load does, except that it
 // may be of another game whose network has the same shape: another variant of the same
 // board (yinsh-blitz weights for yinsh, whose observations and policy outputs are the same),
 // or of another version of the game's rules.
-func LoadTransfer(path string, spec *Spec) (*Checkpoint, error) { return load(path, spec, true) }
+func LoadTransfer(read Reader, path string, spec *Spec) (*Checkpoint, error) {
+	return load(read, path, spec, true)
+}
 
-func load(path string, spec *Spec, anyGame bool) (*Checkpoint, error) {
-	data, err := models.ReadFile(path)
+func load(read Reader, path string, spec *Spec, anyGame bool) (*Checkpoint, error) {
+	data, err := read(path)
 	if err != nil {
 		return nil, pathFirst(path, err)
 	}
@@ -548,8 +557,8 @@ func (c *Checkpoint) widen(spec *Spec) error {
 
 // LoadEngine loads the checkpoint at path for spec (see Load) and returns an inference engine
 // running its network: what a player of the checkpoint needs.
-func LoadEngine(path string, spec *Spec) (*Engine, error) {
-	c, err := Load(path, spec)
+func LoadEngine(read Reader, path string, spec *Spec) (*Engine, error) {
+	c, err := Load(read, path, spec)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %w", err) // Load's errors start with the path
 	}

@@ -53,7 +53,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	if err := Save(path, w, opt, 2, created); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Load(path, spec)
+	c, err := Load(models.ReadFile, path, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("the directory holds %d files after a save, want 1 (no temporary left)", len(entries))
 	}
-	hdr, size, err := Inspect(path)
+	hdr, size, err := Inspect(models.ReadFile, path)
 	if fi, _ := os.Stat(path); err != nil || hdr.Game != "yinsh" || size != fi.Size() {
 		t.Errorf("Inspect: %v, %q, %d bytes", err, hdr.Game, size)
 	}
@@ -208,7 +208,7 @@ func TestCheckpointRefused(t *testing.T) {
 			if err := os.WriteFile(path, c.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := Load(path, c.spec)
+			_, err := Load(models.ReadFile, path, c.spec)
 			if err == nil {
 				t.Fatal("loaded")
 			}
@@ -220,7 +220,7 @@ func TestCheckpointRefused(t *testing.T) {
 			if c.spec != spec {
 				return
 			}
-			if _, _, err := Inspect(path); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
+			if _, _, err := Inspect(models.ReadFile, path); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
 				t.Errorf("Inspect: %v, want the file and %q", err, c.want)
 			}
 		})
@@ -242,7 +242,7 @@ func TestLoadTransfer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := LoadTransfer(path, blitz)
+	c, err := LoadTransfer(models.ReadFile, path, blitz)
 	if err != nil {
 		t.Fatalf("yinsh weights for yinsh-blitz: %v", err)
 	}
@@ -276,7 +276,7 @@ func TestLoadTransfer(t *testing.T) {
 		{"damaged", damaged, blitz, "truncated"},
 		{"missing", filepath.Join(dir, "none.zck"), blitz, "none.zck"},
 	} {
-		if _, err := LoadTransfer(c.path, c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := LoadTransfer(models.ReadFile, c.path, c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
 		}
 	}
@@ -383,7 +383,7 @@ func TestCheckpointVersions(t *testing.T) {
 			if c.transfer {
 				load = LoadTransfer
 			}
-			ck, err := load(c.path, c.spec)
+			ck, err := load(models.ReadFile, c.path, c.spec)
 			switch {
 			case c.want == "" && err != nil:
 				t.Fatal(err)
@@ -405,20 +405,20 @@ func TestShippedCheckpoints(t *testing.T) {
 		t.Fatal("no shipped model")
 	}
 	for _, name := range names {
-		h, size, err := Inspect("models/" + name)
+		h, size, err := Inspect(models.ReadFile, "models/"+name)
 		if err != nil || h.Game+models.Ext != name || size == 0 {
-			t.Errorf("Inspect(models/%s): %s, %d bytes, %v", name, h.Game, size, err)
+			t.Errorf("Inspect(models.ReadFile, models/%s): %s, %d bytes, %v", name, h.Game, size, err)
 		}
 	}
-	if _, _, err := Inspect("models/none.zck"); !os.IsNotExist(err) {
+	if _, _, err := Inspect(models.ReadFile, "models/none.zck"); !os.IsNotExist(err) {
 		t.Errorf("a model not shipped: %v", err)
 	}
 	spec, err := SpecOf(yinsh.Blitz.Info(), yinsh.Blitz)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadEngine("models/yinsh-blitz.zck", spec); err != nil {
-		t.Errorf("LoadEngine(models/yinsh-blitz.zck): %v", err)
+	if _, err := LoadEngine(models.ReadFile, "models/yinsh-blitz.zck", spec); err != nil {
+		t.Errorf("LoadEngine(models.ReadFile, models/yinsh-blitz.zck): %v", err)
 	}
 }
 
@@ -476,5 +476,22 @@ func TestCheckpointBytes(t *testing.T) {
 		if got := CheckpointBytes(spec, w.Config, withOpt); got < st.Size()-400 || got > st.Size() {
 			t.Errorf("optimizer %v: CheckpointBytes %d, the file %d bytes", withOpt, got, st.Size())
 		}
+	}
+}
+
+// TestReaderChoosesShipped: whether models/NAME finds the binary's copy of a shipped model is
+// the caller's choice (the Reader): models.ReadFile finds it where no such file is on the disk
+// (the tests run in net/, which has no models folder), models.ReadDisk does not.
+func TestReaderChoosesShipped(t *testing.T) {
+	path := models.Path("gyges" + models.Ext)
+	if _, err := os.Stat(path); err == nil {
+		t.Skip(path, "is on the disk here: the test needs a folder without it")
+	}
+	h, _, err := Inspect(models.ReadFile, path)
+	if err != nil || h.Game != "gyges" {
+		t.Fatalf("models.ReadFile: %+v, %v; want the shipped gyges model", h, err)
+	}
+	if _, _, err := Inspect(models.ReadDisk, path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("models.ReadDisk found %s: %v", path, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/env/gyges"
+	"github.com/zerogames/zero/models"
 )
 
 // TestWidenEarlierEncoding: a Gygès checkpoint of encoding 1 (13 observation planes) loads for
@@ -25,11 +26,11 @@ func TestWidenEarlierEncoding(t *testing.T) {
 	old := *spec
 	old.Encoding, old.Observation.Planes, old.earlier = 1, 13, nil
 	for _, path := range []string{"../models/gyges-advanced.zck", "../models/recipes/gyges-advanced-v1.zck"} {
-		wide, err := Load(path, spec)
+		wide, err := Load(models.ReadFile, path, spec)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		file, err := Load(path, &old)
+		file, err := Load(models.ReadFile, path, &old)
 		if err != nil {
 			t.Fatalf("%s as encoding 1: %v", path, err)
 		}
@@ -99,7 +100,7 @@ func TestWidenEarlierEncoding(t *testing.T) {
 	// refuses it as before.
 	none := *spec
 	none.earlier = nil
-	if _, err := Load("../models/gyges-advanced.zck", &none); err == nil {
+	if _, err := Load(models.ReadFile, "../models/gyges-advanced.zck", &none); err == nil {
 		t.Error("a spec without earlier encodings loaded an encoding-1 file")
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/mcts"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/net"
 	"go.yaml.in/yaml/v3"
 )
@@ -594,7 +595,7 @@ func newMCTS[S env.State[S]](g env.Game[S], sp Spec) (Player[S], error) {
 	if err := params.Validate(); err != nil {
 		return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 	}
-	e, err := net.LoadEngine(sp.Checkpoint, spec)
+	e, err := net.LoadEngine(models.ReadFile, sp.Checkpoint, spec)
 	if err != nil {
 		return nil, fmt.Errorf("player %q: %w", sp.Text, err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/mcts"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train/dist"
 	"github.com/zerogames/zero/train/runfolder"
@@ -299,7 +300,7 @@ func (w *remote[S]) fetch(ctx context.Context, first bool) (*net.Model, error) {
 	for {
 		_, err := w.weights.GetWeights(ctx, path)
 		if err == nil {
-			ck, err := net.Load(path, w.spec)
+			ck, err := net.Load(models.ReadDisk, path, w.spec)
 			if err != nil {
 				return nil, fmt.Errorf("%w: its network does not fit this build: %w", errNotThisRun, err)
 			}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/zerogames/zero/internal/atomicfile"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train/runfolder"
 )
@@ -69,7 +70,7 @@ func (r *run[S]) weights() (startWeights, error) {
 	var damaged []string
 	for _, c := range candidates {
 		path := filepath.Join(r.dir, c.File)
-		ck, err := net.Load(path, r.spec)
+		ck, err := net.Load(models.ReadDisk, path, r.spec)
 		if err == nil && (ck.Header.Step != c.Step || ck.Optimizer == nil) {
 			err = fmt.Errorf("it holds step %d (state.json says %d) and optimizer state %v", ck.Header.Step, c.Step, ck.Optimizer != nil)
 		}
@@ -106,7 +107,7 @@ func (r *run[S]) ownCheckpoints() error {
 		if err != nil || size == c.Size && sum == c.SHA256 {
 			continue // missing or unreadable: damage, as a file that does not load
 		}
-		ck, err := net.Load(path, r.spec)
+		ck, err := net.Load(models.ReadDisk, path, r.spec)
 		if err != nil {
 			continue
 		}

@@ -34,6 +34,7 @@ import (
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/internal/atomicfile"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/net/nettrain"
 	"github.com/zerogames/zero/train/metrics"
@@ -189,7 +190,7 @@ func (r *run[S]) open() error {
 		return err
 	}
 	if r.state.Checkpoint == "" && r.cfg.Init != "" {
-		ck, err := net.LoadTransfer(r.cfg.Init, r.spec)
+		ck, err := net.LoadTransfer(models.ReadFile, r.cfg.Init, r.spec)
 		if err != nil {
 			return fmt.Errorf("init: %w", err)
 		}

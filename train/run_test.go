@@ -20,6 +20,7 @@ import (
 
 	"github.com/zerogames/zero/configs"
 	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/selfplay"
 	"github.com/zerogames/zero/train"
@@ -216,7 +217,7 @@ func TestKillAndResume(t *testing.T) {
 			after.Step, after.Sessions, after.Games, before.Step, before.Sessions, before.Games)
 	}
 	spec, _ := net.SpecOf(yinsh.Blitz.Info(), yinsh.Blitz)
-	ck, err := net.Load(filepath.Join(dir, after.Checkpoint), spec)
+	ck, err := net.Load(models.ReadFile, filepath.Join(dir, after.Checkpoint), spec)
 	if err != nil || ck.Header.Step != after.Step || ck.Optimizer == nil || ck.Optimizer.Step != after.Step {
 		t.Fatalf("the last checkpoint %s: %v", after.Checkpoint, err)
 	}
@@ -360,7 +361,7 @@ func TestInit(t *testing.T) {
 	}
 	initFile := filepath.Join(from, readState(t, from).Checkpoint)
 	blitzSpec, _ := net.SpecOf(yinsh.Blitz.Info(), yinsh.Blitz)
-	start, err := net.Load(initFile, blitzSpec)
+	start, err := net.Load(models.ReadFile, initFile, blitzSpec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +378,7 @@ func TestInit(t *testing.T) {
 		if cfg.Init != "" && !strings.Contains(out.String(), "starting from the weights of "+initFile+" (yinsh-blitz, step 10)") {
 			t.Errorf("the run does not say where it started:\n%s", out.String())
 		}
-		ck, err := net.Load(filepath.Join(dir, readState(t, dir).Checkpoint), spec)
+		ck, err := net.Load(models.ReadFile, filepath.Join(dir, readState(t, dir).Checkpoint), spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -418,7 +419,7 @@ func TestInit(t *testing.T) {
 	if want := fmt.Sprintf("deepened from %d residual blocks to %d", cfg.Net.Blocks, deeper.Net.Blocks); !strings.Contains(out.String(), want) {
 		t.Errorf("the deeper run does not say %q:\n%s", want, out.String())
 	}
-	ck, err := net.Load(filepath.Join(dir, readState(t, dir).Checkpoint), spec)
+	ck, err := net.Load(models.ReadFile, filepath.Join(dir, readState(t, dir).Checkpoint), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -886,7 +887,7 @@ func TestDivergedStepIsNotSaved(t *testing.T) {
 		t.Errorf("state.json names %s after the failed step, not the last good checkpoint %s", st.Checkpoint, good)
 	}
 	spec, _ := net.SpecOf(yinsh.Blitz.Info(), yinsh.Blitz)
-	ck, err := net.Load(filepath.Join(dir, st.Checkpoint), spec)
+	ck, err := net.Load(models.ReadFile, filepath.Join(dir, st.Checkpoint), spec)
 	if err != nil {
 		t.Fatal(err)
 	}

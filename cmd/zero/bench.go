@@ -320,7 +320,7 @@ func benchSelfPlay(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if err != nil {
 			return err
 		}
-		ck, err := net.Load(*checkpoint, spec)
+		ck, err := net.Load(models.ReadFile, *checkpoint, spec)
 		if err != nil {
 			return fmt.Errorf("--checkpoint %s: %w", *checkpoint, err)
 		}

@@ -66,7 +66,7 @@ func netCmd(fs *flag.FlagSet) func(context.Context, []string, io.Reader, io.Writ
 // netInfo prints a checkpoint's header and size, after checking the whole file as the
 // loaders do (net.Inspect: its checksum, its header, every value finite).
 func netInfo(w io.Writer, path string) error {
-	h, size, err := net.Inspect(path)
+	h, size, err := net.Inspect(models.ReadFile, path)
 	if err != nil {
 		return err
 	}
@@ -191,7 +191,7 @@ func netAverage(w io.Writer, out string, paths []string, force bool) error {
 		low, top int64
 	)
 	for i, path := range paths {
-		h, _, err := net.Inspect(path)
+		h, _, err := net.Inspect(models.ReadFile, path)
 		if err != nil {
 			return err
 		}
@@ -211,7 +211,7 @@ func netAverage(w io.Writer, out string, paths []string, force bool) error {
 		if h.Normalize(); h.Game == spec.Game && h.Rules != spec.Rules {
 			return fmt.Errorf("%s: learned under revision %d of %s's rules, this program plays revision %d: a mean would be labelled with a revision none of its nets learned (train from it with --init instead)", path, h.Rules, spec.Game, spec.Rules)
 		}
-		c, err := net.Load(path, spec)
+		c, err := net.Load(models.ReadFile, path, spec)
 		if err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zerogames/zero/internal/games"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/net"
 )
 
@@ -136,7 +137,7 @@ func TestNetCommands(t *testing.T) {
 	}
 	var nets []*net.Weights
 	for _, path := range []string{ckpt, other, mean} {
-		c, err := net.Load(path, spec)
+		c, err := net.Load(models.ReadFile, path, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,7 +190,7 @@ func diverged(t *testing.T, dir, game string, c net.Config) (string, string) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = net.Load(path, spec)
+	_, err = net.Load(models.ReadFile, path, spec)
 	if err == nil || !strings.Contains(err.Error(), "holds NaN at index 0 (the network diverged)") {
 		t.Fatalf("the diverged net: %v, want the loader's refusal of the NaN (not of the file)", err)
 	}
@@ -221,7 +222,7 @@ func olderRules(t *testing.T, dir, game string, c net.Config) string {
 	if err := net.Save(path, w, nil, 0, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := net.Load(path, spec); err != nil {
+	if _, err := net.Load(models.ReadFile, path, spec); err != nil {
 		t.Fatalf("the older revision's net does not load, the refusal would test nothing: %v", err)
 	}
 	return path

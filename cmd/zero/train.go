@@ -18,6 +18,7 @@ import (
 	"github.com/zerogames/zero/configs"
 	"github.com/zerogames/zero/internal/games"
 	"github.com/zerogames/zero/internal/games/gamestrain"
+	"github.com/zerogames/zero/models"
 	znet "github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train"
 	"github.com/zerogames/zero/train/dist"
@@ -120,7 +121,7 @@ func checkInit(cfg train.Config) error {
 	if err != nil {
 		return err
 	}
-	_, err = znet.LoadTransfer(cfg.Init, spec)
+	_, err = znet.LoadTransfer(models.ReadFile, cfg.Init, spec)
 	return err
 }
 

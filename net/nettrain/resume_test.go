@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/net"
 )
 
@@ -60,7 +61,7 @@ func TestResumeIsExact(t *testing.T) {
 	if err := net.Save(path, first, tr1.Optimizer(), 3, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	c, err := net.Load(path, spec)
+	c, err := net.Load(models.ReadFile, path, spec)
 	if err != nil {
 		t.Fatal(err)
 	}

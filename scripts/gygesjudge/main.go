@@ -25,6 +25,7 @@ import (
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/env/gyges"
 	"github.com/zerogames/zero/mcts"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/net"
 )
 
@@ -71,7 +72,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		e, err := net.LoadEngine(*model, spec)
+		e, err := net.LoadEngine(models.ReadFile, *model, spec)
 		if err != nil {
 			log.Fatal(err)
 		}

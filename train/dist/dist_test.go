@@ -26,6 +26,7 @@ import (
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/env/yinsh"
+	"github.com/zerogames/zero/models"
 	"github.com/zerogames/zero/net"
 	"github.com/zerogames/zero/train/replay"
 )
@@ -324,7 +325,7 @@ func TestRemoteWorker(t *testing.T) {
 	if step, err := wc.GetWeights(ctx, got); err != nil || step != 42 {
 		t.Fatalf("weights: step %d, %v", step, err)
 	}
-	if _, err := net.Load(got, spec); err != nil {
+	if _, err := net.Load(models.ReadFile, got, spec); err != nil {
 		t.Fatalf("the weights fetched: %v", err)
 	}
 	// What a worker may not do (the server does not answer a request it does not allow: each

@@ -122,7 +122,7 @@ func randomized(t *testing.T, g games.Game, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ck, err := net.Load(path, spec)
+	ck, err := net.Load(models.ReadFile, path, spec)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

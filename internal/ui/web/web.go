@@ -404,7 +404,7 @@ func (s *Server) offered(name, game string) bool {
 	if sniff(path) != nil {
 		return false
 	}
-	h, _, err := znet.Inspect(path)
+	h, _, err := znet.Inspect(models.ReadFile, path)
 	return err == nil && h.Game == game
 }
 
