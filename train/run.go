@@ -16,6 +16,65 @@
 // game it had recorded, losing only the games in progress and the training steps since that
 // checkpoint. An interruption (context cancelled: Ctrl-C) writes a last checkpoint first. One
 // process trains in a folder at a time: a second is refused at once, naming the first.
+//
+// # A session
+//
+// Run[S] runs one session. Self-play is package worker's, its search an
+// mcts.Params decoded from the selfplay section (SelfPlayConfig embeds it) over
+// self-play's defaults; each session seeds its workers afresh. The trainer draws
+// batch_size samples uniformly from the replay window, each turned by a random
+// symmetry, and steps; the value target is the result, or with value_from_search
+// λ > 0 (1−λ)·result + λ·the root value. The ratio: step k+1 waits until
+// train_ratio × samples ever ≥ (k+1) × batch_size, and every worker, here or
+// remote, waits after a game while the pace says self-play is ahead. Every
+// publish_every steps the weights are published and a train record written; every
+// checkpoint_every steps a checkpoint, then state.json.
+//
+// Evaluation (eval.go) plays each new checkpoint against the previous ones and the
+// baselines at the game's selfplay.PlayParams; the ladder is re-rated (anchored at
+// random) into ratings.json. A newer checkpoint replaces one still waiting, so
+// evaluation never falls behind. Checkpoints beyond keep_last are deleted, except
+// the best rated and, while it is rated, the one under evaluation and its
+// opponents; every step-*.zck the state does not list goes with them, so a
+// deletion that failed is tried again.
+//
+// # Crash safety in detail
+//
+// The lock is the OS's (flock) on the folder itself, opened read-only, so a killed
+// trainer releases it and deleting the lock file does not. A resume refuses a
+// checkpoint that is whole but not the one the run wrote (its SHA-256 is not the
+// recorded one); a damaged newest checkpoint is set aside as FILE.damaged, its
+// ladder player renamed with it, and the run resumes from the newest whole one. A
+// folder with checkpoints, ratings or games but no state.json is refused. Games
+// and samples are counted under one lock, the buffer synced before the state
+// counts them, and the buffer opens with the state's count as a floor (see
+// replay.Open). Temporary files of cut writes are removed on reopening
+// (atomicfile.RemoveTemps). A step whose loss is not finite ends the session
+// without saving the weights it left. TestKillAndResume kills a run with SIGKILL,
+// damages the replay tail and resumes it.
+//
+// # Init, history, refusals
+//
+// init (zero train --init) starts a new run from a checkpoint's weights
+// (net.LoadTransfer: another game of the same shape will do); a net with fewer
+// residual blocks is grown by net.Weights.Deepen, each new block the identity, so
+// the run starts from the checkpoint's play to the bit. The configuration history
+// (history.go) compares the session's configuration with the last record in
+// config-history/ key by key, prints and records the changes, and refuses a change
+// of game, of any net key or of optimizer.method before anything is written.
+//
+// # Remote workers, transport and benches
+//
+// Work (remote.go, zero worker) plays for a run on another machine: the run's info
+// and configuration checked against this build, the newest network from the object
+// store (switched at each publication), its own batcher and workers, and a
+// dist.Publisher with an outbox in its folder. transport.go starts the embedded
+// NATS server or connects to an external one, checks that it holds no other run
+// (before the folder is written), sets the run up, and ingests: each game checked
+// (replay.Check) or refused for good, added unless the buffer has had its id, and
+// acknowledged once synced. BenchSelfPlay (zero bench selfplay) and BenchIngest
+// (zero bench ingest) measure self-play and the intake. Console output (watch.go)
+// goes through one console that erases the progress bar first.
 package train
 
 import (
