@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/zerogames/zero/env/gyges"
 	"github.com/zerogames/zero/env/yinsh"
 	"github.com/zerogames/zero/net"
 )
@@ -17,13 +18,18 @@ func presetConfig() net.Config {
 // batches of 64, as the Trainer runs it (our convolution and batchnorm ops, the graph and
 // machine of the batch size reused) and, for comparison, with gorgonia's Conv2d and BatchNorm,
 // reused or rebuilt every step (a naive use of gorgonia); and the preset's net (YINSH blitz,
-// 4 blocks × 32 channels) on batches of 128 as the preset trains it.
+// 4 blocks × 32 channels) and Gygès advanced's on batches of 128 as the presets train them.
 func BenchmarkTrainStep(b *testing.B) {
 	normal := yinshSpec(b)
 	blitz, err := net.SpecOf(yinsh.Blitz.Info(), yinsh.Blitz)
 	if err != nil {
 		b.Fatal(err)
 	}
+	advanced, err := net.SpecOf(gyges.Advanced.Info(), gyges.Advanced)
+	if err != nil {
+		b.Fatal(err)
+	}
+	gygesPreset := net.Config{Blocks: 4, Channels: 32, PolicyChannels: 16, ValueChannels: 2, ValueHidden: 64}
 	for _, mode := range []struct {
 		name            string
 		spec            *net.Spec
@@ -35,6 +41,8 @@ func BenchmarkTrainStep(b *testing.B) {
 		{"yinsh/gorgonia-ops", normal, net.BenchConfig(), 64, false, false},
 		{"yinsh/gorgonia-ops-rebuilt", normal, net.BenchConfig(), 64, false, true},
 		{"yinsh-blitz-preset/trainer", blitz, presetConfig(), 128, true, false},
+		// Gygès' policy is 1,336 planes of 6 × 6 (48,006 actions), the trunk's 32 channels of 6 × 6.
+		{"gyges-advanced-preset/trainer", advanced, gygesPreset, 128, true, false},
 	} {
 		b.Run(mode.name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))

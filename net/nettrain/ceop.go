@@ -4,33 +4,66 @@ import (
 	"fmt"
 	"hash"
 	"math"
+	"slices"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
 
-// The policy's loss is our own op as well: the cross-entropy of the softmax of logits + mask
-// against the target, averaged over the batch, in one op whose gradient with respect to the
-// logits is (softmax · Σ target − target) / batch. gorgonia's chain (a sum with the mask, its
-// LogSoftMax, a product with the target, a sum, a mean, a negation, and as many backward ops)
-// made a tensor of the policy's size at each link, and computed the exponential of every
-// output, where the masked ones (most: the illegal actions) are 0. The logits come in parts (the
-// grid's outputs and the off-grid ones), the policy's outputs being their concatenation along
-// axis 1, so that they need not be concatenated (nor their gradient sliced apart).
+// The policy's loss is our own op as well: the cross-entropy of the softmax of the legal
+// outputs against the target, averaged over the batch, in one op whose gradient with respect
+// to the logits is (softmax · Σ target − target) / batch at the legal outputs and 0 elsewhere.
+// gorgonia's chain (a sum with a mask, its LogSoftMax, a product with the target, a sum, a
+// mean, a negation, and as many backward ops) made a tensor of the policy's size at each link
+// and computed the exponential of every output; a dense mask and target cost as much again
+// (in Gygès, 48,006 outputs a position, two thirds of a training step). This op reads the
+// legal outputs only (sparseTargets). The logits come in parts (the grid's outputs and the
+// off-grid ones), the policy's outputs being their concatenation along axis 1, so that they
+// need not be concatenated (nor their gradient sliced apart).
 
-// ceOp is the loss: inputs the logits' parts (batch, width each), then mask and target (batch,
-// outputs); output a scalar.
+// sparseTargets are the targets of a batch's loss: position i's legal outputs (their indices
+// among the policy's outputs) and their target probabilities are idx and target from end[i-1]
+// (0 for the first) to end[i]. Only they enter the softmax: the policy's other outputs (most of
+// them: Gygès has 48,006, of which a position has a few dozen legal) are never read.
+type sparseTargets struct {
+	idx    []int32
+	target []float32
+	end    []int32
+}
+
+// setTarget makes output o of position i legal with target t: in the sparse targets with our
+// ops, else in the dense mask and target of gorgonia's.
+func (gr *graph) setTarget(i, outputs, o int, t float32) {
+	if l := gr.legal; l != nil {
+		l.idx = append(l.idx, int32(o))
+		l.target = append(l.target, t)
+		return
+	}
+	gr.maskBuf[i*outputs+o] = 0
+	gr.targetBuf[i*outputs+o] = t
+}
+
+// endPosition closes position i's legal outputs (setTarget).
+func (gr *graph) endPosition(i int) {
+	if l := gr.legal; l != nil {
+		l.end[i] = int32(len(l.idx))
+	}
+}
+
+// ceOp is the loss: inputs the logits' parts (batch, width each); output a scalar.
 type ceOp struct {
 	batch, outputs int
 	widths         []int
+	legal          *sparseTargets
 	out            G.F32
-	// the last run's softmax (batch, outputs) and Σ target of each position, for the gradient
+	// the last run's softmax at each legal output (aligned with legal.idx) and Σ target of
+	// each position, for the gradient
 	soft, tsum []float32
 }
 
 // ceGradOp is the gradient with respect to one part of the logits: inputs the ceOp's output
-// (which it must follow), the target and the loss's gradient (a scalar).
+// (which it must follow) and the loss's gradient (a scalar).
 type ceGradOp struct {
 	f          *ceOp
 	part, from int // the part, and its first column among the outputs
@@ -42,31 +75,41 @@ var (
 	_ G.Op   = (*ceGradOp)(nil)
 )
 
-// crossEntropy is the loss of logits (the parts of the policy's outputs) against target, the
-// outputs where mask is very negative (maskedOut) left out of the softmax.
-func crossEntropy(mask, target *G.Node, logits ...*G.Node) (*G.Node, error) {
-	ms := mask.Shape()
-	op := &ceOp{batch: ms[0], outputs: ms[1]}
+// crossEntropy is the loss of logits (the parts of the policy's outputs, outputs in all)
+// against the targets legal holds at each step, only the legal outputs in the softmax.
+func crossEntropy(legal *sparseTargets, outputs int, logits ...*G.Node) (*G.Node, error) {
+	op := &ceOp{batch: len(legal.end), outputs: outputs, legal: legal}
 	sum := 0
 	for _, l := range logits {
 		s := l.Shape()
 		if s.Dims() != 2 || s[0] != op.batch {
-			return nil, fmt.Errorf("crossEntropy: logits %v for a mask %v", s, ms)
+			return nil, fmt.Errorf("crossEntropy: logits %v for a batch of %d", s, op.batch)
 		}
 		op.widths = append(op.widths, s[1])
 		sum += s[1]
 	}
-	if ms.Dims() != 2 || sum != op.outputs || !target.Shape().Eq(ms) {
-		return nil, fmt.Errorf("crossEntropy: logits of %d outputs, mask %v, target %v", sum, ms, target.Shape())
+	if sum != op.outputs {
+		return nil, fmt.Errorf("crossEntropy: logits of %d outputs, want %d", sum, outputs)
 	}
-	op.soft = make([]float32, op.batch*op.outputs)
 	op.tsum = make([]float32, op.batch)
-	return G.ApplyOp(op, append(append([]*G.Node(nil), logits...), mask, target)...)
+	return G.ApplyOp(op, logits...)
+}
+
+// logit is output o of position i, from the part that holds it.
+func (op *ceOp) logit(inputs []G.Value, i int, o int32) float32 {
+	from := int32(0)
+	for p, w := range op.widths {
+		if o < from+int32(w) {
+			return f32(inputs[p])[i*w+int(o-from)]
+		}
+		from += int32(w)
+	}
+	panic("nettrain: a legal output past the policy's") // Batch.Check bounds the actions
 }
 
 func matType() G.TensorType { return G.TensorType{Dims: 2, Of: hm.TypeVariable('a')} }
 
-func (op *ceOp) Arity() int { return len(op.widths) + 2 }
+func (op *ceOp) Arity() int { return len(op.widths) }
 func (op *ceOp) Type() hm.Type {
 	ts := make([]hm.Type, 0, op.Arity()+1)
 	for range op.Arity() {
@@ -83,50 +126,39 @@ func (op *ceOp) Hashcode() uint32                               { return hashOf(
 func (op *ceOp) String() string                                 { return "zeroce" }
 
 func (op *ceOp) Do(inputs ...G.Value) (G.Value, error) {
-	k := len(op.widths)
-	mask, target := f32(inputs[k]), f32(inputs[k+1])
+	l := op.legal
+	op.soft = slices.Grow(op.soft[:0], len(l.idx))[:len(l.idx)]
 	var loss float64
+	start := int32(0)
 	for i := range op.batch {
-		row := i * op.outputs
-		soft := op.soft[row : row+op.outputs]
-		t := target[row : row+op.outputs]
-		m := mask[row : row+op.outputs]
-		// soft = logits + mask, part by part.
-		j := 0
-		for p, w := range op.widths {
-			l := f32(inputs[p])[i*w : (i+1)*w]
-			s, mm := soft[j:j+w], m[j:j+w]
-			for c, v := range l {
-				s[c] = v + mm[c]
-			}
-			j += w
+		end := l.end[i]
+		idx, t, soft := l.idx[start:end], l.target[start:end], op.soft[start:end]
+		start = end
+		op.tsum[i] = 0
+		if len(idx) == 0 {
+			continue
 		}
 		hi := float32(math.Inf(-1))
-		for _, z := range soft {
-			hi = max(hi, z)
+		for j, o := range idx {
+			soft[j] = op.logit(inputs, i, o)
+			hi = max(hi, soft[j])
 		}
-		// log Σ exp(z − hi); the outputs far below the largest (the masked ones) weigh 0.
+		// log Σ exp(z − hi) over the legal outputs
 		var sum, ce, ts float64
 		for j, z := range soft {
 			if tj := t[j]; tj != 0 {
 				ce -= float64(tj) * float64(z)
 				ts += float64(tj)
 			}
-			if d := z - hi; d > -80 {
-				e := math.Exp(float64(d))
-				soft[j] = float32(e)
-				sum += e
-			} else {
-				soft[j] = 0
-			}
+			e := math.Exp(float64(z - hi))
+			soft[j] = float32(e)
+			sum += e
 		}
 		lse := float64(hi) + math.Log(sum)
 		ce += ts * lse // −Σ t·(z − lse)
 		inv := float32(1 / sum)
 		for j, e := range soft {
-			if e != 0 {
-				soft[j] = e * inv
-			}
+			soft[j] = e * inv
 		}
 		op.tsum[i] = float32(ts)
 		loss += ce
@@ -144,11 +176,10 @@ func (op *ceOp) DiffWRT(n int) []bool {
 }
 
 func (op *ceOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	k := len(op.widths)
 	out := make(G.Nodes, len(inputs))
 	from := 0
 	for p, w := range op.widths {
-		d, err := G.ApplyOp(&ceGradOp{f: op, part: p, from: from}, output, inputs[k+1], grad)
+		d, err := G.ApplyOp(&ceGradOp{f: op, part: p, from: from}, output, grad)
 		if err != nil {
 			return nil, err
 		}
@@ -158,9 +189,9 @@ func (op *ceOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	return out, nil
 }
 
-func (op *ceGradOp) Arity() int { return 3 }
+func (op *ceGradOp) Arity() int { return 2 }
 func (op *ceGradOp) Type() hm.Type {
-	return hm.NewFnType(hm.TypeVariable('a'), matType(), hm.TypeVariable('a'), matType())
+	return hm.NewFnType(hm.TypeVariable('a'), hm.TypeVariable('a'), matType())
 }
 func (op *ceGradOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.f.batch, op.f.widths[op.part]}, nil
@@ -191,21 +222,27 @@ func (op *ceGradOp) Do(inputs ...G.Value) (G.Value, error) {
 
 func (op *ceGradOp) UsePreallocDo(prealloc G.Value, inputs ...G.Value) (G.Value, error) {
 	f := op.f
-	g, err := scalar(inputs[2])
+	g, err := scalar(inputs[1])
 	if err != nil {
 		return nil, err
 	}
-	target, dl := f32(inputs[1]), f32(prealloc)
+	dl := f32(prealloc)
+	clear(dl) // an output not legal has softmax 0 and target 0
 	w := f.widths[op.part]
+	lo, hi := int32(op.from), int32(op.from+w)
 	k := g / float32(f.batch)
+	l := f.legal
+	start := int32(0)
 	for i := range f.batch {
-		s := f.soft[i*f.outputs+op.from : i*f.outputs+op.from+w]
-		t := target[i*f.outputs+op.from : i*f.outputs+op.from+w]
+		end := l.end[i]
 		d := dl[i*w : (i+1)*w]
 		ts := f.tsum[i]
-		for j, p := range s {
-			d[j] = k * (p*ts - t[j])
+		for j := start; j < end; j++ {
+			if o := l.idx[j]; o >= lo && o < hi {
+				d[o-lo] = k * (f.soft[j]*ts - l.target[j])
+			}
 		}
+		start = end
 	}
 	return prealloc, nil
 }

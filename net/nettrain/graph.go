@@ -40,7 +40,11 @@ type graph struct {
 	scratch *convScratch
 
 	// training graphs only
-	mask, target, z *G.Node // (batch, outputs) additive mask, (batch, outputs), (batch)
+	mask, target, z *G.Node // (batch, outputs) additive mask, (batch, outputs), (batch); gorgonia's ops
+	// legal is the targets of our ops' loss: each position's legal outputs and their target
+	// (the dense mask and target, tens of megabytes a batch where the policy is wide, are
+	// gorgonia's only)
+	legal           *sparseTargets
 	ce, mse, cost   *G.Node
 	xBuf, maskBuf   []float32
 	targetBuf, zBuf []float32
@@ -276,19 +280,19 @@ func (gr *graph) statsOut() {
 // error times the value weight; then its gradient and a machine to run it.
 func (gr *graph) addLoss(valueWeight float64) error {
 	b, out := gr.batch, gr.w.Spec.Outputs()
-	gr.maskBuf = make([]float32, b*out)
-	gr.targetBuf = make([]float32, b*out)
 	gr.zBuf = make([]float32, b)
-	gr.mask = G.NewMatrix(gr.g, tensor.Float32, G.WithShape(b, out), G.WithName("mask"),
-		G.WithValue(tensor.New(tensor.WithShape(b, out), tensor.WithBacking(gr.maskBuf))))
-	gr.target = G.NewMatrix(gr.g, tensor.Float32, G.WithShape(b, out), G.WithName("target"),
-		G.WithValue(tensor.New(tensor.WithShape(b, out), tensor.WithBacking(gr.targetBuf))))
 	gr.z = G.NewVector(gr.g, tensor.Float32, G.WithShape(b), G.WithName("z"),
 		G.WithValue(tensor.New(tensor.WithShape(b), tensor.WithBacking(gr.zBuf))))
-
 	if gr.scratch != nil {
-		gr.ce = gr.apply(crossEntropy(gr.mask, gr.target, gr.parts...))
+		gr.legal = &sparseTargets{end: make([]int32, b)}
+		gr.ce = gr.apply(crossEntropy(gr.legal, out, gr.parts...))
 	} else {
+		gr.maskBuf = make([]float32, b*out)
+		gr.targetBuf = make([]float32, b*out)
+		gr.mask = G.NewMatrix(gr.g, tensor.Float32, G.WithShape(b, out), G.WithName("mask"),
+			G.WithValue(tensor.New(tensor.WithShape(b, out), tensor.WithBacking(gr.maskBuf))))
+		gr.target = G.NewMatrix(gr.g, tensor.Float32, G.WithShape(b, out), G.WithName("target"),
+			G.WithValue(tensor.New(tensor.WithShape(b, out), tensor.WithBacking(gr.targetBuf))))
 		logp := gr.apply(G.LogSoftMax(gr.apply(G.Add(gr.logits, gr.mask)), 1))
 		perPos := gr.apply(G.Sum(gr.apply(G.HadamardProd(gr.target, logp)), 1))
 		gr.ce = gr.apply(G.Neg(gr.apply(G.Mean(perPos))))

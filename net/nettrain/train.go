@@ -93,10 +93,9 @@ func (t *Trainer) StepDense(obs, policy, legal, value []float32) (Loss, error) {
 				if legal != nil && legal[i*actions+a] == 0 {
 					continue
 				}
-				o := i*out + s.OutputOf(env.Action(a))
-				gr.maskBuf[o] = 0
-				gr.targetBuf[o] = policy[i*actions+a]
+				gr.setTarget(i, out, s.OutputOf(env.Action(a)), policy[i*actions+a])
 			}
+			gr.endPosition(i)
 		}
 		return nil
 	}); err != nil {
@@ -126,10 +125,9 @@ func (t *Trainer) lossAndGrad(b *net.Batch) (Loss, error) {
 		for i := range b.N {
 			end := b.LegalEnd[i]
 			for j := start; j < end; j++ {
-				o := i*out + s.OutputOf(b.Legal[j])
-				gr.maskBuf[o] = 0
-				gr.targetBuf[o] = b.Policy[j]
+				gr.setTarget(i, out, s.OutputOf(b.Legal[j]), b.Policy[j])
 			}
+			gr.endPosition(i)
 			start = end
 		}
 		return nil
@@ -161,6 +159,9 @@ func (t *Trainer) prepare(n int, obs, value []float32, scatter func(*graph) erro
 	}
 	t.cur = gr
 	copy(gr.xBuf, obs[:len(gr.xBuf)])
+	if gr.legal != nil {
+		gr.legal.idx, gr.legal.target = gr.legal.idx[:0], gr.legal.target[:0]
+	}
 	for i := range gr.maskBuf {
 		gr.maskBuf[i] = maskedOut
 	}
