@@ -83,6 +83,16 @@ func factoryOf(b Backend) *factory {
 // always is the auto of a backend that Auto may choose wherever it is available.
 func always() bool { return true }
 
+// Known lists every backend of the factory list, in its order, whether this build and CPU can
+// run it or not: the names a help text offers.
+func Known() []Backend {
+	names := make([]Backend, len(factories))
+	for i, f := range factories {
+		names[i] = f.name
+	}
+	return names
+}
+
 // Backends lists the backends this build can run on this CPU, the one Auto chooses first, then
 // the others in the order of factories.
 func Backends() []Backend {

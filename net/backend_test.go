@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -625,5 +626,19 @@ func TestBackendChoice(t *testing.T) {
 				t.Errorf("stderr %q, want one line saying %q and using %s", stderr.String(), c.warn, c.want)
 			}
 		})
+	}
+}
+
+// TestKnown: Known names every backend of the list, those this machine cannot run too, and
+// Backends only ever names known ones.
+func TestKnown(t *testing.T) {
+	known := Known()
+	if len(known) != len(factories) {
+		t.Fatalf("Known() = %v for %d factories", known, len(factories))
+	}
+	for _, b := range Backends() {
+		if !slices.Contains(known, b) {
+			t.Errorf("Backends() names %s, which Known() = %v lacks", b, known)
+		}
 	}
 }

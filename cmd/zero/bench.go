@@ -65,7 +65,7 @@ func benchNet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	workers := fs.String("workers", "1,2", "numbers of workers (goroutines, one engine each), comma-separated")
 	per := fs.Duration("time", time.Second, "time to measure each line")
 	trainBatch := fs.Int("train", 0, "also measure training steps on batches of this size (0: no)")
-	backendList := fs.String("backends", "", "inference backends to measure side by side, comma-separated (go, onednn-fp32, onednn-bf16; default: every one this build and CPU can run)")
+	backendList := fs.String("backends", "", "inference backends to measure side by side, comma-separated ("+knownBackends()+"; default: every one this build and CPU can run)")
 	if help, err := parseFlags(fs, args, stdout, stderr); help || err != nil {
 		return err
 	}
@@ -488,4 +488,13 @@ func benchIngest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		s.CPUSeconds/s.Seconds, 100*s.Check/s.Seconds, 100*s.Add/s.Seconds, 100*s.Sync/s.Seconds, 100*s.Ack/s.Seconds)
 	fmt.Fprintf(stdout, "memory: Go heap %.0f MB (server included); the server's store on disk %.1f MB\n", float64(s.HeapBytes)/1e6, float64(s.StoreBytes)/1e6)
 	return nil
+}
+
+// knownBackends lists the backends net knows (net.Known), for the help text.
+func knownBackends() string {
+	var names []string
+	for _, b := range net.Known() {
+		names = append(names, string(b))
+	}
+	return strings.Join(names, ", ")
 }
