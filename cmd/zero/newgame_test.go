@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zerogames/zero/env"
+	"github.com/zerogames/zero/internal/doctest"
 	"github.com/zerogames/zero/internal/games/all"
 	"github.com/zerogames/zero/internal/testgames"
 	"github.com/zerogames/zero/internal/ui"
@@ -199,41 +200,28 @@ func TestNewGame(t *testing.T) {
 // is in that file as written, and each session (a block starting with `$ zero engine` or
 // `$ zero play`) is what zero with tic-tac-toe answers to its input.
 func TestNewGameDoc(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/NEW_GAME.md")
+	blocks, err := doctest.Blocks("../../docs/NEW_GAME.md", "docs/NEW_GAME.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	counts := map[string]int{}
-	lines := strings.Split(string(doc), "\n")
-	for i := 0; i < len(lines); i++ {
-		info, ok := strings.CutPrefix(lines[i], "```")
-		if !ok {
-			continue
-		}
-		start := i + 1
-		for i++; i < len(lines) && lines[i] != "```"; i++ {
-		}
-		block := lines[start:i]
-		where := fmt.Sprintf("docs/NEW_GAME.md:%d", start)
-		kind, path, _ := strings.Cut(info, " ")
-		switch {
+	for _, b := range blocks {
+		block, where := b.Lines, b.Where
+		switch kind := b.Kind(); {
 		case kind == "go" || kind == "yaml":
-			src, err := os.ReadFile(filepath.Join("../..", path))
-			if err != nil {
-				t.Errorf("%s: %v", where, err)
-			} else if !strings.Contains(string(src), strings.Join(block, "\n")+"\n") {
-				t.Errorf("%s: the block is not in %s as written:\n%s", where, path, strings.Join(block, "\n"))
+			if err := b.Quoted("../.."); err != nil {
+				t.Error(err)
 			}
 			counts["file"]++
 		case kind == "sh": // commands TestNewGame runs
-		case info == "" && len(block) > 0 && strings.HasPrefix(block[0], "$ zero engine "):
+		case b.Info == "" && len(block) > 0 && strings.HasPrefix(block[0], "$ zero engine "):
 			stdin, want := engineTranscript(block[1:])
 			got := zeroTicTacToe(t, t.TempDir(), stdin, strings.Fields(block[0])[2:]...)
 			if got != want {
 				t.Errorf("%s: zero engine answers\n%s\nwant (the doc)\n%s", where, got, want)
 			}
 			counts["engine"]++
-		case info == "" && len(block) > 0 && strings.HasPrefix(block[0], "$ zero play "):
+		case b.Info == "" && len(block) > 0 && strings.HasPrefix(block[0], "$ zero play "):
 			stdin, want := playTranscript(block[1:])
 			got := zeroTicTacToe(t, t.TempDir(), stdin, strings.Fields(block[0])[2:]...)
 			if got != want {
@@ -241,7 +229,7 @@ func TestNewGameDoc(t *testing.T) {
 			}
 			counts["play"]++
 		default:
-			t.Errorf("%s: a block of unknown kind %q: mark it with the file it copies, or make it a session", where, info)
+			t.Errorf("%s: a block of unknown kind %q: mark it with the file it copies, or make it a session", where, b.Info)
 		}
 	}
 	if counts["file"] < 10 || counts["engine"] != 1 || counts["play"] != 1 {

@@ -2,11 +2,12 @@ package main
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/zerogames/zero/internal/doctest"
 )
 
 // TestPlayDocExamples replays each session of docs/PLAY.md: a block whose first line is
@@ -14,14 +15,14 @@ import (
 // up to the next command, are its standard output (a command followed by none is not
 // checked), times masked since they differ from run to run.
 func TestPlayDocExamples(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "PLAY.md"))
+	blocks, err := doctest.Blocks(filepath.Join("..", "..", "docs", "PLAY.md"), "docs/PLAY.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var sessions [][]string
-	for i, block := range strings.Split(string(doc), "```") {
-		if lines := strings.Split(strings.TrimPrefix(block, "\n"), "\n"); i%2 == 1 && strings.HasPrefix(lines[0], "$ zero ") {
-			sessions = append(sessions, lines[:len(lines)-1])
+	for _, b := range blocks {
+		if len(b.Lines) > 0 && strings.HasPrefix(b.Lines[0], "$ zero ") {
+			sessions = append(sessions, b.Lines)
 		}
 	}
 	if len(sessions) == 0 {
