@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/zerogames/zero/env"
@@ -179,12 +178,10 @@ func (s *Search[S]) runLane(ctx context.Context, ls *lanes, l *lane[S], b Budget
 				}
 				// Blocked by another lane's leaves (a leaf in flight on the way, or the
 				// Gumbel halving's end of phase): wait for one to come back.
-				ZZWaits.Add(1)
 				ls.cond.Wait()
 			}
 			continue
 		}
-		ZZEvals.Add(1)
 		ls.mu.Unlock()
 		err := l.oracle.Evaluate(leaves, l.policy[:n*s.numActions], l.value[:n])
 		if err == nil {
@@ -207,5 +204,3 @@ func (s *Search[S]) runLane(ctx context.Context, ls *lanes, l *lane[S], b Budget
 		}
 	}
 }
-
-var ZZWaits, ZZEvals atomic.Int64
