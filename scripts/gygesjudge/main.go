@@ -3,7 +3,8 @@
 // 49, docs/BENCHMARKS.md "Gygès: what holds the model back"):
 //
 //   - -player net: ab:D valued past its depth by the model's value head instead of the
-//     heuristic, the same search otherwise: which judges positions better;
+//     heuristic (-lambda below 1: the mean of both, the network's weight lambda), the same
+//     search otherwise: which judges positions better;
 //   - -player uniform: MCTS with equal priors and the heuristic as every leaf's value
 //     (heuristic_weight=1; -mm sets minimax_weight), N simulations a move: how far the search
 //     shape alone takes the heuristic.
@@ -37,6 +38,8 @@ type netValued struct {
 	logits   []float32
 	value    []float32
 	evaluate int
+	// lambda is the network's weight in the value, the heuristic's 1-lambda (-lambda).
+	lambda float64
 }
 
 func (g *netValued) Heuristic(s gyges.State) float64 {
@@ -46,7 +49,11 @@ func (g *netValued) Heuristic(s gyges.State) float64 {
 		log.Fatal(err)
 	}
 	// Below the ±1 of a proven end, as a heuristic's values are.
-	return 0.98 * max(-1, min(1, float64(g.value[0])))
+	v := 0.98 * max(-1, min(1, float64(g.value[0])))
+	if g.lambda < 1 {
+		v = g.lambda*v + (1-g.lambda)*g.Game.Heuristic(s)
+	}
+	return v
 }
 
 func main() {
@@ -55,6 +62,7 @@ func main() {
 	depth := flag.Int("depth", 3, "D of both ab:D (of the opponent only with -player uniform)")
 	sims := flag.Int("sims", 400, "simulations a move of -player uniform")
 	mm := flag.Float64("mm", 0, "minimax_weight of -player uniform")
+	lambda := flag.Float64("lambda", 1, "the network's weight in -player net's values, the heuristic's 1-lambda")
 	games := flag.Int("games", 20, "games (an even number: pairs)")
 	opening := flag.Int("opening", 4, "random decisions that open each pair")
 	seed := flag.Uint64("seed", 1, "seed of the openings")
@@ -77,7 +85,7 @@ func main() {
 			log.Fatal(err)
 		}
 		ng = &netValued{Game: g, e: e, obs: make([]float32, g.Info().Observation.Size()),
-			logits: make([]float32, g.Info().NumActions), value: make([]float32, 1)}
+			logits: make([]float32, g.Info().NumActions), value: make([]float32, 1), lambda: *lambda}
 		ab, err := mcts.NewAlphaBeta[gyges.State](ng, *depth, 0, 1)
 		if err != nil {
 			log.Fatal(err)
