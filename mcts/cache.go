@@ -15,9 +15,11 @@ import (
 //
 // Memory is bounded, given in bytes when made: a quarter holds the keys, in sets of four slots
 // indexed by a hash of the position (states are comparable values, so a hit compares the whole
-// position, never a hash alone); the rest is a ring of the legal actions' logits, which the
-// newest answers overwrite, oldest first. An answer whose logits were overwritten, or whose
-// slot was taken by another position of its set (the oldest of the four goes), is forgotten.
+// position, never a hash alone); the rest is a ring of the legal actions' priors (the softmax of
+// the oracle's logits over them, kept rather than the logits so that a hit costs no
+// exponentials), which the newest answers overwrite, oldest first. An answer whose priors were
+// overwritten, or whose slot was taken by another position of its set (the oldest of the four
+// goes), is forgotten.
 type Cache[S env.State[S]] struct {
 	seed  maphash.Seed
 	slots []cacheSlot[S]
@@ -40,7 +42,7 @@ type cacheSlot[S env.State[S]] struct {
 
 type cachePair struct {
 	action env.Action
-	logit  float32
+	prior  float32
 }
 
 const cacheWays = 4
@@ -89,18 +91,18 @@ func (c *Cache[S]) live(sl *cacheSlot[S]) bool {
 // new weights answer otherwise.
 func (c *Cache[S]) Clear() { c.floor = c.head }
 
-// Lookup writes the remembered logits of s's legal actions into logits (indexed by action; other
+// Lookup writes the remembered priors of s's legal actions into priors (indexed by action; other
 // entries are left alone) and returns the remembered value, or reports false.
-func (c *Cache[S]) Lookup(s S, logits []float32) (float32, bool) {
+func (c *Cache[S]) Lookup(s S, priors []float32) (float32, bool) {
 	pairs, v, ok := c.answer(s)
 	for _, p := range pairs {
-		logits[p.action] = p.logit
+		priors[p.action] = p.prior
 	}
 	return v, ok
 }
 
 // answer is the remembered answer for s: its legal actions in ascending order with their
-// logits (the ring's, valid until the next Store), and its value; or false.
+// priors (the ring's, valid until the next Store), and its value; or false.
 func (c *Cache[S]) answer(s S) ([]cachePair, float32, bool) {
 	c.Lookups++
 	set := c.set(s)
@@ -116,9 +118,9 @@ func (c *Cache[S]) answer(s S) ([]cachePair, float32, bool) {
 	return nil, 0, false
 }
 
-// Store remembers the oracle's answer for s: the logits of its legal actions legal (in
-// ascending order, as env.State.Legal lists them), and value.
-func (c *Cache[S]) Store(s S, legal []env.Action, logits []float32, value float32) {
+// Store remembers the oracle's answer for s: its legal actions legal (in ascending order, as
+// env.State.Legal lists them) with their priors (priors[k] is legal[k]'s), and value.
+func (c *Cache[S]) Store(s S, legal []env.Action, priors []float32, value float32) {
 	n := uint64(len(legal))
 	if n > uint64(len(c.ring)) {
 		return
@@ -130,7 +132,7 @@ func (c *Cache[S]) Store(s S, legal []env.Action, logits []float32, value float3
 	off := c.head
 	start := off % uint64(len(c.ring))
 	for k, a := range legal {
-		c.ring[start+uint64(k)] = cachePair{a, logits[a]}
+		c.ring[start+uint64(k)] = cachePair{a, priors[k]}
 	}
 	c.head += n
 	set := c.set(s)

@@ -37,44 +37,45 @@ func (o *hashOracle[S]) Evaluate(leaves []S, policy, value []float32) error {
 func TestCacheClear(t *testing.T) {
 	g := testgames.TicTacToe
 	c := NewCache(g, 1<<16)
-	logits := make([]float32, 9)
+	priors := make([]float32, 9)
 	a, b := g.New().Play(0), g.New().Play(1)
-	c.Store(a, a.Legal(nil), logits, 0.5)
-	if _, ok := c.Lookup(a, logits); !ok {
+	c.Store(a, a.Legal(nil), priors, 0.5)
+	if _, ok := c.Lookup(a, priors); !ok {
 		t.Fatal("a stored answer is not found")
 	}
 	c.Clear()
-	if _, ok := c.Lookup(a, logits); ok {
+	if _, ok := c.Lookup(a, priors); ok {
 		t.Fatal("an answer stored before Clear is found after it")
 	}
-	c.Store(b, b.Legal(nil), logits, -0.5)
-	c.Store(a, a.Legal(nil), logits, 0.25)
-	if v, ok := c.Lookup(b, logits); !ok || v != -0.5 {
+	c.Store(b, b.Legal(nil), priors, -0.5)
+	c.Store(a, a.Legal(nil), priors, 0.25)
+	if v, ok := c.Lookup(b, priors); !ok || v != -0.5 {
 		t.Fatalf("an answer stored after Clear: %v, %v", v, ok)
 	}
-	if v, ok := c.Lookup(a, logits); !ok || v != 0.25 {
+	if v, ok := c.Lookup(a, priors); !ok || v != 0.25 {
 		t.Fatalf("a position stored again after Clear: %v, %v", v, ok)
 	}
 }
 
 // TestCacheRemembers: a stored answer comes back for the same position only; the newest
-// answers overwrite the oldest, never a position's logits with another's.
+// answers overwrite the oldest, never a position's priors with another's.
 func TestCacheRemembers(t *testing.T) {
 	g := testgames.TicTacToe
 	c := NewCache(g, 4096)
 	if c.Bytes() > 4096+4*9*8 {
 		t.Fatalf("a cache of 4096 bytes holds %d", c.Bytes())
 	}
-	logits := make([]float32, 9)
 	var states []testgames.Board
+	var priors []float32
 	for a := range env.Action(9) {
 		s := g.New().Play(a)
 		states = append(states, s)
 		legal := s.Legal(nil)
+		priors = priors[:0]
 		for _, b := range legal {
-			logits[b] = float32(a)*10 + float32(b)
+			priors = append(priors, float32(a)*10+float32(b))
 		}
-		c.Store(s, legal, logits, float32(a)/10)
+		c.Store(s, legal, priors, float32(a)/10)
 	}
 	got := make([]float32, 9)
 	for a, s := range states {
@@ -87,7 +88,7 @@ func TestCacheRemembers(t *testing.T) {
 		}
 		for _, b := range s.Legal(nil) {
 			if got[b] != float32(a)*10+float32(b) {
-				t.Fatalf("%v: logit of %d is %v, stored %v", s, b, got[b], float32(a)*10+float32(b))
+				t.Fatalf("%v: prior of %d is %v, stored %v", s, b, got[b], float32(a)*10+float32(b))
 			}
 		}
 	}
@@ -98,7 +99,7 @@ func TestCacheRemembers(t *testing.T) {
 	small := &Cache[testgames.Board]{seed: maphash.MakeSeed(), slots: make([]cacheSlot[testgames.Board], 64*cacheWays), mask: 63, ring: make([]cachePair, 20)}
 	for a := range env.Action(9) {
 		s := g.New().Play(a)
-		small.Store(s, s.Legal(nil), logits, 0)
+		small.Store(s, s.Legal(nil), make([]float32, 9), 0)
 	}
 	if _, ok := small.Lookup(states[0], got); ok {
 		t.Error("the oldest answer survived a ring that holds two")
@@ -160,7 +161,7 @@ func TestCacheChangesNothing(t *testing.T) {
 }
 
 // TestCachedPriors: a leaf the cache answers is expanded from the cache's pairs (its legal
-// actions with their logits, not listed again) into exactly the actions and priors the
+// actions with their priors, neither worked out again) into exactly the actions and priors the
 // oracle's logits gave it, bit for bit, so a search reads the same tree either way.
 func TestCachedPriors(t *testing.T) {
 	g := gyges.Advanced
@@ -177,7 +178,7 @@ func TestCachedPriors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Store(st, acts, logits, 0.5)
+		c.Store(st, acts, priors, 0.5)
 		pairs, _, ok := c.answer(st)
 		if !ok {
 			t.Fatalf("move %d: the answer just stored is not found", move)

@@ -29,13 +29,14 @@ type Search[S env.State[S]] struct {
 	actions  []env.Action
 	priors   []float32
 	outcomes []env.Outcome
-	// expanded are the legal actions of the node expand last expanded (the cache stores them);
-	// pre, while a lane applies its leaves (parallel.go), is that lane, which has worked out
-	// each leaf's actions and priors without the lock; applying is the index of the leaf being
-	// applied.
-	expanded []env.Action
-	pre      *lane[S]
-	applying int
+	// expanded and expandedPriors are the legal actions and priors of the node expand last
+	// expanded (the cache stores them); pre, while a lane applies its leaves (parallel.go), is
+	// that lane, which has worked out each leaf's actions and priors without the lock;
+	// applying is the index of the leaf being applied.
+	expanded       []env.Action
+	expandedPriors []float32
+	pre            *lane[S]
+	applying       int
 	// canWin tells whether the decider at a state can win at once (the solver's leaf check).
 	canWin func(S) bool
 	// heuristic is the game's static evaluation (env.Heuristic), or nil: the values of
@@ -662,7 +663,7 @@ func (s *Search[S]) settle(i int32, path []int32, logits []float32, v float64, i
 		return err
 	}
 	if store && s.cache != nil {
-		s.cache.Store(s.t.states[s.t.at(i).state], s.expanded, logits, float32(v))
+		s.cache.Store(s.t.states[s.t.at(i).state], s.expanded, s.expandedPriors, float32(v))
 	}
 	v0 := v * sign(s.t.at(i).toMove)
 	if s.heuristic != nil && (s.p.MinimaxWeight > 0 || s.p.HeuristicWeight > 0) {
@@ -794,7 +795,7 @@ func (s *Search[S]) expand(i int32, logits []float32) error {
 	var err error
 	switch l := s.pre; {
 	case s.hit != nil:
-		// The cache's answer: the legal actions without listing them again.
+		// The cache's answer: the legal actions and priors without working them out again.
 		s.actions, s.priors = cachedPriors(s.hit, s.actions, s.priors)
 		acts, priors = s.actions, s.priors
 	case l != nil:
@@ -812,29 +813,16 @@ func (s *Search[S]) expand(i int32, logits []float32) error {
 	for k := range children {
 		children[k].action, children[k].prior = acts[k], priors[k]
 	}
-	s.expanded = acts
+	s.expanded, s.expandedPriors = acts, priors
 	return nil
 }
 
-// cachedPriors returns the actions of the cache's pairs and their priors, as legalPriors
-// works them out from the same logits, in the buffers acts and priors (emptied first).
+// cachedPriors returns the actions of the cache's pairs and their priors, which legalPriors
+// worked out when the answer was stored, in the buffers acts and priors (emptied first).
 func cachedPriors(pairs []cachePair, acts []env.Action, priors []float32) ([]env.Action, []float32) {
 	acts, priors = acts[:0], priors[:0]
-	hi := math.Inf(-1)
 	for _, p := range pairs {
-		hi = max(hi, float64(p.logit))
-	}
-	sum := 0.0
-	for _, p := range pairs {
-		e := 1.0
-		if d := float64(p.logit) - hi; d != 0 {
-			e = math.Exp(d)
-		}
-		acts, priors = append(acts, p.action), append(priors, float32(e))
-		sum += e
-	}
-	for k := range priors {
-		priors[k] = float32(float64(priors[k]) / sum)
+		acts, priors = append(acts, p.action), append(priors, p.prior)
 	}
 	return acts, priors
 }
