@@ -25,7 +25,7 @@ func TestWidenEarlierEncoding(t *testing.T) {
 	}
 	old := *spec
 	old.Encoding, old.Observation.Planes, old.earlier = 1, 13, nil
-	for _, path := range []string{"../models/gyges-advanced.zck", "../models/recipes/gyges-advanced-v1.zck"} {
+	for _, path := range []string{"../models/recipes/gyges-advanced-v5.zck", "../models/recipes/gyges-advanced-v1.zck"} {
 		wide, err := Load(models.ReadFile, path, spec)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
@@ -100,7 +100,7 @@ func TestWidenEarlierEncoding(t *testing.T) {
 	// refuses it as before.
 	none := *spec
 	none.earlier = nil
-	if _, err := Load(models.ReadFile, "../models/gyges-advanced.zck", &none); err == nil {
+	if _, err := Load(models.ReadFile, "../models/recipes/gyges-advanced-v5.zck", &none); err == nil {
 		t.Error("a spec without earlier encodings loaded an encoding-1 file")
 	}
 }
