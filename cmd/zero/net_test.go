@@ -71,7 +71,7 @@ func TestNetCommands(t *testing.T) {
 		{"average without --out", []string{"net", "average", ckpt}, nil, "--out: give"},
 		// Run from cmd/zero, where models/ holds no file: the binary's copy, of encoding 1,
 		// played widened to Gygès' encoding 2.
-		{"info of a shipped model not on the disk", []string{"net", "info", "models/gyges-advanced.zck"}, []string{"(the binary's own shipped model, no such file here; ",
+		{"info of a shipped model not on the disk", []string{"net", "info", "models/gyges.zck"}, []string{"(the binary's own shipped model, no such file here; ",
 			"encoding 1; this program writes encoding 2 and plays this net widened to it (its 13 observation planes are the first of today's 21)"}, ""},
 		{"info of a bad file", []string{"net", "info", garbage}, nil, "garbage.ckpt: truncated"},
 		{"info of a diverged net: the loader's refusal", []string{"net", "info", nan}, nil, nanRefused},
