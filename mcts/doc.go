@@ -87,7 +87,7 @@
 //   - The Cache settles a leaf found there at once, without the oracle; with one
 //     leaf in flight the tree is the same as without. It is bounded in bytes: a
 //     quarter for 4-way sets of keys (maphash.Comparable picks the set, a hit
-//     compares the whole state), the rest a ring of the legal actions' logits
+//     compares the whole state), the rest a ring of the legal actions' priors
 //     that the newest answers overwrite. Searcher.Release gives it back with the
 //     tree.
 //   - AlphaBeta (alphabeta.go) is the ab:D players' search and the root proofs'.
