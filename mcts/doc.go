@@ -48,6 +48,10 @@
 //     contiguous, in one page. A growing tree adds pages, never copying the nodes it has.
 //     Positions are kept for the nodes that were reached, in a slice. Advance copies the kept
 //     subtree into spare pages, so memory does not grow over a game.
+//   - A node's children are made in the order of its legal actions; below the root, PUCT puts
+//     them in order of prior, 16 at a time as it needs them, and stops its scan at the first
+//     unvisited child, which is then the best unvisited one (order.go). Its choices are those
+//     of a scan of every child (TestOrderChangesNoChoice).
 //   - Once its slices have grown to the size of the searches asked of it, a search allocates
 //     nothing per simulation (tests hold it with testing.AllocsPerRun), oracles included.
 //   - A search is deterministic given its seed, its parameters, its oracle's answers and the
@@ -105,7 +109,7 @@
 // instant descents made while a leaf waits take a place in flight, so at most
 // InFlight−1 of them go by before the waiting leaf's value is in (they see its
 // path through its virtual loss). A collision with a leaf in flight ends a batch,
-// and a Gumbel halving waits for its phase's values. Nodes are 56 bytes, in pages
+// and a Gumbel halving waits for its phase's values. Nodes are 64 bytes, in pages
 // of 2^13 nodes or more (a page holds the most children a node of the game can
 // have); Advance and SetRoot keep the subtree of the new root, found up to 8
 // decisions below, by copying it breadth first; MaxNodes stops a search whose tree

@@ -303,6 +303,7 @@ func (s *Search[S]) improvedPolicy(dst []float32) {
 // count as visits.
 func (s *Search[S]) improvedSelect(i int32) int32 {
 	nd := s.t.at(i)
+	nd.ordered = false // the improved policy's choices are not the priors' order
 	children := s.t.slice(nd.first, nd.first+nd.count)
 	cm := s.complete(nd)
 	// Exponents relative to the largest, so that exp neither overflows nor underflows all.

@@ -14,7 +14,9 @@ import (
 //     those of a chance node its children's;
 //   - a chance node's value is the probability-weighted mean of its visited outcomes;
 //   - a terminal node's value is its result;
-//   - priors of a decision node's children sum to 1 and are in order of action;
+//   - priors of a decision node's children sum to 1; the children are in order of action, or
+//     in order of prior as far as the node was put in that order (order.go), and where the
+//     order holds the visited children are the first;
 //   - a decision node whose children are not chance nodes holds its own value plus what went
 //     through its children;
 //   - the solver's: a proven node's visits past its children's are its proven value (descents
@@ -86,10 +88,10 @@ func (s *Search[S]) checkTree() error {
 		children := t.slice(nd.first, nd.first+nd.count)
 		sumN, sumW, sumP := int32(0), 0.0, 0.0
 		hasChance := false
-		for k, c := range children {
-			if k > 0 && c.action <= children[k-1].action {
-				return where("children not in order of action")
-			}
+		if err := checkOrder(nd, children, i == 0); err != nil {
+			return where("%v", err)
+		}
+		for _, c := range children {
 			sumN += c.n
 			sumP += float64(c.prior)
 			if c.n > 0 && c.toMove == env.Chance {
@@ -203,6 +205,56 @@ func (s *Search[S]) checkProven(exact func(S) float64) error {
 		}
 		if want := exact(s.t.states[nd.state]); math.Abs(float64(nd.proven)-want) > 1e-6 {
 			return fmt.Errorf("node %d proven %v, its exact value is %v:\n%v", i, nd.proven, want, s.t.states[nd.state])
+		}
+	}
+	return nil
+}
+
+// checkOrder checks the order of a node's children: of action, or (once selectChild has put
+// some in order of prior, order.go) the first sorted in descending order of prior, none after
+// them of more, each action once; and while the node is marked ordered, the visited children
+// are the first ones. The root's priors are noised after they were put in order (its order
+// was made below the root, before tree reuse): its order of prior is not checked.
+func checkOrder(nd *node, children []node, root bool) error {
+	if nd.sorted == 0 {
+		for k := 1; k < len(children); k++ {
+			if children[k].action <= children[k-1].action {
+				return fmt.Errorf("children not in order of action")
+			}
+		}
+	} else {
+		if nd.sorted > int32(len(children)) {
+			return fmt.Errorf("%d children in order of %d", nd.sorted, len(children))
+		}
+		seen := map[env.Action]bool{}
+		for k, c := range children {
+			if seen[c.action] {
+				return fmt.Errorf("action %d twice among the children", c.action)
+			}
+			seen[c.action] = true
+			if root {
+				continue
+			}
+			if k > 0 && k < int(nd.sorted) && c.prior > children[k-1].prior {
+				return fmt.Errorf("child %d of prior %v after one of %v, in the order", k, c.prior, children[k-1].prior)
+			}
+			if k >= int(nd.sorted) && c.prior > children[nd.sorted-1].prior {
+				return fmt.Errorf("child %d of prior %v after the order, which ends at %v", k, c.prior, children[nd.sorted-1].prior)
+			}
+		}
+	}
+	if !nd.ordered {
+		return nil
+	}
+	unvisited := false
+	for k, c := range children {
+		visited := c.n+c.inflight > 0 || c.solved
+		if visited && unvisited {
+			return fmt.Errorf("child %d visited after an unvisited one, in a node in order", k)
+		}
+		unvisited = unvisited || !visited
+		if visited && k >= int(nd.sorted) && nd.sorted < int32(len(children)) {
+			return fmt.Errorf("child %d visited beyond the %d in order", k, nd.sorted)
 		}
 	}
 	return nil

@@ -22,8 +22,9 @@ type Child struct {
 	Depth  int
 }
 
-// Children appends to dst what the search knows of each legal action at the root, in action
-// order. The root has no children before its first evaluation.
+// Children appends to dst what the search knows of each legal action at the root, in the
+// order of the legal actions, or, at a root kept from the tree below an earlier root, partly
+// in order of prior (order.go). The root has no children before its first evaluation.
 func (s *Search[S]) Children(dst []Child) []Child {
 	root := s.t.at(0)
 	if !root.expanded() {

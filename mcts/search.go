@@ -46,6 +46,11 @@ type Search[S env.State[S]] struct {
 	// answer while fromCache settles a leaf with it.
 	cache *Cache[S]
 	hit   []cachePair
+	// orderTop, orderAt and orderNodes are extendOrder's scratch (order.go).
+	orderTop    [orderChunk]int32
+	orderAt     [orderChunk]int32
+	orderNodes  [orderChunk]node
+	orderPriors []float32
 	// prover runs the solver's root proofs (Params.RootProof); Run sets ctx, whose end they
 	// keep to, and deadline, the end of a search by time.
 	prover   *AlphaBeta[S]
@@ -771,6 +776,7 @@ func (s *Search[S]) dropFrom(j int) {
 		}
 		for _, k := range s.paths[start:s.pathEnd[j]] {
 			s.t.at(k).inflight--
+			s.t.at(k).ordered = false // a visit undone: the visited children may not lead now
 		}
 		s.countRootChild(s.paths[start:s.pathEnd[j]], -1)
 		s.t.at(s.leafNode[j]).pending = false
@@ -808,10 +814,15 @@ func (s *Search[S]) expand(i int32, logits []float32) error {
 	if err != nil {
 		return err
 	}
-	first := t.addChildren(i, len(acts))
-	children := t.slice(first, first+int32(len(acts)))
-	for k := range children {
-		children[k].action, children[k].prior = acts[k], priors[k]
+	children := t.addChildren(i, len(acts))
+	if i == 0 {
+		// The root chooses by other rules than selectChild's order (order.go): its children
+		// are in the legal actions' order.
+		for k := range children {
+			children[k] = newChild(acts[k], priors[k])
+		}
+	} else {
+		s.orderedChildren(t.at(i), children, acts, priors)
 	}
 	s.expanded, s.expandedPriors = acts, priors
 	return nil
@@ -862,10 +873,9 @@ func legalPriors[S env.State[S]](st S, logits []float32, acts []env.Action, prio
 func (s *Search[S]) expandChance(i int32) {
 	t := &s.t
 	s.outcomes = t.states[t.at(i).state].Chances(s.outcomes[:0])
-	first := t.addChildren(i, len(s.outcomes))
+	children := t.addChildren(i, len(s.outcomes))
 	for k, o := range s.outcomes {
-		t.at(first + int32(k)).action = o.Action
-		t.at(first + int32(k)).prior = float32(o.Prob)
+		children[k] = newChild(o.Action, float32(o.Prob))
 	}
 }
 
@@ -912,6 +922,7 @@ func (s *Search[S]) selectChild(i int32) int32 {
 	parentN := float64(nd.n + nd.inflight)
 	best, bestK := math.Inf(-1), -1
 	if s.p.Rule == UCB1 {
+		nd.ordered = false // UCB1 visits in the children's order, not the priors'
 		logN := math.Log(max(parentN, 1))
 		for k := range children {
 			ch := &children[k]
@@ -936,7 +947,13 @@ func (s *Search[S]) selectChild(i int32) int32 {
 	cs := c * math.Sqrt(parentN)
 	visitedPrior := 0.0
 	unvisited, unvisitedPrior := -1, float32(-1)
+	// In a node in order (order.go) the first unvisited child is the best unvisited one, and
+	// every child after it is unvisited: the scan stops there.
+	ordered := nd.ordered
 	for k := range children {
+		if ordered && int32(k) == nd.sorted {
+			s.extendOrder(nd, children) // every child in order visited: order the next ones
+		}
 		ch := &children[k]
 		if ch.lostFor(sg) {
 			continue // the solver's: never worth a visit while anything else is left
@@ -945,6 +962,9 @@ func (s *Search[S]) selectChild(i int32) int32 {
 		if visits == 0 && !ch.solved {
 			if ch.prior > unvisitedPrior {
 				unvisited, unvisitedPrior = k, ch.prior
+			}
+			if ordered {
+				break
 			}
 			continue
 		}

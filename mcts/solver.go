@@ -118,6 +118,7 @@ func (s *Search[S]) trySolve(i int32) bool {
 // Params.ScanDepth, once each.
 func (s *Search[S]) scan(i int32) {
 	s.t.at(i).scanned = true
+	s.t.at(i).ordered = false // the children it proves are not visited
 	nd := *s.t.at(i)
 	for c := nd.first; c < nd.first+nd.count; c++ {
 		if s.t.at(c).solved {

@@ -55,7 +55,12 @@ type node struct {
 	// hasMM marks a node whose minimax value mm is known (Params.MinimaxWeight): the game's
 	// heuristic at a leaf, the best of its children's above (player 0's view).
 	hasMM bool
-	mm    float32
+	// ordered marks a decision node whose children selectChild may stop scanning at the first
+	// unvisited one: its first sorted children are in descending order of prior, every later
+	// one has no more prior than they, and the visited children are the first ones (order.go).
+	ordered bool
+	mm      float32
+	sorted  int32
 }
 
 func (nd *node) expanded() bool { return nd.first >= 0 }
@@ -137,7 +142,7 @@ type tree[S env.State[S]] struct {
 	proofBudget int64
 }
 
-// minPageShift is the least page size (2^13 nodes, 448 KiB); a game with more actions, whose
+// minPageShift is the least page size (2^13 nodes, 512 KiB); a game with more actions, whose
 // node may have as many children, has pages of the power of two above its count.
 const minPageShift = 13
 
@@ -226,17 +231,18 @@ func (t *tree[S]) makeState(i, parent int32) {
 	t.states = append(t.states, s)
 }
 
-// addChildren gives node i n children, unexpanded and without positions, and returns the
-// first.
-func (t *tree[S]) addChildren(i int32, n int) int32 {
+// addChildren gives node i n children and returns them, for the caller to set each to a
+// child (newChild): one pass over them, as a Gygès node has hundreds.
+func (t *tree[S]) addChildren(i int32, n int) []node {
 	first := t.alloc(int32(n))
-	children := t.slice(first, first+int32(n))
-	for k := range children {
-		children[k] = node{first: -1, state: -1, toMove: env.Terminal}
-	}
 	nd := t.at(i)
 	nd.first, nd.count = first, int32(n)
-	return first
+	return t.slice(first, first+int32(n))
+}
+
+// newChild is a child reached by action a of prior p, unexpanded and without position.
+func newChild(a env.Action, p float32) node {
+	return node{first: -1, state: -1, toMove: env.Terminal, action: a, prior: p}
 }
 
 // keep makes node i the root, dropping everything that is not below it: the subtree is copied
@@ -248,6 +254,8 @@ func (t *tree[S]) keep(i int32) {
 	// The root's scan runs the root proofs (Params.RootProof), which a node scanned as a
 	// child did not get: it is scanned again as the root.
 	root.scanned = false
+	// The root chooses by other rules than selectChild's order (order.go).
+	root.ordered = false
 	t.proofsCut, t.proofNext, t.proofBudget = false, 0, 0
 	if root.byProof {
 		// Proven from its parent's side; as the root it is proven again from its children.
