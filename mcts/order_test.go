@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"context"
+	"fmt"
 	"hash/maphash"
 	"slices"
 	"testing"
@@ -111,6 +112,28 @@ func TestOrderChangesNoChoice(t *testing.T) {
 	t.Run("imbriqua", func(t *testing.T) { orderCase(t, imbriqua.Game, seed, DefaultParams()) })
 }
 
+// compareChoices has every node of s in order (but the proven, whose descents stop there)
+// choose a child as it is and scanning all its children, and returns how many it compared or
+// the first that differ.
+func compareChoices[S env.State[S]](s *Search[S]) (int, error) {
+	n := 0
+	for i := int32(1); i < int32(s.t.len()); i++ {
+		nd := s.t.at(i)
+		if !nd.ordered || !nd.expanded() || nd.toMove == env.Chance || nd.solved {
+			continue
+		}
+		ordered := s.selectChild(i)
+		nd.ordered = false
+		scanned := s.selectChild(i)
+		nd.ordered = true
+		if ordered != scanned {
+			return n, fmt.Errorf("node %d: the order chose child %d, the full scan %d", i, ordered, scanned)
+		}
+		n++
+	}
+	return n, nil
+}
+
 func orderCase[S env.State[S]](t *testing.T, g env.Game[S], seed maphash.Seed, params ...Params) {
 	for _, p := range params {
 		s := mustSearch(t, g, &hashOracle[S]{seed: seed}, p, 5)
@@ -131,20 +154,11 @@ func orderCase[S env.State[S]](t *testing.T, g env.Game[S], seed maphash.Seed, p
 				if err := s.checkTree(); err != nil {
 					t.Fatalf("move %d, round %d: %v", move, round, err)
 				}
-				for i := int32(1); i < int32(s.t.len()); i++ {
-					nd := s.t.at(i)
-					if !nd.ordered || !nd.expanded() || nd.toMove == env.Chance || nd.solved {
-						continue
-					}
-					ordered := s.selectChild(i)
-					nd.ordered = false
-					scanned := s.selectChild(i)
-					nd.ordered = true
-					if ordered != scanned {
-						t.Fatalf("move %d, node %d: the order chose child %d, the full scan %d", move, i, ordered, scanned)
-					}
-					checked++
+				n, err := compareChoices(s)
+				if err != nil {
+					t.Fatalf("move %d: %v", move, err)
 				}
+				checked += n
 			}
 			a, err := s.Choose(move)
 			if err != nil {
@@ -189,20 +203,11 @@ func TestOrderChangesNoChoiceInFlight(t *testing.T) {
 			}
 			for !s.Finished() {
 				leaves := s.Collect()
-				for i := int32(1); i < int32(s.t.len()); i++ {
-					nd := s.t.at(i)
-					if !nd.ordered || !nd.expanded() || nd.solved {
-						continue
-					}
-					ordered := s.selectChild(i)
-					nd.ordered = false
-					scanned := s.selectChild(i)
-					nd.ordered = true
-					if ordered != scanned {
-						t.Fatalf("game %d, move %d, node %d: the order chose child %d, the full scan %d", game, move, i, ordered, scanned)
-					}
-					checked++
+				c, err := compareChoices(s)
+				if err != nil {
+					t.Fatalf("game %d, move %d: %v", game, move, err)
 				}
+				checked += c
 				if len(leaves) == 0 {
 					continue
 				}
