@@ -436,3 +436,54 @@ func TestPlainMove(t *testing.T) {
 		t.Errorf("the quick test decides only %d of %d positions", decided, positions)
 	}
 }
+
+// TestCanWinAgreesAfterEachMove: canWin, which stops its walk at the first movement into the
+// goal, answers as playing every legal action does (env.CanWin), at the positions after each
+// move, and a fifth of those after each pair of moves, of hand-picked positions (the
+// benchmark position and the one where the bounces branch the most), under both rules; the
+// positions hold both answers.
+func TestCanWinAgreesAfterEachMove(t *testing.T) {
+	tests := []struct{ name, position string }{
+		{"benchmark", benchPosition},
+		{"most bounces", "310000/013000/010030/010202/030020/000200 s"},
+	}
+	for _, g := range benchGames {
+		for _, tt := range tests {
+			t.Run(g.info.Name+"/"+tt.name, func(t *testing.T) {
+				s, err := g.ParsePosition(tt.position)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var buf []env.Action
+				count := [2]int{}
+				check := func(c State) {
+					var want bool
+					want, buf = env.CanWin(c, buf)
+					if got := c.canWin(); got != want {
+						t.Fatalf("canWin = %v, playing every action says %v, at\n%v", got, want, c)
+					}
+					if want {
+						count[1]++
+					} else {
+						count[0]++
+					}
+				}
+				for _, a := range s.Legal(nil) {
+					c := s.Play(a)
+					check(c)
+					if c.Result() != env.Ongoing {
+						continue
+					}
+					for k, b := range c.Legal(nil) {
+						if k%5 == 0 { // a fifth of them keeps the test fast
+							check(c.Play(b))
+						}
+					}
+				}
+				if count[0] == 0 || count[1] == 0 {
+					t.Fatalf("%d positions that cannot be won at once, %d that can: the check needs both", count[0], count[1])
+				}
+			})
+		}
+	}
+}

@@ -192,6 +192,7 @@ type reach struct {
 	seen   [numSquares][maxSeen]uint64 // connections used on the arrivals at each square
 	nseen  [numSquares]uint8
 	walks  int        // bounces followed for this piece
+	toGoal bool       // stop at the first movement into the goal (canWin's question)
 	pend   [32]bounce // bounces waiting to be followed (see walk), pend[:top]
 	top    int
 	limits searchLimits
@@ -237,6 +238,11 @@ func (r *reach) walk(sq, k int, used uint64) {
 			bit := uint64(1) << e
 			if occ&bit == 0 {
 				ends |= bit
+				if e == goal && r.toGoal {
+					r.ends |= ends
+					r.top = base
+					return
+				}
 				continue
 			}
 			r.lands |= bit
@@ -254,6 +260,10 @@ func (r *reach) walk(sq, k int, used uint64) {
 			}
 			if r.top == len(r.pend) {
 				r.walk(e, int(r.lo>>e&1|(r.hi>>e&1)<<1), next)
+				if r.toGoal && r.ends&goalBit != 0 {
+					r.top = base
+					return
+				}
 				continue
 			}
 			r.pend[r.top] = bounce{e, next}
@@ -667,7 +677,7 @@ func (s *State) canWin() bool {
 	if s.result != env.Ongoing || bits.OnesCount64(occ) < numPieces {
 		return false
 	}
-	r := reach{lo: s.lo, hi: s.hi, advanced: s.advanced, limits: searchLimits{boundAfter, carefulAfter}}
+	r := reach{lo: s.lo, hi: s.hi, advanced: s.advanced, limits: searchLimits{boundAfter, carefulAfter}, toGoal: true}
 	for rows := occ; rows != 0; {
 		row := occ & rowMask[lowest(rows)/6]
 		rows &^= row
