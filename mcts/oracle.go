@@ -31,6 +31,56 @@ type Evaluator interface {
 	Evaluate(obs, policy, value []float32) error
 }
 
+// ActionEvaluator is an Evaluator that can also work out the logits of given actions only,
+// which costs far less where the policy head has many more outputs than a position has legal
+// actions (Gygès: 48,006 for some 600). EvaluateActions reads n = len(value) observations as
+// Evaluate does; position i's actions are legal[ends[i-1]:ends[i]] (from 0 for i = 0), and
+// their logits go to the same places of logits.
+type ActionEvaluator interface {
+	Evaluator
+	EvaluateActions(obs []float32, legal []env.Action, ends []int32, logits, value []float32) error
+}
+
+// LegalScratch holds the legal actions of a batch of positions, and their logits, for an
+// ActionEvaluator; its slices grow to the largest batch and are kept.
+type LegalScratch struct {
+	Legal  []env.Action
+	Ends   []int32
+	Logits []float32
+}
+
+// EvaluateLegal evaluates leaves, observed in obs, with e: through EvaluateActions where e
+// has it (each leaf's legal actions listed, their logits written into policy at
+// i·numActions + a, the rest of policy left as it was), else through Evaluate. The search
+// reads the legal actions' logits only (Oracle).
+func EvaluateLegal[S env.State[S]](e Evaluator, sc *LegalScratch, leaves []S, obs []float32, numActions int, policy, value []float32) error {
+	ae, ok := e.(ActionEvaluator)
+	if !ok {
+		return e.Evaluate(obs, policy, value)
+	}
+	sc.Legal, sc.Ends = sc.Legal[:0], sc.Ends[:0]
+	for _, s := range leaves {
+		sc.Legal = s.Legal(sc.Legal)
+		sc.Ends = append(sc.Ends, int32(len(sc.Legal)))
+	}
+	if cap(sc.Logits) < len(sc.Legal) {
+		sc.Logits = make([]float32, len(sc.Legal), 2*len(sc.Legal))
+	}
+	sc.Logits = sc.Logits[:len(sc.Legal)]
+	if err := ae.EvaluateActions(obs, sc.Legal, sc.Ends, sc.Logits, value); err != nil {
+		return err
+	}
+	start := int32(0)
+	for i, end := range sc.Ends {
+		p := policy[i*numActions : (i+1)*numActions]
+		for j := start; j < end; j++ {
+			p[sc.Legal[j]] = sc.Logits[j]
+		}
+		start = end
+	}
+	return nil
+}
+
 // Uniform is the oracle that knows nothing: equal priors and a value of 0 (a draw). Searching
 // with it measures the search alone, and it finds what the rules decide within its horizon.
 type Uniform[S env.State[S]] struct{}
@@ -86,14 +136,16 @@ func (r *Rollout[S]) Evaluate(leaves []S, policy, value []float32) error {
 // Observer is the Oracle of an Evaluator: it writes the leaves' observations into a buffer it
 // owns and passes them on. It serves one search at a time.
 type Observer[S env.State[S]] struct {
-	shape env.Shape
-	e     Evaluator
-	obs   []float32
+	shape      env.Shape
+	e          Evaluator
+	obs        []float32
+	legal      LegalScratch
+	numActions int
 }
 
 // Observe returns the oracle that asks e about observations of g's states.
 func Observe[S env.State[S]](g env.Game[S], e Evaluator) *Observer[S] {
-	return &Observer[S]{shape: g.Info().Observation, e: e}
+	return &Observer[S]{shape: g.Info().Observation, e: e, numActions: g.Info().NumActions}
 }
 
 // Evaluate observes the leaves and evaluates them with the Evaluator.
@@ -106,7 +158,7 @@ func (o *Observer[S]) Evaluate(leaves []S, policy, value []float32) error {
 	for i, s := range leaves {
 		s.Observe(o.obs[i*size : (i+1)*size])
 	}
-	return o.e.Evaluate(o.obs, policy, value[:len(leaves)])
+	return EvaluateLegal(o.e, &o.legal, leaves, o.obs, o.numActions, policy, value[:len(leaves)])
 }
 
 // Symmetric is the oracle that asks another about each leaf turned by several of the game's

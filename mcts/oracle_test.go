@@ -172,3 +172,76 @@ func TestSymmetric(t *testing.T) {
 	t.Run("tictactoe", func(t *testing.T) { symmetricCase(t, testgames.TicTacToe) })
 	t.Run("imbriqua", func(t *testing.T) { symmetricCase(t, imbriqua.Game) })
 }
+
+// fullEvaluator answers every action's logit: action a of position i gets i + a/100, value i/10.
+type fullEvaluator struct{ numActions, calls int }
+
+func (f *fullEvaluator) Evaluate(obs, policy, value []float32) error {
+	f.calls++
+	for i := range value {
+		for a := range f.numActions {
+			policy[i*f.numActions+a] = float32(i) + float32(a)/100
+		}
+		value[i] = float32(i) / 10
+	}
+	return nil
+}
+
+// actionEvaluator answers the same, for the actions asked only.
+type actionEvaluator struct {
+	fullEvaluator
+	actionCalls int
+}
+
+func (f *actionEvaluator) EvaluateActions(obs []float32, legal []env.Action, ends []int32, logits, value []float32) error {
+	f.actionCalls++
+	start := int32(0)
+	for i, end := range ends {
+		for j := start; j < end; j++ {
+			logits[j] = float32(i) + float32(legal[j])/100
+		}
+		value[i] = float32(i) / 10
+		start = end
+	}
+	return nil
+}
+
+// TestObserverAsksForLegalActions: an Observer over an ActionEvaluator asks it for the legal
+// actions' logits only, and puts them where Evaluate would have: the search sees the same
+// legal logits and values either way.
+func TestObserverAsksForLegalActions(t *testing.T) {
+	g := testgames.TicTacToe
+	n := g.Info().NumActions
+	leaves := []testgames.Board{g.New(), g.New().Play(4), g.New().Play(4).Play(0)}
+	tests := []struct {
+		name string
+		e    Evaluator
+	}{
+		{"evaluator", &fullEvaluator{numActions: n}},
+		{"action evaluator", &actionEvaluator{fullEvaluator: fullEvaluator{numActions: n}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := Observe(g, tt.e)
+			for round := range 2 { // the second with the scratch grown
+				policy, value := make([]float32, len(leaves)*n), make([]float32, len(leaves))
+				if err := o.Evaluate(leaves, policy, value); err != nil {
+					t.Fatal(err)
+				}
+				for i, s := range leaves {
+					for _, a := range s.Legal(nil) {
+						if want := float32(i) + float32(a)/100; policy[i*n+int(a)] != want {
+							t.Fatalf("round %d, leaf %d, action %d: logit %g, want %g", round, i, a, policy[i*n+int(a)], want)
+						}
+					}
+					if value[i] != float32(i)/10 {
+						t.Fatalf("round %d, leaf %d: value %g", round, i, value[i])
+					}
+				}
+			}
+			if ae, ok := tt.e.(*actionEvaluator); ok && (ae.actionCalls != 2 || ae.calls != 0) {
+				t.Fatalf("EvaluateActions called %d times and Evaluate %d, want 2 and 0", ae.actionCalls, ae.calls)
+			}
+		})
+	}
+}

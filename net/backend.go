@@ -34,8 +34,9 @@ const backendNames = "go, onednn, onednn-fp32, onednn-bf16, auto"
 type backend interface {
 	// evaluate writes every action's logit and the value of n positions (Engine.Evaluate).
 	evaluate(n int, obs, logits, value []float32) error
-	// evaluateLegal writes b's policy over each position's legal actions and its values
-	// (Engine.EvaluateLegal); a backend that runs by chunks has evaluateLegal (engine.go) do it.
+	// evaluateLegal writes the logit of each position's legal actions into b.Policy, and its
+	// values (Engine.EvaluateLegalLogits); a backend that runs by chunks has evaluateLegal
+	// (engine.go) do it.
 	evaluateLegal(b *Batch) error
 	// swap makes it run m, of the same game and architecture, from its next call on.
 	swap(m *Model) error

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"unsafe"
 
 	"github.com/zerogames/zero/env"
 	"github.com/zerogames/zero/net/internal/dnnl"
@@ -92,7 +93,26 @@ func (d *onednnBackend) evaluate(n int, obs, logits, value []float32) error {
 	return d.net.Run(n, obs, logits, value)
 }
 
-func (d *onednnBackend) evaluateLegal(b *Batch) error { return evaluateLegal(d, d.spec, b) }
+// env.Action is int32, as zd_run_legal reads b.Legal (these fail to compile otherwise).
+var (
+	_ [unsafe.Sizeof(env.Action(0)) - 4]struct{}
+	_ [4 - unsafe.Sizeof(env.Action(0))]struct{}
+)
+
+// evaluateLegal, for a spatial policy head, works out in C only the legal actions' logits
+// (zd_run_legal: each a dot product of its plane's weights with its cell's policy features),
+// not the whole policy planes: Gygès' head has 48,096 outputs for some 600 legal moves. A
+// dense head runs whole chunks (evaluateLegal).
+func (d *onednnBackend) evaluateLegal(b *Batch) error {
+	if d.spec.PolicyPlanes == 0 {
+		return evaluateLegal(d, d.spec, b)
+	}
+	var legal []int32
+	if len(b.Legal) > 0 {
+		legal = unsafe.Slice((*int32)(unsafe.Pointer(&b.Legal[0])), len(b.Legal))
+	}
+	return d.net.RunLegal(b.N, b.Obs, legal, b.LegalEnd, b.Policy, b.Value)
+}
 
 func (d *onednnBackend) chunk() int { return d.chunkN }
 

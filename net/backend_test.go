@@ -333,9 +333,41 @@ func TestOneDNNBF16(t *testing.T) {
 				worstV = max(worstV, math.Abs(float64(gotV[i]-wantV[i])))
 				start = end
 			}
+			// EvaluateLegal (for a spatial head, only the legal actions' logits, from the
+			// policy features) chooses as the full outputs do.
+			lb := *b
+			lb.Policy, lb.Value = make([]float32, len(b.Legal)), make([]float32, b.N)
+			if err := e.EvaluateLegal(&lb); err != nil {
+				t.Fatal(err)
+			}
+			legalSame, worstLV := 0, 0.0
+			start = 0
+			for i := range b.N {
+				end := b.LegalEnd[i]
+				best, bestGot := start, start
+				for j := start; j < end; j++ {
+					if wantL[i*actions+int(b.Legal[j])] > wantL[i*actions+int(b.Legal[best])] {
+						best = j
+					}
+					if lb.Policy[j] > lb.Policy[bestGot] {
+						bestGot = j
+					}
+				}
+				if best == bestGot || wantL[i*actions+int(b.Legal[best])]-wantL[i*actions+int(b.Legal[bestGot])] <= bf16Tie {
+					legalSame++
+				}
+				worstLV = max(worstLV, math.Abs(float64(lb.Value[i]-wantV[i])))
+				start = end
+			}
+			if float64(legalSame) < bf16SameBest*float64(b.N) {
+				t.Errorf("EvaluateLegal: the same best move (or a tie) on %d of %d positions, under %.0f%%", legalSame, b.N, 100*bf16SameBest)
+			}
+			if worstLV > bf16Value {
+				t.Errorf("EvaluateLegal: a value off by %.4f, over %g", worstLV, bf16Value)
+			}
 			rms := math.Sqrt(sumSq / float64(n))
-			t.Logf("%s: %d positions: legal logits within %.4f (%.1f%% of their rms %.3f), values within %.4f, the same best move on %d, another within %g of it on %d",
-				e.Describe(), b.N, worstL, 100*worstL/rms, rms, worstV, same, bf16Tie, tied)
+			t.Logf("%s: %d positions: legal logits within %.4f (%.1f%% of their rms %.3f), values within %.4f, the same best move on %d, another within %g of it on %d; EvaluateLegal the same or tied on %d",
+				e.Describe(), b.N, worstL, 100*worstL/rms, rms, worstV, same, bf16Tie, tied, legalSame)
 			if worstL > bf16LogitRMS*rms {
 				t.Errorf("a legal logit off by %.4f, over %.0f%% of their rms %.3f", worstL, 100*bf16LogitRMS, rms)
 			}
@@ -422,10 +454,20 @@ func TestOneDNNBF16FineInputs(t *testing.T) {
 }
 
 // TestOneDNNEvaluateLegal: EvaluateLegal on oneDNN is the Go engine's within 1e-4 (policies
-// and values), across chunks.
+// and values), across chunks, on the test architectures and the games' nets (a spatial head
+// works out only the legal actions' logits, with off-grid actions in Gygès' placements and
+// Imbriqua's).
 func TestOneDNNEvaluateLegal(t *testing.T) {
 	needBackend(t, OneDNN)
-	for _, arch := range architectures(t) {
+	archs := architectures(t)
+	for _, g := range gameNets(t) {
+		archs = append(archs, struct {
+			name string
+			spec *Spec
+			cfg  Config
+		}{g.name, g.spec, g.cfg})
+	}
+	for _, arch := range archs {
 		t.Run(arch.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(9, 9))
 			w, err := NewWeights(arch.spec, arch.cfg, rng)
@@ -479,6 +521,9 @@ func TestBackendsAllocateNothing(t *testing.T) {
 			}
 			if allocs := testing.AllocsPerRun(5, func() { e.Evaluate(b.Obs, logits, b.Value) }); allocs != 0 {
 				t.Errorf("%s %s: Evaluate allocates %v times a call", be, arch.name, allocs)
+			}
+			if allocs := testing.AllocsPerRun(5, func() { e.EvaluateActions(b.Obs, b.Legal, b.LegalEnd, b.Policy, b.Value) }); allocs != 0 {
+				t.Errorf("%s %s: EvaluateActions allocates %v times a call", be, arch.name, allocs)
 			}
 			e.Close()
 		}

@@ -245,6 +245,7 @@ type Engine struct {
 	m       *Model
 	backend Backend
 	impl    backend
+	actions Batch // EvaluateActions' batch, kept so that it allocates nothing
 }
 
 // NewEngine makes an engine that runs m on DefaultBackend; where that backend cannot be built
@@ -319,6 +320,33 @@ func (e *Engine) Evaluate(obs, logits, value []float32) error {
 // logits; the illegal ones are masked out) and the value of each position of b, writing
 // b.Policy and b.Value. It allocates nothing.
 func (e *Engine) EvaluateLegal(b *Batch) error {
+	if err := e.EvaluateLegalLogits(b); err != nil {
+		return err
+	}
+	start := int32(0)
+	for i := range b.N {
+		end := b.LegalEnd[i]
+		softmax(b.Policy[start:end])
+		start = end
+	}
+	return nil
+}
+
+// EvaluateActions is EvaluateLegalLogits on slices (mcts.ActionEvaluator): n = len(value)
+// positions, position i's actions legal[ends[i-1]:ends[i]], their logits written to the same
+// places of logits.
+func (e *Engine) EvaluateActions(obs []float32, legal []env.Action, ends []int32, logits, value []float32) error {
+	e.actions = Batch{N: len(value), Obs: obs, Legal: legal, LegalEnd: ends, Policy: logits, Value: value}
+	err := e.EvaluateLegalLogits(&e.actions)
+	e.actions = Batch{} // holds none of the caller's buffers
+	return err
+}
+
+// EvaluateLegalLogits is EvaluateLegal without the softmax: it writes each legal action's
+// logit into b.Policy. Where the backend can, it works out those logits only (oneDNN, a
+// spatial head: Gygès' has 48,096 outputs for some 600 legal moves); the search's oracles
+// read no others. It allocates nothing.
+func (e *Engine) EvaluateLegalLogits(b *Batch) error {
 	if err := b.Check(e.m.spec); err != nil {
 		return err
 	}
@@ -337,8 +365,8 @@ type chunker interface {
 	legalLogits(n, i int, legal []env.Action, p []float32)
 }
 
-// evaluateLegal is Engine.EvaluateLegal on c, b checked: chunk by chunk, the legal actions'
-// logits of each position, their softmax.
+// evaluateLegal is Engine.EvaluateLegalLogits on c, b checked: chunk by chunk, the legal
+// actions' logits of each position.
 func evaluateLegal(c chunker, s *Spec, b *Batch) error {
 	size := s.Observation.Size()
 	start := int32(0)
@@ -351,7 +379,6 @@ func evaluateLegal(c chunker, s *Spec, b *Batch) error {
 			end := b.LegalEnd[c0+i]
 			p := b.Policy[start:end]
 			c.legalLogits(n, i, b.Legal[start:end], p)
-			softmax(p)
 			start = end
 		}
 	}

@@ -3,6 +3,7 @@ package worker
 import (
 	"errors"
 	"fmt"
+	"github.com/zerogames/zero/env"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -51,9 +52,13 @@ type Batcher struct {
 
 type request struct {
 	obs, logits, values []float32
-	n                   int
-	err                 error
-	done                chan struct{}
+	// legal and ends, for EvaluateActions: the positions' actions, logits aligned with legal
+	// (nil for Evaluate: logits of every action).
+	legal []env.Action
+	ends  []int32
+	n     int
+	err   error
+	done  chan struct{}
 }
 
 // BatcherConfig sizes a Batcher.
@@ -113,7 +118,7 @@ func NewBatcher(weights WeightsSource, cfg BatcherConfig) (*Batcher, error) {
 // library and kernels.
 func (b *Batcher) Backend() string { return b.backend }
 
-var _ mcts.Evaluator = (*Batcher)(nil)
+var _ mcts.ActionEvaluator = (*Batcher)(nil)
 
 // errClosed answers requests made after Close.
 var errClosed = errors.New("batcher: closed")
@@ -128,8 +133,28 @@ func (b *Batcher) Evaluate(obs, policy, value []float32) error {
 	if len(obs) != n*b.obsSize || len(policy) != n*b.numActions {
 		return fmt.Errorf("batcher: %d values but %d observation and %d policy floats", n, len(obs), len(policy))
 	}
+	return b.submit(obs, policy, value, nil, nil)
+}
+
+// EvaluateActions evaluates n = len(value) observations, as mcts.ActionEvaluator says (only
+// the logits of the actions given), together with other callers' positions. It is safe for
+// concurrent use.
+func (b *Batcher) EvaluateActions(obs []float32, legal []env.Action, ends []int32, logits, value []float32) error {
+	n := len(value)
+	if n == 0 {
+		return nil
+	}
+	if len(obs) != n*b.obsSize || len(ends) != n || len(logits) != int(ends[n-1]) || len(legal) != int(ends[n-1]) {
+		return fmt.Errorf("batcher: %d values but %d observation floats, %d ends, %d actions and %d logits", n, len(obs), len(ends), len(legal), len(logits))
+	}
+	return b.submit(obs, logits, value, legal, ends)
+}
+
+// submit queues a request and waits for its answer.
+func (b *Batcher) submit(obs, logits, value []float32, legal []env.Action, ends []int32) error {
 	r := b.pool.Get().(*request)
-	r.obs, r.logits, r.values, r.n, r.err = obs, policy, value, n, nil
+	r.obs, r.logits, r.values, r.n, r.err = obs, logits, value, len(value), nil
+	r.legal, r.ends = legal, ends
 	start := time.Now()
 	b.mu.RLock()
 	if b.closed.Load() {
@@ -142,7 +167,7 @@ func (b *Batcher) Evaluate(obs, policy, value []float32) error {
 	<-r.done
 	b.callerWait.Add(int64(time.Since(start)))
 	err := r.err
-	r.obs, r.logits, r.values = nil, nil, nil
+	r.obs, r.logits, r.values, r.legal, r.ends = nil, nil, nil, nil, nil
 	b.pool.Put(r)
 	return err
 }
@@ -239,6 +264,8 @@ func (b *Batcher) infer(model *net.Model, built chan<- string) {
 	defer e.Close()
 	built <- e.Describe()
 	var obs, logits, values []float32
+	var legal []env.Action
+	var ends []int32
 	for {
 		idle := time.Now()
 		b.ready <- struct{}{}
@@ -256,13 +283,51 @@ func (b *Batcher) infer(model *net.Model, built chan<- string) {
 		start := time.Now()
 		var n int
 		var err error
-		if len(group) == 1 {
+		// A group of EvaluateActions requests only runs the legal actions' logits; one with an
+		// Evaluate request among them runs every action's, and gathers the others' from them.
+		actions := true
+		for _, r := range group {
+			actions = actions && r.legal != nil
+		}
+		switch {
+		case len(group) == 1 && actions:
+			r := group[0]
+			n = r.n
+			cpu := threadCPU()
+			err = e.EvaluateActions(r.obs, r.legal, r.ends, r.logits, r.values)
+			b.netCPU.Add(threadCPU() - cpu)
+		case len(group) == 1 && group[0].legal == nil:
 			r := group[0]
 			n = r.n
 			cpu := threadCPU()
 			err = e.Evaluate(r.obs, r.logits, r.values)
 			b.netCPU.Add(threadCPU() - cpu)
-		} else {
+		case actions:
+			legal, ends = legal[:0], ends[:0]
+			for _, r := range group {
+				n += r.n
+				base := int32(len(legal))
+				legal = append(legal, r.legal...)
+				for _, end := range r.ends {
+					ends = append(ends, base+end)
+				}
+			}
+			obs, logits, values = grow(obs, n*b.obsSize), grow(logits, len(legal)), grow(values, n)
+			at := 0
+			for _, r := range group {
+				copy(obs[at*b.obsSize:], r.obs)
+				at += r.n
+			}
+			cpu := threadCPU()
+			err = e.EvaluateActions(obs, legal, ends, logits, values)
+			b.netCPU.Add(threadCPU() - cpu)
+			at, la := 0, 0
+			for _, r := range group {
+				la += copy(r.logits, logits[la:la+len(r.legal)])
+				copy(r.values, values[at:at+r.n])
+				at += r.n
+			}
+		default:
 			for _, r := range group {
 				n += r.n
 			}
@@ -277,7 +342,18 @@ func (b *Batcher) infer(model *net.Model, built chan<- string) {
 			b.netCPU.Add(threadCPU() - cpu)
 			at = 0
 			for _, r := range group {
-				copy(r.logits, logits[at*b.numActions:(at+r.n)*b.numActions])
+				full := logits[at*b.numActions : (at+r.n)*b.numActions]
+				if r.legal == nil {
+					copy(r.logits, full)
+				} else {
+					start := int32(0)
+					for i, end := range r.ends {
+						for j := start; j < end; j++ {
+							r.logits[j] = full[i*b.numActions+int(r.legal[j])]
+						}
+						start = end
+					}
+				}
 				copy(r.values, values[at:at+r.n])
 				at += r.n
 			}

@@ -145,8 +145,11 @@ func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator,
 	obs := make([]float32, most*size)
 	logits := make([]float32, most*n)
 	values := make([]float32, most)
+	all := make([]S, 0, most) // the leaves of every slot, in order
+	var legal mcts.LegalScratch
 	for ctx.Err() == nil {
 		k := 0
+		all = all[:0]
 		for _, sl := range slots {
 			leaves := sl.search.Collect()
 			sl.start, sl.n = k, len(leaves)
@@ -154,9 +157,11 @@ func Play[S env.State[S]](ctx context.Context, g env.Game[S], ev mcts.Evaluator,
 				leaf.Observe(obs[k*size : (k+1)*size])
 				k++
 			}
+			all = append(all, leaves...)
 		}
 		if k > 0 {
-			if err := ev.Evaluate(obs[:k*size], logits[:k*n], values[:k]); err != nil {
+			// Only the legal actions' logits, where the evaluator can (the Batcher can).
+			if err := mcts.EvaluateLegal(ev, &legal, all, obs[:k*size], n, logits[:k*n], values[:k]); err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}

@@ -35,7 +35,9 @@ func tinyModel(t testing.TB, info *env.Info, game any, seed uint64) *net.Model {
 }
 
 // TestBatcherAnswersLikeTheEngine: positions evaluated through the batcher by many callers at
-// once get exactly what the engine says of each alone, whatever batch they were put in.
+// once get exactly what the engine says of each alone, whatever batch they were put in: half
+// the callers ask for every action's logits (Evaluate), half for their legal actions' only
+// (EvaluateActions), so batches hold both kinds and batches of the second alone.
 func TestBatcherAnswersLikeTheEngine(t *testing.T) {
 	g := testgames.TicTacToe
 	info := g.Info()
@@ -58,20 +60,39 @@ func TestBatcherAnswersLikeTheEngine(t *testing.T) {
 			for round := range 20 {
 				k := 1 + round%5
 				obs := make([]float32, k*size)
+				var legal []env.Action
+				var ends []int32
 				for i := range k {
 					s := g.New()
 					for range rng.IntN(5) {
 						s = s.Play(walk.Step(s))
 					}
 					s.Observe(obs[i*size : (i+1)*size])
+					legal = s.Legal(legal)
+					ends = append(ends, int32(len(legal)))
 				}
 				got, want := make([]float32, k*n), make([]float32, k*n)
 				gotV, wantV := make([]float32, k), make([]float32, k)
-				if err := b.Evaluate(obs, got, gotV); err != nil {
+				engine.Evaluate(obs, want, wantV)
+				if caller%2 == 1 {
+					got = make([]float32, len(legal))
+					if err := b.EvaluateActions(obs, legal, ends, got, gotV); err != nil {
+						errs <- err
+						return
+					}
+					at := want[:0:0]
+					start := int32(0)
+					for i, end := range ends {
+						for _, a := range legal[start:end] {
+							at = append(at, want[i*n+int(a)])
+						}
+						start = end
+					}
+					want = at
+				} else if err := b.Evaluate(obs, got, gotV); err != nil {
 					errs <- err
 					return
 				}
-				engine.Evaluate(obs, want, wantV)
 				if !close32(got, want) || !close32(gotV, wantV) {
 					errs <- errors.New("the batcher's answer differs from the engine's")
 					return

@@ -98,6 +98,31 @@ func (d *Net) Run(n int, obs, logits, value []float32) error {
 	return nil
 }
 
+// RunLegal evaluates n positions of a net with a spatial policy head, working out only the
+// logits of the actions given (see zd_run_legal): position i's are legal[ends[i-1]:ends[i]]
+// (from 0 for i = 0), their logits written to the same places of logits.
+func (d *Net) RunLegal(n int, obs []float32, legal, ends []int32, logits, value []float32) error {
+	if n == 0 {
+		return nil
+	}
+	if len(ends) < n || len(legal) < int(ends[n-1]) || len(logits) < int(ends[n-1]) {
+		return fmt.Errorf("oneDNN: %d positions with %d ends, %d actions and %d logits", n, len(ends), len(legal), len(logits))
+	}
+	var lp *C.int32_t
+	var pp *C.float
+	if len(legal) > 0 && len(logits) > 0 {
+		lp, pp = (*C.int32_t)(unsafe.Pointer(&legal[0])), (*C.float)(&logits[0])
+	}
+	runtime.LockOSThread()
+	rc := C.zd_run_legal(d.z, C.int(n), (*C.float)(&obs[0]), lp, (*C.int32_t)(unsafe.Pointer(&ends[0])), pp, (*C.float)(&value[0]))
+	runtime.UnlockOSThread()
+	if rc != 0 {
+		return errors.New(C.GoString(C.zd_error(d.z)))
+	}
+	runtime.KeepAlive(d)
+	return nil
+}
+
 // Impl names the kernels of the tower's convolutions.
 func (d *Net) Impl() string { return C.GoString(C.zd_impl(d.z)) }
 

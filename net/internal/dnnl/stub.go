@@ -26,6 +26,9 @@ func (d *Net) Load(params []float32, offsets []int64) error {
 func (d *Net) Run(n int, obs, logits, value []float32) error {
 	return errors.New("built without oneDNN")
 }
+func (d *Net) RunLegal(n int, obs []float32, legal, ends []int32, logits, value []float32) error {
+	return errors.New("built without oneDNN")
+}
 func (d *Net) Impl() string { return "" }
 func (d *Net) Close()       {}
 

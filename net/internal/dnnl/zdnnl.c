@@ -10,8 +10,10 @@
 //     float32's precision, which bf16 alone rounds by up to a twelfth of a turn)
 //   each block:  conv A 3x3 + bias + ReLU                                   x     -> t
 //                conv B 3x3 + bias, + x (sum post-op, in place), ReLU       t     -> x
-//   policy: conv 1x1 + bias + ReLU -> pfeat; spatial: conv 1x1 + bias -> planes (plain f32),
-//           off-grid: average pooling over the board -> inner product; dense: inner product
+//   policy: conv 1x1 + bias + ReLU -> pfeat (spatial: f32, plain, channels last);
+//           spatial: conv 1x1 + bias -> planes (plain f32; zd_run_legal skips them and works
+//           out each legal action's logit from pfeat, a dot product), off-grid: average
+//           pooling over the board -> inner product; dense: inner product
 //   value:  conv 1x1 + bias + ReLU -> vfeat -> inner product + ReLU (global pooling: average
 //           and max pooling, two inner products summed) -> inner product + tanh
 //
@@ -33,7 +35,7 @@
 #include "zdnnl.h"
 #include "zdnnl_common.h"
 
-enum { maxCopies = 8, maxPrims = 24, maxPlans = 16, maxArgs = 6 };
+enum { maxCopies = 8, maxPrims = 24, maxPlans = 16, maxArgs = 6, maxMems = 32 };
 
 // copy is a layer's weights in one format a primitive asked for, and the reorder that fills it.
 typedef struct {
@@ -60,9 +62,14 @@ typedef struct {
 	dnnl_memory_t smem;
 } prim;
 
+// Which runs a step belongs to: every run, or zd_run's only (the policy planes of a spatial
+// head, which zd_run_legal does without).
+enum { runAlways, runFull };
+
 typedef struct {
 	prim *pr;
 	int nargs;
+	int when; // runAlways or runFull
 	dnnl_exec_arg_t args[maxArgs + 1];
 } step;
 
@@ -81,6 +88,7 @@ typedef struct {
 	dnnl_memory_t planes; // spatial heads: [n][policy planes][h][w], or [n][h][w][planes] if nhwc
 	int nhwc;
 	dnnl_memory_t offgrid;
+	dnnl_memory_t feat;   // spatial heads: the policy features, f32 [n][h][w][policy channels]
 } plan;
 
 struct zd_net {
@@ -234,6 +242,10 @@ bad:
 // mem makes an activation of plan p.
 static dnnl_memory_t mem(zd_net *z, plan *p, const dnnl_memory_desc_t *md) {
 	dnnl_memory_t m = NULL;
+	if (p->nmems == maxMems) {
+		fail(z, "oneDNN: more than %d activations in a plan", maxMems);
+		return NULL;
+	}
 	CK(dnnl_memory_create(&m, md, z->eng, DNNL_MEMORY_ALLOCATE));
 	p->mems[p->nmems++] = m;
 	return m;
@@ -260,6 +272,7 @@ static void addStep(plan *p, prim *pr, int nargs, const dnnl_exec_arg_t *args) {
 	step *s = &p->steps[p->nsteps++];
 	s->pr = pr;
 	s->nargs = nargs;
+	s->when = runAlways;
 	memcpy(s->args, args, nargs * sizeof *args);
 }
 
@@ -323,7 +336,7 @@ static dnnl_status_t convPD(zd_net *z, dnnl_primitive_desc_t *pd, const dnnl_mem
 	int64_t ic = src->dims[1];
 	dnnl_dims_t bdims = {oc}, strides = {1, 1}, pad = {k / 2, k / 2};
 	dnnl_status_t st;
-	if ((st = md4(&wmd, oc, ic, k, k, act(z), dnnl_format_tag_any)) != dnnl_success ||
+	if ((st = md4(&wmd, oc, ic, k, k, src->data_type, dnnl_format_tag_any)) != dnnl_success ||
 	    (st = dnnl_memory_desc_init_by_tag(&bmd, 1, bdims, dnnl_f32, dnnl_a)) != dnnl_success ||
 	    (st = attrWith(z, &attr, post)) != dnnl_success) {
 		dnnl_primitive_attr_destroy(attr);
@@ -653,7 +666,15 @@ static int policyHead(zd_net *z, plan *p, const dnnl_memory_desc_t *tower, dnnl_
 	dnnl_primitive_desc_t pd = NULL;
 	dnnl_memory_t pfeat;
 	const dnnl_memory_desc_t *pmd;
-	PD(md4(&any, n, s->policy_channels, h, w, act(z), dnnl_format_tag_any));
+	// A spatial head's features are float32, plain and channels last: zd_run_legal reads them
+	// for each legal action's dot product, and the planes (zd_run's) are computed from the
+	// same features, so both runs give the same logits (in bf16 too, a rounding fewer than
+	// bf16 features would make).
+	if (s->policy_planes > 0) {
+		PD(md4(&any, n, s->policy_channels, h, w, dnnl_f32, dnnl_nhwc));
+	} else {
+		PD(md4(&any, n, s->policy_channels, h, w, act(z), dnnl_format_tag_any));
+	}
 	PD(convPD(z, &pd, tower, s->policy_channels, 1, &any, postReLU));
 	if (!(pfeat = mem(z, p, query(pd, dnnl_query_dst_md)))) {
 		goto bad;
@@ -664,10 +685,15 @@ static int policyHead(zd_net *z, plan *p, const dnnl_memory_desc_t *tower, dnnl_
 	pd = NULL;
 	CK(dnnl_memory_get_memory_desc(pfeat, &pmd));
 	if (s->policy_planes > 0) {
-		if (policyPlanes(z, p, pfeat, pmd) < 0 || (s->offgrid > 0 && policyOffGrid(z, p, pfeat, pmd) < 0)) {
+		p->feat = pfeat;
+		int first = p->nsteps;
+		if (policyPlanes(z, p, pfeat, pmd) < 0) {
 			return -1;
 		}
-		return 0;
+		for (int i = first; i < p->nsteps; i++) {
+			p->steps[i].when = runFull; // zd_run_legal works out the logits it needs itself
+		}
+		return s->offgrid > 0 ? policyOffGrid(z, p, pfeat, pmd) : 0;
 	}
 	PD(md2(&md, n, s->actions, dnnl_f32, dnnl_nc));
 	CK(dnnl_memory_create(&p->logits, &md, z->eng, NULL));
@@ -780,7 +806,7 @@ static int build(zd_net *z, plan *p, int n) {
 	memset(p, 0, sizeof *p);
 	p->n = n;
 	p->steps = calloc(2 * s->blocks + 32, sizeof *p->steps);
-	p->mems = calloc(32, sizeof *p->mems);
+	p->mems = calloc(maxMems, sizeof *p->mems);
 	if (!p->steps || !p->mems) {
 		fail(z, "out of memory");
 		return -1;
@@ -1059,6 +1085,114 @@ static int chunk(zd_net *z, plan *p, const float *obs, float *logits, float *val
 bad:
 	unset(p);
 	return -1;
+}
+
+// dot is the sum of a[i]·b[i] over n floats, in four running sums (which compilers make one
+// vector register).
+static inline float dot(const float *a, const float *b, int n) {
+	float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	int i = 0;
+	for (; i + 4 <= n; i += 4) {
+		s0 += a[i] * b[i];
+		s1 += a[i + 1] * b[i + 1];
+		s2 += a[i + 2] * b[i + 2];
+		s3 += a[i + 3] * b[i + 3];
+	}
+	for (; i < n; i++) {
+		s0 += a[i] * b[i];
+	}
+	return (s0 + s1) + (s2 + s3);
+}
+
+// chunkLegal runs plan p (a spatial head) without its policy planes: each of the given actions'
+// logit is its plane's bias plus the dot product of its plane's weights with its cell's
+// policy features, or its off-grid output. Position i's actions are legal[ends[i-1]:ends[i]]
+// (from 0 for i = 0), their logits written at the same places of policy.
+static int chunkLegal(zd_net *z, plan *p, const float *obs, const int32_t *legal, const int32_t *ends, float *policy, float *values) {
+	const zd_shape *s = &z->s;
+	int cells = s->height * s->width, grid = s->policy_planes * cells, pc = s->policy_channels;
+	CK(dnnl_memory_set_data_handle(p->in, (void *)obs));
+	if (p->split) {
+		splitObs(p->split, obs, p->n, s->planes, cells);
+	}
+	CK(dnnl_memory_set_data_handle(p->value, values));
+	for (int i = 0; i < p->nsteps; i++) {
+		if (p->steps[i].when != runFull) {
+			CK(zd_execute(p->steps[i].pr->p, z->stream, p->steps[i].nargs, p->steps[i].args));
+		}
+	}
+	CK(dnnl_stream_wait(z->stream));
+	void *hf, *ho = NULL, *hw, *hb;
+	CK(dnnl_memory_get_data_handle(p->feat, &hf));
+	if (p->offgrid) {
+		CK(dnnl_memory_get_data_handle(p->offgrid, &ho));
+	}
+	layer *ly = &z->layers[z->lpout];
+	CK(dnnl_memory_get_data_handle(ly->w, &hw));
+	CK(dnnl_memory_get_data_handle(ly->b, &hb));
+	const float *W = hw, *B = hb;
+	for (int i = 0, start = 0; i < p->n; i++) {
+		const float *feat = (const float *)hf + (int64_t)i * cells * pc;
+		const float *og = ho ? (const float *)ho + (int64_t)i * s->offgrid : NULL;
+		for (int j = start; j < ends[i]; j++) {
+			int a = legal[j];
+			if (a < 0 || a >= s->actions) {
+				fail(z, "oneDNN: action %d of position %d is not one of the %d actions", a, i, s->actions);
+				goto bad;
+			}
+			int o = z->out[a];
+			if (o >= grid) {
+				policy[j] = og[o - grid];
+				continue;
+			}
+			int plane = o / cells, cell = o % cells;
+			policy[j] = B[plane] + dot(W + (int64_t)plane * pc, feat + (int64_t)cell * pc, pc);
+		}
+		start = ends[i];
+	}
+	unset(p);
+	return 0;
+bad:
+	unset(p);
+	return -1;
+}
+
+int zd_run_legal(zd_net *z, int n, const float *obs, const int32_t *legal, const int32_t *ends, float *policy, float *values) {
+	const zd_shape *s = &z->s;
+	if (s->policy_planes <= 0) {
+		fail(z, "oneDNN: zd_run_legal needs a spatial policy head");
+		return -1;
+	}
+	unsigned csr = ftz();
+	omp_set_num_threads(1);
+	int rc = 0;
+	int64_t obsSize = (int64_t)s->planes * s->height * s->width;
+	int32_t rel[256];
+	for (int done = 0; done < n && rc == 0;) {
+		int size = n - done;
+		if (size >= s->chunk) {
+			size = s->chunk;
+		} else {
+			while (size & (size - 1)) {
+				size &= size - 1;
+			}
+		}
+		size = size > 256 ? 256 : size;
+		plan *p = planFor(z, size);
+		if (!p) {
+			rc = -1;
+			break;
+		}
+		// The chunk's actions start at base: ends made relative to it.
+		int32_t base = done > 0 ? ends[done - 1] : 0;
+		for (int i = 0; i < size; i++) {
+			rel[i] = ends[done + i] - base;
+		}
+		rc = chunkLegal(z, p, obs + done * obsSize, legal + base, rel, policy + base, values + done);
+		done += size;
+	}
+	_mm_setcsr(csr);
+	return rc;
 }
 
 int zd_run(zd_net *z, int n, const float *obs, float *logits, float *values) {

@@ -53,6 +53,11 @@ int zd_load(zd_net *z, const float *params, const int64_t *offs, int nlayers);
 // values [n] out (through tanh). Chunks of s->chunk positions, and the rest by powers of two,
 // each size's plan built on first use. Returns 0, or -1 with the reason in zd_error.
 int zd_run(zd_net *z, int n, const float *obs, float *logits, float *values);
+// zd_run_legal is zd_run for a spatial policy head that works out only the logits asked for:
+// position i's actions are legal[ends[i-1]:ends[i]] (from 0 for i = 0), and their logits go
+// to the same places of policy; the policy planes are not computed. Returns 0, or -1 with the
+// reason in zd_error (a dense head, an action out of range).
+int zd_run_legal(zd_net *z, int n, const float *obs, const int32_t *legal, const int32_t *ends, float *policy, float *values);
 
 // zd_error is the reason of the last failure.
 const char *zd_error(zd_net *z);
